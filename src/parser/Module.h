@@ -1,0 +1,206 @@
+//===- Module.h - Decoded SPIR-V module -------------------------*- C++ -*-===//
+//
+// The read-only result of parsing: every instruction of the input with its
+// own IDs, plus indexes (types, constants, variables, functions, blocks,
+// names, decorations) that later stages query. Nothing here is mutated after
+// parseModule() returns, so analyses and emitters can hold references into it
+// (the split SwiftShader makes between `Spirv` and `SpirvEmitter`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_PARSER_MODULE_H
+#define SPIRV2LLVM_PARSER_MODULE_H
+
+#include "parser/Ids.h"
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace spirv2llvm {
+
+/// One decoded instruction. Operands exclude the result type and result id;
+/// `OperandIsId[i]` tells whether operand word i is an <id> (from the
+/// SPIRV-Tools grammar), so generic passes can walk uses without a per-opcode
+/// table of their own.
+struct Instruction {
+  spv::Op Opcode = spv::Op::OpNop;
+  TypeId ResultType;
+  ValueId Result;
+  std::vector<uint32_t> Operands;
+  std::vector<bool> OperandIsId;
+  /// Word offset of the instruction's first word in the input binary.
+  uint32_t WordOffset = 0;
+  /// For OpExtInst: the imported set, e.g. GLSLstd450 (0 if not).
+  uint32_t ExtInstSet = 0;
+
+  ValueId idOperand(size_t I) const { return ValueId(Operands[I]); }
+  /// Literal string operand starting at word \p I (nul terminated).
+  std::string stringOperand(size_t I) const;
+};
+
+enum class TypeKind {
+  Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct,
+  Pointer, Function, Image, Sampler, SampledImage, ForwardPointer, Unsupported
+};
+
+struct Type {
+  TypeKind Kind = TypeKind::Unsupported;
+  TypeId Id;
+  uint32_t Width = 0;          ///< bits, for Int and Float
+  bool Signed = false;         ///< for Int
+  TypeId Element;              ///< Vector/Matrix/Array/RuntimeArray element, Pointer pointee, Function return
+  uint32_t Count = 0;          ///< Vector/Matrix component count, Array length
+  std::vector<TypeId> Members; ///< Struct members, Function parameters
+  spv::StorageClass Storage = spv::StorageClass::Max; ///< Pointer
+  ValueId LengthId;            ///< Array: the constant that gives its length
+};
+
+enum class ConstantKind { Scalar, Bool, Composite, Null, Undef };
+
+struct Constant {
+  ConstantKind Kind = ConstantKind::Scalar;
+  TypeId Type;
+  ValueId Id;
+  bool IsSpec = false;
+  uint32_t SpecId = ~0u;           ///< from the SpecId decoration
+  std::vector<uint32_t> Words;     ///< Scalar: literal words, low first
+  bool BoolValue = false;
+  std::vector<ValueId> Elements;   ///< Composite
+  /// OpSpecConstantOp: the instruction it computes (index into Module::Insts).
+  uint32_t SpecOpInst = ~0u;
+
+  uint64_t scalarBits() const {
+    uint64_t V = Words.empty() ? 0 : Words[0];
+    if (Words.size() > 1)
+      V |= uint64_t(Words[1]) << 32;
+    return V;
+  }
+};
+
+struct Variable {
+  ValueId Id;
+  TypeId PointerType;
+  TypeId Pointee;
+  spv::StorageClass Storage = spv::StorageClass::Function;
+  ValueId Initializer;   ///< optional
+  FunctionId Function;   ///< set for Function-storage variables
+  uint32_t Inst = ~0u;   ///< index into Module::Insts
+};
+
+struct Block {
+  BlockId Label;
+  /// Indices into Module::Insts of the block's instructions after OpLabel:
+  /// phis, body, then the merge instruction (if any) and the terminator.
+  std::vector<uint32_t> Insts;
+  uint32_t MergeInst = ~0u;      ///< OpSelectionMerge / OpLoopMerge
+  uint32_t TerminatorInst = ~0u;
+};
+
+struct Function {
+  FunctionId Id;
+  TypeId ResultType;
+  TypeId FunctionType;
+  uint32_t Control = 0;
+  std::vector<ValueId> Params;
+  std::vector<Block> Blocks;     ///< in module order; Blocks[0] is the entry
+  std::unordered_map<uint32_t, uint32_t> BlockIndexOf; ///< label id -> index
+  uint32_t Inst = ~0u;           ///< OpFunction
+};
+
+struct EntryPoint {
+  spv::ExecutionModel Model = spv::ExecutionModel::Max;
+  FunctionId Function;
+  std::string Name;
+  std::vector<ValueId> Interface;
+  /// Execution modes: mode and literal operands.
+  std::vector<std::pair<spv::ExecutionMode, std::vector<uint32_t>>> Modes;
+};
+
+struct Decoration {
+  spv::Decoration Kind;
+  std::vector<uint32_t> Literals;
+  int32_t Member = -1;           ///< for OpMemberDecorate
+};
+
+/// What a result id is, for kind checks on operands.
+enum class IdKind : uint8_t {
+  Undefined, Type, Constant, Variable, Function, Label, Value, ExtInstImport,
+  String, DecorationGroup, Other
+};
+
+struct Module {
+  uint32_t Version = 0;
+  uint32_t Generator = 0;
+  uint32_t Bound = 0;
+  std::vector<Instruction> Insts;
+
+  std::vector<spv::Capability> Capabilities;
+  std::vector<std::string> Extensions;
+  std::unordered_map<uint32_t, std::string> ExtInstImports;
+  spv::AddressingModel Addressing = spv::AddressingModel::Logical;
+  spv::MemoryModel Memory = spv::MemoryModel::GLSL450;
+
+  std::vector<EntryPoint> EntryPoints;
+  std::vector<IdKind> Kinds;                       ///< indexed by id
+  std::vector<uint32_t> DefInst;                   ///< id -> instruction index
+  std::unordered_map<uint32_t, std::string> Names; ///< OpName
+  std::unordered_map<uint32_t, std::vector<std::string>> MemberNames;
+  std::unordered_map<uint32_t, std::vector<Decoration>> Decorations;
+
+  std::unordered_map<uint32_t, Type> Types;
+  std::unordered_map<uint32_t, Constant> Constants;
+  std::vector<ValueId> ConstantOrder;              ///< module order
+  std::unordered_map<uint32_t, Variable> Variables;
+  std::vector<ValueId> GlobalVariables;            ///< module order
+  std::vector<Function> Functions;
+  std::unordered_map<uint32_t, uint32_t> FunctionIndexOf; ///< id -> index
+
+  /// spirv-dis style friendly names (%int_0, %in_, %16) for every id.
+  std::vector<std::string> FriendlyNames;
+
+  // --- queries -------------------------------------------------------------
+  IdKind kindOf(uint32_t Id) const {
+    return Id < Kinds.size() ? Kinds[Id] : IdKind::Undefined;
+  }
+  const Type &type(TypeId Id) const { return Types.at(Id.value()); }
+  const Type *findType(uint32_t Id) const {
+    auto It = Types.find(Id);
+    return It == Types.end() ? nullptr : &It->second;
+  }
+  const Constant *findConstant(uint32_t Id) const {
+    auto It = Constants.find(Id);
+    return It == Constants.end() ? nullptr : &It->second;
+  }
+  const Variable *findVariable(uint32_t Id) const {
+    auto It = Variables.find(Id);
+    return It == Variables.end() ? nullptr : &It->second;
+  }
+  const Function *findFunction(uint32_t Id) const {
+    auto It = FunctionIndexOf.find(Id);
+    return It == FunctionIndexOf.end() ? nullptr : &Functions[It->second];
+  }
+  /// The defining instruction of a result id, or nullptr.
+  const Instruction *def(uint32_t Id) const {
+    if (Id >= DefInst.size() || DefInst[Id] == ~0u)
+      return nullptr;
+    return &Insts[DefInst[Id]];
+  }
+  /// Type of a value id (constant, variable, instruction result).
+  TypeId typeOf(uint32_t Id) const {
+    const Instruction *I = def(Id);
+    return I ? I->ResultType : TypeId();
+  }
+  bool hasDecoration(uint32_t Id, spv::Decoration D) const;
+  std::optional<uint32_t> decorationValue(uint32_t Id, spv::Decoration D,
+                                          int32_t Member = -1) const;
+  const std::string &friendlyName(uint32_t Id) const;
+  const EntryPoint *findEntryPoint(const std::string &Name) const;
+};
+
+} // namespace spirv2llvm
+
+#endif
