@@ -159,7 +159,8 @@ struct Module {
   std::vector<Function> Functions;
   std::unordered_map<uint32_t, uint32_t> FunctionIndexOf; ///< id -> index
 
-  /// spirv-dis style friendly names (%int_0, %in_, %16) for every id.
+  /// spirv-dis style friendly names without '%' ("int_0", "in_") by id;
+  /// may be empty or shorter than the bound.
   std::vector<std::string> FriendlyNames;
 
   // --- queries -------------------------------------------------------------
@@ -197,7 +198,8 @@ struct Module {
   bool hasDecoration(uint32_t Id, spv::Decoration D) const;
   std::optional<uint32_t> decorationValue(uint32_t Id, spv::Decoration D,
                                           int32_t Member = -1) const;
-  const std::string &friendlyName(uint32_t Id) const;
+  /// "%int_0", "%in_", or "%16" when the id has no friendly name.
+  std::string friendlyName(uint32_t Id) const;
   const EntryPoint *findEntryPoint(const std::string &Name) const;
 };
 

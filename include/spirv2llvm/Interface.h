@@ -1,0 +1,58 @@
+//===- spirv2llvm/Interface.h - Interface layout of an entry ----*- C++ -*-===//
+//
+// Where the generated entry point reads its inputs and writes its outputs
+// (see abi.h): each scalar component of an interface variable gets W
+// consecutive elements, in the order the variable's type flattens (vector
+// components, matrix columns then rows, array elements, struct members).
+// Variables are laid out in the entry point's interface order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_INTERFACE_H
+#define SPIRV2LLVM_INTERFACE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+}
+
+namespace spirv2llvm {
+
+enum class ScalarKind : uint8_t { Bool, Int, UInt, Float };
+
+struct ScalarType {
+  ScalarKind Kind = ScalarKind::Float;
+  uint32_t Bits = 32;
+  /// Size of one lane's element in interface memory (booleans take 4).
+  uint32_t bytes() const { return Kind == ScalarKind::Bool ? 4 : Bits / 8; }
+};
+
+struct InterfaceVariable {
+  uint32_t Id = 0;
+  std::string Name;            ///< OpName, or the friendly name
+  bool IsInput = true;
+  int32_t Location = -1;
+  int32_t BuiltIn = -1;        ///< spv::BuiltIn value, -1 if none
+  uint32_t Offset = 0;         ///< byte offset of component 0
+  /// Per scalar component: its type and the byte offset of lane 0.
+  std::vector<ScalarType> Components;
+  std::vector<uint32_t> ComponentOffsets;
+};
+
+struct InterfaceLayout {
+  unsigned Width = 4;
+  std::vector<InterfaceVariable> Inputs, Outputs;
+  uint32_t InputSize = 0, OutputSize = 0;
+
+  const InterfaceVariable *find(uint32_t Id) const;
+  const InterfaceVariable *findInputLocation(int32_t Location) const;
+  const InterfaceVariable *findOutputLocation(int32_t Location) const;
+  const InterfaceVariable *findByName(const std::string &Name) const;
+  void print(llvm::raw_ostream &OS) const;
+};
+
+} // namespace spirv2llvm
+
+#endif

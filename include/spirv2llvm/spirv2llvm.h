@@ -1,0 +1,89 @@
+//===- spirv2llvm/spirv2llvm.h - Public C++ API -----------------*- C++ -*-===//
+//
+// Translate a shader (SPIR-V binary or assembly, GLSL or HLSL) to LLVM IR,
+// and JIT-compile the result to call it (see Jit.h). Errors come back as
+// llvm::Error with a message that says what and where.
+//
+//   spirv2llvm::TranslateOptions Opts;
+//   Opts.Width = 8;
+//   auto T = spirv2llvm::translateFile("shader.frag", Opts);
+//   if (!T) { llvm::errs() << llvm::toString(T.takeError()); ... }
+//   T->IR->print(llvm::outs(), nullptr);
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_SPIRV2LLVM_H
+#define SPIRV2LLVM_SPIRV2LLVM_H
+
+#include "spirv2llvm/Interface.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spirv2llvm {
+
+enum class InputKind { Auto, Binary, Assembly, Glsl, Hlsl };
+enum class Stage { Vertex, Fragment, Compute };
+
+struct TranslateOptions {
+  /// How to read the input; Auto goes by the file extension (.spv,
+  /// .spvasm, .vert/.frag/.comp/.glsl, .hlsl) and then by the magic number.
+  InputKind Kind = InputKind::Auto;
+  /// Shader stage for GLSL/HLSL sources whose extension does not say.
+  std::optional<Stage> ShaderStage;
+  /// Entry point to translate; empty: the module's only entry point.
+  std::string EntryPoint;
+  /// SPIRV-Tools target environment, as spirv-val spells it.
+  std::string TargetEnv = "vulkan1.3";
+  /// Run the SPIRV-Tools validator first.
+  bool Validate = true;
+  /// Run the SPIRV-Tools canonicalization passes (needs validation).
+  bool Canonicalize = true;
+  /// Inline all calls during canonicalization.
+  bool Inline = true;
+  /// Lanes per call: 4, 8 or 16.
+  unsigned Width = 4;
+  /// LLVM optimization level 0-3 (0: SSA form, no optimization).
+  unsigned OptLevel = 0;
+  /// Specialization constant values: SpecId -> value text.
+  std::vector<std::pair<uint32_t, std::string>> SpecValues;
+  /// Called with (stage name, text) after each stage when set
+  /// (--print-after-all).
+  std::function<void(llvm::StringRef, llvm::StringRef)> PrintAfterStage;
+};
+
+/// The result of a translation: an LLVM module with one entry function
+/// (signature in abi.h) and the interface layout it expects.
+struct Translation {
+  std::unique_ptr<llvm::LLVMContext> Context;
+  std::unique_ptr<llvm::Module> IR;
+  std::string EntrySymbol;
+  std::string EntryName;
+  Stage EntryStage = Stage::Fragment;
+  InterfaceLayout Layout;
+};
+
+/// Translates \p Bytes; \p FileName is used for messages and, with
+/// InputKind::Auto, to pick the input kind.
+llvm::Expected<Translation> translateBytes(llvm::ArrayRef<uint8_t> Bytes,
+                                           llvm::StringRef FileName,
+                                           const TranslateOptions &Opts);
+
+/// Reads and translates \p Path.
+llvm::Expected<Translation> translateFile(llvm::StringRef Path,
+                                          const TranslateOptions &Opts);
+
+/// Version string of the library ("0.1.0").
+const char *version();
+
+} // namespace spirv2llvm
+
+#endif

@@ -1,0 +1,49 @@
+//===- Codegen.h - SPIR-V module to LLVM IR ---------------------*- C++ -*-===//
+//
+// The back ends' common entry: translate one entry point of a parsed and
+// analyzed module into an llvm::Module, and describe the interface layout
+// the generated entry point expects (include/spirv2llvm/abi.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_CODEGEN_CODEGEN_H
+#define SPIRV2LLVM_CODEGEN_CODEGEN_H
+
+#include "cfg/FunctionAnalysis.h"
+#include "codegen/InterfaceLayout.h"
+#include "parser/Module.h"
+#include "uniformity/Uniformity.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace spirv2llvm {
+
+struct CodegenOptions {
+  /// Lanes per group: 4, 8 or 16.
+  unsigned Width = 4;
+  /// Prefix of the generated entry function's name: "s2l_" + entry name.
+  std::string SymbolPrefix = "s2l_";
+};
+
+struct CodegenResult {
+  std::unique_ptr<llvm::Module> IR;
+  /// Name of the generated entry function.
+  std::string EntrySymbol;
+  InterfaceLayout Layout;
+};
+
+/// SIMD back end: W invocations per call, uniform values scalar, varying
+/// values <W x T>, divergent control flow as masked code. The result is in
+/// SSA form (slots promoted with mem2reg) but otherwise unoptimized.
+llvm::Expected<CodegenResult>
+emitSimdModule(const Module &M, const EntryPoint &EP,
+               const cfg::ModuleAnalysis &MA, const UniformityInfo &UI,
+               const CodegenOptions &Opts, llvm::LLVMContext &Ctx);
+
+} // namespace spirv2llvm
+
+#endif

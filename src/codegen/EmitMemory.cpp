@@ -1,0 +1,239 @@
+//===- EmitMemory.cpp - Variables, access chains, loads and stores --------===//
+//
+// Per-invocation variables (Function, Private) are one alloca per scalar
+// component: a scalar if the variable's contents are Uniform, <W x T> if
+// Varying. Interface variables live in the caller's structure-of-arrays
+// blocks (InterfaceLayout). A store writes only the lanes of the current
+// mask: a select for allocas, a masked store for interface memory.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/SimdEmitter.h"
+
+#include "parser/SpirvNames.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+// LLVM's Type and Constant, not the parser's, unless qualified.
+using llvm::Constant;
+using llvm::Type;
+
+void SimdEmitter::createVariables() {
+  auto Create = [&](const Variable &V) {
+    bool Varying = UI.variable(V.Id) == Uniformity::Varying;
+    auto &Slots = VarSlots[V.Id.value()];
+    for (const ScalarType &S : components(V.Pointee))
+      Slots.push_back(createSlot(laneType(S, Varying), llvmName(V.Id.value())));
+    LaneValue Init;
+    if (V.Initializer && M.findConstant(V.Initializer.value()))
+      Init = coerce(constantValue(V.Initializer.value()), Varying);
+    for (size_t C = 0; C < Slots.size(); ++C)
+      B.CreateStore(C < Init.Comps.size()
+                        ? Init.Comps[C]
+                        : Constant::getNullValue(Slots[C]->getAllocatedType()),
+                    Slots[C]);
+    Pointers[V.Id.value()] = PointerValue{V.Id.value(), 0, V.Pointee};
+  };
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    switch (V.Storage) {
+    case spv::StorageClass::Private:
+      Create(V);
+      break;
+    case spv::StorageClass::Input:
+    case spv::StorageClass::Output:
+      if (Layout.find(Id.value()))
+        Pointers[Id.value()] = PointerValue{Id.value(), 0, V.Pointee};
+      break;
+    default:
+      // Other storage classes are reported where they are used.
+      break;
+    }
+  }
+  for (const Block &Blk : F->Blocks)
+    for (uint32_t Index : Blk.Insts)
+      if (M.Insts[Index].Opcode == spv::Op::OpVariable)
+        Create(*M.findVariable(M.Insts[Index].Result.value()));
+}
+
+bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
+  auto It = Pointers.find(Id);
+  if (It != Pointers.end()) {
+    P = It->second;
+    return true;
+  }
+  if (const Variable *V = M.findVariable(Id)) {
+    const char *SC = storageClassName(V->Storage);
+    fail("variable " + M.friendlyName(Id) + " in storage class " +
+         (SC ? SC : "?") + " is not supported yet" +
+         (V->Storage == spv::StorageClass::Input ||
+                  V->Storage == spv::StorageClass::Output
+              ? " (it is not in the entry point's interface)"
+              : ""));
+    return false;
+  }
+  fail("pointer " + M.friendlyName(Id) + " is not supported");
+  return false;
+}
+
+Value *SimdEmitter::interfaceAddress(uint32_t Var, uint32_t Comp) {
+  const InterfaceVariable *IV = Layout.find(Var);
+  bool In = IV->IsInput;
+  return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), In ? InputsPtr : OutputsPtr,
+                                      IV->ComponentOffsets[Comp]);
+}
+
+LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
+  const std::vector<ScalarType> &Comps = components(P.Pointee);
+  const Variable *V = M.findVariable(P.Var);
+  LaneValue R;
+  R.Varying = Varying;
+  if (V->Storage == spv::StorageClass::Input ||
+      V->Storage == spv::StorageClass::Output) {
+    for (size_t C = 0; C < Comps.size(); ++C) {
+      const ScalarType &S = Comps[C];
+      Value *Addr = interfaceAddress(P.Var, P.FirstComp + C);
+      // Booleans are 32-bit in interface memory.
+      Type *MemT = S.Kind == ScalarKind::Bool ? B.getInt32Ty() : scalarType(S);
+      Type *T = Varying ? FixedVectorType::get(MemT, W) : MemT;
+      Value *X = B.CreateAlignedLoad(T, Addr, Align(S.bytes()));
+      if (S.Kind == ScalarKind::Bool)
+        X = B.CreateICmpNE(X, Constant::getNullValue(T));
+      R.Comps.push_back(X);
+    }
+    return R;
+  }
+  auto &Slots = VarSlots[P.Var];
+  for (size_t C = 0; C < Comps.size(); ++C) {
+    AllocaInst *Slot = Slots[P.FirstComp + C];
+    R.Comps.push_back(B.CreateLoad(Slot->getAllocatedType(), Slot));
+  }
+  // The variable may be Uniform while this load is Varying (or the other way
+  // round only for inconsistent input); coerce fixes both.
+  bool SlotVarying = !Slots.empty() && Slots[0]->getAllocatedType()->isVectorTy();
+  R.Varying = SlotVarying;
+  return coerce(std::move(R), Varying);
+}
+
+void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
+  const Variable *V = M.findVariable(P.Var);
+  const std::vector<ScalarType> &Comps = components(P.Pointee);
+  if (Val.Comps.size() != Comps.size()) {
+    fail("stored value does not match the pointer's type");
+    return;
+  }
+  if (V->Storage == spv::StorageClass::Input) {
+    fail("store to Input variable " + M.friendlyName(P.Var));
+    return;
+  }
+  if (V->Storage == spv::StorageClass::Output) {
+    Val = coerce(std::move(Val), true);
+    for (size_t C = 0; C < Comps.size(); ++C) {
+      const ScalarType &S = Comps[C];
+      Value *X = Val.Comps[C];
+      if (S.Kind == ScalarKind::Bool)
+        X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
+      B.CreateMaskedStore(X, interfaceAddress(P.Var, P.FirstComp + C),
+                          Align(S.bytes()), CurMask);
+    }
+    return;
+  }
+  auto &Slots = VarSlots[P.Var];
+  bool SlotVarying = Slots[0]->getAllocatedType()->isVectorTy();
+  Val = coerce(std::move(Val), SlotVarying);
+  for (size_t C = 0; C < Comps.size(); ++C) {
+    AllocaInst *Slot = Slots[P.FirstComp + C];
+    Value *X = Val.Comps[C];
+    if (SlotVarying) {
+      // Inactive lanes keep what they had.
+      Value *Old = B.CreateLoad(Slot->getAllocatedType(), Slot);
+      X = B.CreateSelect(CurMask, X, Old);
+    }
+    B.CreateStore(X, Slot);
+  }
+}
+
+bool SimdEmitter::emitMemory(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  switch (I.Opcode) {
+  case Op::OpVariable:
+    // Created, with its initializer, at function entry.
+    return true;
+  case Op::OpLoad: {
+    PointerValue P;
+    if (!pointerOf(I.Operands[0], P))
+      return true;
+    set(Id, load(P, isVarying(Id)));
+    return true;
+  }
+  case Op::OpStore: {
+    PointerValue P;
+    if (!pointerOf(I.Operands[0], P))
+      return true;
+    store(P, get(I.Operands[1]));
+    return true;
+  }
+  case Op::OpCopyMemory: {
+    PointerValue Dst, Src;
+    if (!pointerOf(I.Operands[0], Dst) || !pointerOf(I.Operands[1], Src))
+      return true;
+    store(Dst, load(Src, UI.variable(ValueId(Src.Var)) == Uniformity::Varying));
+    return true;
+  }
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain: {
+    PointerValue P;
+    if (!pointerOf(I.Operands[0], P))
+      return true;
+    TypeId T = P.Pointee;
+    for (size_t K = 1; K < I.Operands.size(); ++K) {
+      const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
+      if (!C || C->Kind != ConstantKind::Scalar || C->IsSpec) {
+        failAt(I, "index " + M.friendlyName(I.Operands[K]) +
+                      " is not a constant (dynamic indexing of this "
+                      "storage class is not supported yet)");
+        return true;
+      }
+      uint64_t Index = C->scalarBits();
+      const spirv2llvm::Type *Ty = M.findType(T.value());
+      if (!Ty) {
+        failAt(I, "indexing a non-composite type");
+        return true;
+      }
+      switch (Ty->Kind) {
+      case TypeKind::Vector:
+      case TypeKind::Matrix:
+      case TypeKind::Array:
+        if (Index >= Ty->Count) {
+          failAt(I, "constant index " + Twine(Index) + " is out of range");
+          return true;
+        }
+        P.FirstComp += uint32_t(Index * components(Ty->Element).size());
+        T = Ty->Element;
+        break;
+      case TypeKind::Struct:
+        if (Index >= Ty->Members.size()) {
+          failAt(I, "member index " + Twine(Index) + " is out of range");
+          return true;
+        }
+        for (uint64_t Mb = 0; Mb < Index; ++Mb)
+          P.FirstComp += uint32_t(components(Ty->Members[Mb]).size());
+        T = Ty->Members[Index];
+        break;
+      default:
+        failAt(I, "indexing a non-composite type");
+        return true;
+      }
+    }
+    P.Pointee = T;
+    Pointers[Id] = P;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace spirv2llvm::simd

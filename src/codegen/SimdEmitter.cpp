@@ -1,0 +1,226 @@
+//===- SimdEmitter.cpp - Entry function set-up and finishing --------------===//
+#include "codegen/SimdEmitter.h"
+
+#include "parser/SpirvNames.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+// LLVM's Type and Constant, not the parser's, unless qualified.
+using llvm::Constant;
+using llvm::Type;
+
+SimdEmitter::SimdEmitter(const Module &M, const EntryPoint &EP,
+                         const cfg::ModuleAnalysis &MA,
+                         const UniformityInfo &UI, const CodegenOptions &Opts,
+                         LLVMContext &Ctx)
+    : M(M), EP(EP), MA(MA), UI(UI), Opts(Opts), Ctx(Ctx), W(Opts.Width),
+      B(Ctx) {}
+
+void SimdEmitter::fail(const Twine &Msg) {
+  if (!Failed) {
+    Failed = true;
+    consumeError(std::move(Err));
+    Err = makeError(Msg);
+  }
+}
+
+void SimdEmitter::failAt(const Instruction &I, const Twine &Msg) {
+  fail("word " + Twine(I.WordOffset) + ": " + opName(I.Opcode) + ": " + Msg);
+}
+
+AllocaInst *SimdEmitter::createSlot(Type *T, const Twine &Name) {
+  IRBuilder<> AB(AllocaBB, AllocaBB->begin());
+  return AB.CreateAlloca(T, nullptr, Name);
+}
+
+void SimdEmitter::createEntryFunction() {
+  // Mirrors s2l_group_args in include/spirv2llvm/abi.h field by field.
+  Type *I32 = B.getInt32Ty();
+  Type *Ptr = B.getPtrTy();
+  ArrayType *V3 = ArrayType::get(I32, 3);
+  ArgsType = StructType::create(
+      Ctx, {I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, V3, V3, I32, I32},
+      "s2l.group_args");
+  FunctionType *FT = FunctionType::get(I32, {Ptr}, false);
+  LF = llvm::Function::Create(FT, GlobalValue::ExternalLinkage,
+                              Opts.SymbolPrefix + EP.Name, LM.get());
+  ArgsPtr = LF->getArg(0);
+  ArgsPtr->setName("args");
+  LF->addParamAttr(0, Attribute::NoAlias);
+  LF->addParamAttr(0, Attribute::NoCapture);
+  LF->addParamAttr(0, Attribute::ReadOnly);
+  LF->addFnAttr(Attribute::NoUnwind);
+
+  AllocaBB = BasicBlock::Create(Ctx, "entry", LF);
+  B.SetInsertPoint(AllocaBB);
+  Value *Active = B.CreateLoad(I32, B.CreateStructGEP(ArgsType, ArgsPtr, 0),
+                               "active");
+  Value *Bits = B.CreateTrunc(Active, B.getIntNTy(W));
+  EntryMask = B.CreateBitCast(Bits, maskType(), "entry.mask");
+  InputsPtr = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 2),
+                           "inputs");
+  OutputsPtr = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 3),
+                            "outputs");
+}
+
+void SimdEmitter::findCrossBlockValues() {
+  // Instruction index -> block, for the entry function.
+  std::unordered_map<uint32_t, cfg::BlockIndex> DefBlock;
+  for (cfg::BlockIndex Bk = 0; Bk < F->Blocks.size(); ++Bk)
+    for (uint32_t Index : F->Blocks[Bk].Insts)
+      if (uint32_t Id = M.Insts[Index].Result.value())
+        DefBlock[Id] = Bk;
+  for (cfg::BlockIndex Bk : A->G.rpo()) {
+    for (uint32_t Index : F->Blocks[Bk].Insts) {
+      const Instruction &I = M.Insts[Index];
+      for (size_t K = 0; K < I.Operands.size(); ++K) {
+        if (!I.OperandIsId[K])
+          continue;
+        auto It = DefBlock.find(I.Operands[K]);
+        if (It == DefBlock.end())
+          continue;
+        // Phi operands are read at the end of the predecessor, which the
+        // edge code runs in: count the predecessor as the using block.
+        cfg::BlockIndex UseBlock = Bk;
+        if (I.Opcode == spv::Op::OpPhi && K % 2 == 0 &&
+            K + 1 < I.Operands.size()) {
+          auto P = F->BlockIndexOf.find(I.Operands[K + 1]);
+          if (P != F->BlockIndexOf.end())
+            UseBlock = P->second;
+        }
+        if (It->second != UseBlock)
+          CrossBlock.insert(I.Operands[K]);
+      }
+    }
+  }
+  // Values defined inside a divergent loop keep, per lane, the value of the
+  // last iteration that lane ran.
+  for (const auto &[Id, Bk] : DefBlock) {
+    if (!CrossBlock.count(Id))
+      continue;
+    for (uint32_t Node = A->Tree.loopOf(Bk); Node != 0;
+         Node = A->Tree.node(Node).Parent) {
+      const cfg::StructureNode &N = A->Tree.node(Node);
+      if (N.Kind == cfg::StructureNodeKind::Loop &&
+          UI.isDivergentLoop(Fn, N.Block)) {
+        MaskedLiveOut.insert(Id);
+        break;
+      }
+      if (N.Parent == ~0u)
+        break;
+    }
+  }
+}
+
+void SimdEmitter::promoteSlots() {
+  std::vector<AllocaInst *> Allocas;
+  for (llvm::Instruction &I : *AllocaBB)
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (isAllocaPromotable(AI))
+        Allocas.push_back(AI);
+  if (Allocas.empty())
+    return;
+  DominatorTree DT(*LF);
+  PromoteMemToReg(Allocas, DT);
+}
+
+void SimdEmitter::finishFunction() {
+  Value *Killed = B.CreateLoad(maskType(), KilledSlot, "killed");
+  Value *Alive = B.CreateAnd(EntryMask, B.CreateNot(Killed), "alive");
+  Value *Bits = B.CreateBitCast(Alive, B.getIntNTy(W));
+  B.CreateRet(B.CreateZExt(Bits, B.getInt32Ty(), "alive.bits"));
+}
+
+Expected<CodegenResult> SimdEmitter::run() {
+  if (W != 4 && W != 8 && W != 16)
+    return makeError("unsupported width " + Twine(W) + " (expected 4, 8 or 16)");
+  auto FIt = M.FunctionIndexOf.find(EP.Function.value());
+  if (FIt == M.FunctionIndexOf.end())
+    return makeError("entry point \"" + EP.Name + "\" has no function");
+  Fn = FIt->second;
+  F = &M.Functions[Fn];
+  A = &MA[Fn];
+
+  Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, W);
+  if (!L)
+    return L.takeError();
+  Layout = std::move(*L);
+
+  LM = std::make_unique<llvm::Module>(EP.Name, Ctx);
+  createEntryFunction();
+  findCrossBlockValues();
+
+  // Slots: one lane mask per block, continue masks per loop header.
+  MaskSlots.assign(A->G.size(), nullptr);
+  ContSlots.assign(A->G.size(), nullptr);
+  Constant *Zero = Constant::getNullValue(maskType());
+  for (cfg::BlockIndex Bk : A->G.rpo()) {
+    MaskSlots[Bk] = createSlot(maskType(),
+                               "mask." + A->G.block(Bk).Name);
+    B.CreateStore(Bk == A->G.entry() ? EntryMask : Zero, MaskSlots[Bk]);
+    if (A->G.block(Bk).Merge == cfg::MergeKind::Loop) {
+      ContSlots[Bk] = createSlot(maskType(), "cont." + A->G.block(Bk).Name);
+      B.CreateStore(Zero, ContSlots[Bk]);
+    }
+  }
+  KilledSlot = createSlot(maskType(), "killed.slot");
+  B.CreateStore(Zero, KilledSlot);
+  // Phi accumulators: each incoming edge selects its value into them.
+  for (cfg::BlockIndex Bk : A->G.rpo())
+    for (uint32_t Index : F->Blocks[Bk].Insts) {
+      const Instruction &I = M.Insts[Index];
+      if (I.Opcode != spv::Op::OpPhi)
+        break;
+      uint32_t Id = I.Result.value();
+      bool Varying = isVarying(Id);
+      for (const ScalarType &S : components(I.ResultType)) {
+        AllocaInst *Slot = createSlot(laneType(S, Varying), llvmName(Id));
+        B.CreateStore(Constant::getNullValue(Slot->getAllocatedType()), Slot);
+        PhiSlots[Id].push_back(Slot);
+      }
+    }
+  createVariables();
+
+  BasicBlock *Body = BasicBlock::Create(Ctx, "body", LF);
+  B.CreateBr(Body);
+  B.SetInsertPoint(Body);
+  emitItems(0);
+  finishFunction();
+
+  if (Failed)
+    return std::move(Err);
+  promoteSlots();
+
+  std::string VerifyMsg;
+  raw_string_ostream VS(VerifyMsg);
+  if (verifyFunction(*LF, &VS))
+    return makeError("internal error: generated IR does not verify: " +
+                     VS.str());
+
+  CodegenResult R;
+  R.IR = std::move(LM);
+  R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
+  R.Layout = std::move(Layout);
+  return std::move(R);
+}
+
+} // namespace spirv2llvm::simd
+
+namespace spirv2llvm {
+
+Expected<CodegenResult> emitSimdModule(const Module &M, const EntryPoint &EP,
+                                       const cfg::ModuleAnalysis &MA,
+                                       const UniformityInfo &UI,
+                                       const CodegenOptions &Opts,
+                                       LLVMContext &Ctx) {
+  return simd::SimdEmitter(M, EP, MA, UI, Opts, Ctx).run();
+}
+
+} // namespace spirv2llvm

@@ -1,0 +1,164 @@
+//===- SimdEmitter.h - Per-emission state of the SIMD back end --*- C++ -*-===//
+//
+// Translates one entry point so that one call runs W invocations.
+//
+// Values are lists of scalar components (a vec3 is 3, a mat4 16, a struct
+// its flattened members). A Uniform value's components are scalars; a
+// Varying value's are <W x T> (structure of arrays). Mixing splats.
+//
+// Control flow (the linearization of Karrenberg and Hack, "Whole-Function
+// Vectorization", CGO 2011, in its simplest form): blocks are emitted in the
+// structure tree's order, which is a topological order of every loop level.
+// Each block has a lane mask that its incoming edges OR into; the block runs
+// behind an any-lane test of its mask, so an arm no lane takes is skipped.
+// A branch computes one mask per outgoing edge (a uniform condition selects
+// the whole mask or none). A loop is a real LLVM loop around its blocks: the
+// back edge's mask becomes the header's mask for the next iteration, and the
+// loop repeats while any lane continues. Phis become per-edge selects.
+//
+// Masks, values used outside their block and phis live in allocas during
+// emission; mem2reg turns them into SSA at the end, which also places the
+// phis that skipped blocks need. Values live out of a divergent loop are
+// stored under the block's mask, so a lane that left keeps its last value.
+//
+// Limitation: constant indices only into per-invocation variables; storage
+// other than Function, Private, Input and Output, calls, images and extended
+// instructions are rejected with a diagnostic (later stages of the project).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
+#define SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
+
+#include "codegen/Codegen.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace spirv2llvm::simd {
+
+/// A SPIR-V value as LLVM components.
+struct LaneValue {
+  llvm::SmallVector<llvm::Value *, 4> Comps;
+  bool Varying = false;
+};
+
+/// A pointer into a variable: root variable and first scalar component.
+struct PointerValue {
+  uint32_t Var = 0;
+  uint32_t FirstComp = 0;
+  TypeId Pointee;
+};
+
+class SimdEmitter {
+public:
+  SimdEmitter(const Module &M, const EntryPoint &EP,
+              const cfg::ModuleAnalysis &MA, const UniformityInfo &UI,
+              const CodegenOptions &Opts, llvm::LLVMContext &Ctx);
+
+  llvm::Expected<CodegenResult> run();
+
+private:
+  // --- set-up (SimdEmitter.cpp) -------------------------------------------
+  void createEntryFunction();
+  void findCrossBlockValues();
+  llvm::AllocaInst *createSlot(llvm::Type *T, const llvm::Twine &Name);
+  void finishFunction();
+  void promoteSlots();
+
+  // --- values and types (SimdValues.cpp) ----------------------------------
+  /// The flattened scalar components of a type (cached).
+  const std::vector<ScalarType> &components(TypeId T);
+  llvm::Type *scalarType(const ScalarType &S);
+  llvm::Type *laneType(const ScalarType &S, bool Varying);
+  llvm::VectorType *maskType();
+  llvm::Value *splat(llvm::Value *V);
+  /// Splats a uniform value's components when \p Varying is set.
+  LaneValue coerce(LaneValue V, bool Varying);
+  /// Components of a constant (always uniform).
+  LaneValue constantValue(uint32_t Id);
+  /// The value of \p Id in the current block.
+  LaneValue get(uint32_t Id);
+  /// Defines \p Id in the current block (and its slot if used elsewhere).
+  void set(uint32_t Id, LaneValue V);
+  bool isVarying(uint32_t Id) const {
+    return UI.value(Id) == Uniformity::Varying;
+  }
+  std::string llvmName(uint32_t Id) const;
+  llvm::Value *anyLane(llvm::Value *Mask);
+  /// Records the first error; emission continues with poison values.
+  void fail(const llvm::Twine &Msg);
+  void failAt(const Instruction &I, const llvm::Twine &Msg);
+
+  // --- control flow (EmitControlFlow.cpp) ----------------------------------
+  void emitItems(uint32_t Node);
+  void emitBlock(cfg::BlockIndex B);
+  void emitLoop(uint32_t Node);
+  void emitTerminator(cfg::BlockIndex B, const Instruction &T);
+  /// Sends lanes \p EdgeMask from \p From to \p To: ORs them into To's mask
+  /// (or its loop's continue mask for a back edge) and updates To's phis.
+  void addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
+               llvm::Value *EdgeMask);
+  llvm::Value *loadMask(cfg::BlockIndex B);
+
+  // --- instructions (EmitInstruction.cpp is the one opcode dispatch) ------
+  void emitInstruction(const Instruction &I);
+  bool emitArithmetic(const Instruction &I);
+  bool emitComposite(const Instruction &I);
+  bool emitMemory(const Instruction &I);
+
+  // --- memory (EmitMemory.cpp) ---------------------------------------------
+  void createVariables();
+  bool pointerOf(uint32_t Id, PointerValue &P);
+  LaneValue load(const PointerValue &P, bool Varying);
+  void store(const PointerValue &P, LaneValue V);
+  /// Address of lane 0 of component \p Comp of interface variable \p Var.
+  llvm::Value *interfaceAddress(uint32_t Var, uint32_t Comp);
+
+  const Module &M;
+  const EntryPoint &EP;
+  const cfg::ModuleAnalysis &MA;
+  const UniformityInfo &UI;
+  CodegenOptions Opts;
+  llvm::LLVMContext &Ctx;
+  unsigned W;
+
+  std::unique_ptr<llvm::Module> LM;
+  InterfaceLayout Layout;
+  llvm::Function *LF = nullptr;
+  llvm::IRBuilder<> B;
+  llvm::BasicBlock *AllocaBB = nullptr;
+  llvm::Value *EntryMask = nullptr;
+  llvm::Value *InputsPtr = nullptr;
+  llvm::Value *OutputsPtr = nullptr;
+  llvm::StructType *ArgsType = nullptr;
+  llvm::Value *ArgsPtr = nullptr;
+
+  uint32_t Fn = 0;                       ///< entry function index
+  const Function *F = nullptr;
+  const cfg::FunctionAnalysis *A = nullptr;
+
+  std::vector<llvm::AllocaInst *> MaskSlots;  ///< per block
+  std::vector<llvm::AllocaInst *> ContSlots;  ///< per loop header
+  llvm::AllocaInst *KilledSlot = nullptr;
+  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
+      PhiSlots, ValueSlots, VarSlots;
+  std::unordered_set<uint32_t> CrossBlock;   ///< values used in other blocks
+  std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
+  std::unordered_map<uint32_t, PointerValue> Pointers;
+  std::unordered_map<uint32_t, std::vector<ScalarType>> ComponentCache;
+
+  /// Values defined or loaded in the current block.
+  std::unordered_map<uint32_t, LaneValue> Local;
+  cfg::BlockIndex CurBlock = cfg::NoBlock;
+  llvm::Value *CurMask = nullptr;
+  llvm::Error Err = llvm::Error::success();
+  bool Failed = false;
+};
+
+} // namespace spirv2llvm::simd
+
+#endif

@@ -1,0 +1,259 @@
+//===- Pipeline.cpp - The translation stages, wired -----------------------===//
+#include "driver/Pipeline.h"
+
+#include "codegen/Codegen.h"
+#include "frontend/Frontend.h"
+#include "parser/Parser.h"
+#include "runtime/Optimizer.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+namespace {
+
+InputKind kindFromPath(StringRef Path, ArrayRef<uint8_t> Bytes) {
+  StringRef Ext = sys::path::extension(Path);
+  if (Ext == ".spv")
+    return InputKind::Binary;
+  if (Ext == ".spvasm")
+    return InputKind::Assembly;
+  if (Ext == ".hlsl")
+    return InputKind::Hlsl;
+  if (Ext == ".vert" || Ext == ".frag" || Ext == ".comp" || Ext == ".glsl")
+    return InputKind::Glsl;
+  if (Bytes.size() >= 4) {
+    uint32_t W = uint32_t(Bytes[0]) | uint32_t(Bytes[1]) << 8 |
+                 uint32_t(Bytes[2]) << 16 | uint32_t(Bytes[3]) << 24;
+    if (W == 0x07230203u || W == 0x03022307u)
+      return InputKind::Binary;
+  }
+  return InputKind::Auto;
+}
+
+frontend::ShaderStage toFrontend(Stage S) {
+  switch (S) {
+  case Stage::Vertex:
+    return frontend::ShaderStage::Vertex;
+  case Stage::Fragment:
+    return frontend::ShaderStage::Fragment;
+  case Stage::Compute:
+    return frontend::ShaderStage::Compute;
+  }
+  return frontend::ShaderStage::Fragment;
+}
+
+void printStage(const TranslateOptions &Opts, StringRef Stage,
+                ArrayRef<uint32_t> Words, spv_target_env Env) {
+  if (!Opts.PrintAfterStage)
+    return;
+  Expected<std::string> Text = frontend::disassembleSpirv(Words, Env);
+  Opts.PrintAfterStage(Stage, Text ? *Text : toString(Text.takeError()));
+}
+
+} // namespace
+
+Expected<std::vector<uint32_t>> loadSpirv(ArrayRef<uint8_t> Bytes,
+                                          StringRef FileName,
+                                          const TranslateOptions &Opts,
+                                          spv_target_env &Env) {
+  Expected<spv_target_env> E = frontend::parseTargetEnv(Opts.TargetEnv);
+  if (!E)
+    return E.takeError();
+  Env = *E;
+  InputKind Kind = Opts.Kind == InputKind::Auto ? kindFromPath(FileName, Bytes)
+                                                : Opts.Kind;
+  std::vector<uint32_t> Words;
+  switch (Kind) {
+  case InputKind::Auto:
+    return makeError(FileName + ": unknown input type: use a .spv, .spvasm, "
+                                ".vert, .frag, .comp, .glsl or .hlsl file, "
+                                "or a SPIR-V binary");
+  case InputKind::Binary: {
+    auto W = frontend::decodeBinary(Bytes, FileName);
+    if (!W)
+      return W.takeError();
+    Words = std::move(*W);
+    break;
+  }
+  case InputKind::Assembly: {
+    StringRef Text(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+    auto W = frontend::assembleSpirv(Text, Env, FileName);
+    if (!W)
+      return W.takeError();
+    Words = std::move(*W);
+    break;
+  }
+  case InputKind::Glsl:
+  case InputKind::Hlsl: {
+    frontend::GlslOptions G;
+    G.Language = Kind == InputKind::Hlsl ? frontend::SourceLanguage::Hlsl
+                                         : frontend::SourceLanguage::Glsl;
+    G.TargetEnv = Env;
+    G.FileName = FileName.str();
+    if (!Opts.EntryPoint.empty() && Kind == InputKind::Hlsl)
+      G.EntryPoint = Opts.EntryPoint;
+    if (Opts.ShaderStage)
+      G.Stage = toFrontend(*Opts.ShaderStage);
+    else if (auto S = frontend::stageFromExtension(FileName))
+      G.Stage = *S;
+    else
+      return makeError(FileName + ": cannot tell the shader stage from the "
+                                  "file name: pass --stage vert|frag|comp");
+    StringRef Text(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+    auto W = frontend::compileGlsl(Text, G);
+    if (!W)
+      return W.takeError();
+    Words = std::move(*W);
+    break;
+  }
+  }
+  printStage(Opts, "input", Words, Env);
+  if (Opts.Validate) {
+    if (Error Err = frontend::validateSpirv(Words, Env))
+      return makeError(FileName + ": " + toString(std::move(Err)));
+    // The optimizer assumes valid SPIR-V, so it only runs on validated
+    // input; --no-validate means the translator sees the module as given.
+    if (Opts.Canonicalize) {
+      frontend::CanonicalizeOptions C;
+      C.Inline = Opts.Inline;
+      C.SpecValues = Opts.SpecValues;
+      auto Canon = frontend::canonicalizeSpirv(Words, Env, C);
+      if (!Canon)
+        return makeError(FileName + ": canonicalization failed: " +
+                         toString(Canon.takeError()));
+      Words = std::move(*Canon);
+      printStage(Opts, "canonicalize", Words, Env);
+    }
+  }
+  return std::move(Words);
+}
+
+Expected<AnalyzedModule> analyzeSpirv(std::vector<uint32_t> Words,
+                                      spv_target_env Env,
+                                      const TranslateOptions &Opts) {
+  AnalyzedModule AM;
+  AM.Env = Env;
+  AM.Words = std::move(Words);
+  // Friendly names need a decodable module; the parser reports the error
+  // if it is not, so ask for names only after a successful parse.
+  auto Parsed = parseModule(AM.Words);
+  if (!Parsed)
+    return Parsed.takeError();
+  AM.M = std::move(*Parsed);
+  AM.M->FriendlyNames = frontend::friendlyNames(AM.Words, AM.M->Bound, Env);
+
+  const Module &M = *AM.M;
+  if (M.EntryPoints.empty())
+    return makeError("module has no entry point");
+  if (!Opts.EntryPoint.empty()) {
+    AM.EP = M.findEntryPoint(Opts.EntryPoint);
+    if (!AM.EP) {
+      std::string Names;
+      for (const EntryPoint &E : M.EntryPoints)
+        Names += (Names.empty() ? "" : ", ") + E.Name;
+      return makeError("no entry point named \"" + Opts.EntryPoint +
+                       "\" (the module has: " + Names + ")");
+    }
+  } else if (M.EntryPoints.size() > 1) {
+    std::string Names;
+    for (const EntryPoint &E : M.EntryPoints)
+      Names += (Names.empty() ? "" : ", ") + E.Name;
+    return makeError("module has " + Twine(M.EntryPoints.size()) +
+                     " entry points (" + Names + "): choose one with --entry");
+  } else {
+    AM.EP = &M.EntryPoints[0];
+  }
+
+  auto MA = cfg::analyzeModule(M);
+  if (!MA)
+    return MA.takeError();
+  AM.MA = std::move(*MA);
+  AM.UI = computeUniformity(M, *AM.EP, AM.MA);
+  return std::move(AM);
+}
+
+Expected<Translation> generateLlvm(const AnalyzedModule &AM,
+                                   const TranslateOptions &Opts) {
+  Translation T;
+  T.Context = std::make_unique<LLVMContext>();
+  CodegenOptions CO;
+  CO.Width = Opts.Width;
+  auto R = emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context);
+  if (!R)
+    return R.takeError();
+  T.IR = std::move(R->IR);
+  T.EntrySymbol = R->EntrySymbol;
+  T.EntryName = AM.EP->Name;
+  T.Layout = std::move(R->Layout);
+  switch (AM.EP->Model) {
+  case spv::ExecutionModel::Vertex:
+    T.EntryStage = Stage::Vertex;
+    break;
+  case spv::ExecutionModel::GLCompute:
+    T.EntryStage = Stage::Compute;
+    break;
+  default:
+    T.EntryStage = Stage::Fragment;
+    break;
+  }
+
+  // Host triple and data layout, so the IR is ready for opt, llc and the JIT.
+  auto TM = createHostTargetMachine(Opts.OptLevel);
+  if (TM) {
+    T.IR->setTargetTriple((*TM)->getTargetTriple().str());
+    T.IR->setDataLayout((*TM)->createDataLayout());
+  } else {
+    consumeError(TM.takeError());
+  }
+  if (Opts.PrintAfterStage) {
+    std::string S;
+    raw_string_ostream OS(S);
+    T.IR->print(OS, nullptr);
+    Opts.PrintAfterStage("codegen", OS.str());
+  }
+  optimizeModule(*T.IR, Opts.OptLevel, TM ? TM->get() : nullptr);
+  if (Opts.PrintAfterStage && Opts.OptLevel > 0) {
+    std::string S;
+    raw_string_ostream OS(S);
+    T.IR->print(OS, nullptr);
+    Opts.PrintAfterStage(("O" + Twine(Opts.OptLevel)).str(), OS.str());
+  }
+  return std::move(T);
+}
+
+Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
+                                     StringRef FileName,
+                                     const TranslateOptions &Opts) {
+  spv_target_env Env;
+  auto Words = loadSpirv(Bytes, FileName, Opts, Env);
+  if (!Words)
+    return Words.takeError();
+  auto AM = analyzeSpirv(std::move(*Words), Env, Opts);
+  if (!AM)
+    return makeError(FileName + ": " + toString(AM.takeError()));
+  auto T = generateLlvm(*AM, Opts);
+  if (!T)
+    return makeError(FileName + ": " + toString(T.takeError()));
+  return T;
+}
+
+Expected<Translation> translateFile(StringRef Path,
+                                    const TranslateOptions &Opts) {
+  auto Buf = MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/false);
+  if (!Buf)
+    return makeError(Path + ": cannot read: " + Buf.getError().message());
+  ArrayRef<uint8_t> Bytes(
+      reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+      (*Buf)->getBufferSize());
+  return translateBytes(Bytes, Path, Opts);
+}
+
+const char *version() { return SPIRV2LLVM_VERSION; }
+
+} // namespace spirv2llvm

@@ -1,0 +1,278 @@
+//===- SpirvTools.cpp - Assembler, validator, optimizer, disassembler -----===//
+//
+// Wrappers over the SPIRV-Tools library. SPIRV-Tools reports problems through
+// a message consumer; these wrappers turn the first error into an llvm::Error
+// in the project's style ("word N: ..."), and keep the tool's own text (its
+// capitalization included) after that prefix.
+//
+// Positions: SPIRV-Tools 2023.1 reports the 1-based ordinal of the offending
+// instruction in spv_position_t::index, both from the binary parser
+// (Parser::diagnostic passes instruction_count) and from the validator
+// (ValidationState_t::diag passes Instruction::LineNum()); 0 means the header
+// or the module as a whole. The wrappers turn ordinals into word offsets so
+// that every message names a word, as the parser's own messages do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/Frontend.h"
+#include "support/Diagnostic.h"
+
+#define SPV_ENABLE_UTILITY_CODE
+#include <spirv/unified1/spirv.hpp11>
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace spirv2llvm::frontend {
+
+namespace {
+
+constexpr size_t HeaderWords = 5;
+
+/// The first error a SPIRV-Tools component reports. Later messages are
+/// usually consequences of the first, so only that one is kept.
+struct FirstError {
+  bool Seen = false;
+  spv_position_t Position = {0, 0, 0};
+  std::string Message;
+
+  spvtools::MessageConsumer consumer() {
+    return [this](spv_message_level_t Level, const char *,
+                  const spv_position_t &Pos, const char *Msg) {
+      if (Seen || Level > SPV_MSG_ERROR)
+        return;
+      Seen = true;
+      Position = Pos;
+      Message = Msg ? Msg : "";
+    };
+  }
+};
+
+/// Makes a SPIRV-Tools message fit the project's style: one line per
+/// problem, no final period. The validator appends the disassembled
+/// instruction on a second, indented line ("  %19 = OpPhi ..."); it is kept,
+/// quoted, after the message.
+std::string tidyMessage(llvm::StringRef Msg) {
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Msg.split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string Result;
+  for (llvm::StringRef Line : Lines) {
+    Line = Line.trim();
+    if (Line.empty())
+      continue;
+    if (Result.empty()) {
+      Result = Line.rtrim('.').str();
+      continue;
+    }
+    Result += (": '" + Line + "'").str();
+  }
+  if (Result.empty())
+    Result = "no message";
+  return Result;
+}
+
+/// Where each instruction after the header starts, as far as the word
+/// counts can be followed.
+struct InstructionOffsets {
+  std::vector<size_t> Offsets;
+  /// False when an instruction's word count is 0 or runs past the end; its
+  /// start is then the last entry of Offsets.
+  bool Complete = true;
+};
+
+InstructionOffsets instructionOffsets(llvm::ArrayRef<uint32_t> Words) {
+  InstructionOffsets Result;
+  if (Words.size() < HeaderWords) {
+    Result.Complete = false;
+    return Result;
+  }
+  for (size_t Offset = HeaderWords; Offset < Words.size();) {
+    Result.Offsets.push_back(Offset);
+    uint32_t WordCount = Words[Offset] >> 16;
+    if (WordCount == 0 || WordCount > Words.size() - Offset) {
+      Result.Complete = false;
+      break;
+    }
+    Offset += WordCount;
+  }
+  return Result;
+}
+
+/// Makes an error for a SPIRV-Tools message about \p Words: "word N: "
+/// first when the position names an instruction, then \p What and the
+/// message.
+llvm::Error toolError(llvm::ArrayRef<uint32_t> Words, llvm::StringRef What,
+                      const FirstError &First) {
+  std::string Msg =
+      (What + ": " + (First.Seen ? tidyMessage(First.Message) : "no message"))
+          .str();
+  size_t Ordinal = First.Seen ? First.Position.index : 0;
+  std::vector<size_t> Offsets = instructionOffsets(Words).Offsets;
+  if (Ordinal == 0 || Ordinal > Offsets.size())
+    return makeError(Msg);
+  return makeErrorAt(Offsets[Ordinal - 1], Msg);
+}
+
+} // namespace
+
+llvm::Expected<std::vector<uint32_t>> assembleSpirv(llvm::StringRef Text,
+                                                    spv_target_env Env,
+                                                    llvm::StringRef FileName) {
+  spvtools::SpirvTools Tools(Env);
+  FirstError First;
+  Tools.SetMessageConsumer(First.consumer());
+  std::vector<uint32_t> Words;
+  if (Tools.Assemble(Text.data(), Text.size(), &Words,
+                     SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
+    return Words;
+  if (!First.Seen)
+    return makeError(FileName + ": assembly failed");
+  // The assembler counts lines and columns from 0.
+  return makeError(FileName + ":" + llvm::Twine(First.Position.line + 1) + ":" +
+                   llvm::Twine(First.Position.column + 1) + ": " +
+                   tidyMessage(First.Message));
+}
+
+llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
+  spvtools::SpirvTools Tools(Env);
+  FirstError First;
+  Tools.SetMessageConsumer(First.consumer());
+  // Default options, as spirv-val without flags (friendly names in
+  // messages included).
+  spvtools::ValidatorOptions Options;
+  if (Tools.Validate(Words.data(), Words.size(), Options))
+    return llvm::Error::success();
+  return toolError(Words, "validation failed", First);
+}
+
+llvm::Expected<std::vector<uint32_t>>
+canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
+                  const CanonicalizeOptions &Opts) {
+  spvtools::Optimizer Optimizer(Env);
+  FirstError First;
+  Optimizer.SetMessageConsumer(First.consumer());
+
+  if (!Opts.SpecValues.empty()) {
+    // Later entries for the same SpecId win, as with repeated command-line
+    // options.
+    std::unordered_map<uint32_t, std::string> Values;
+    for (const auto &[SpecId, Value] : Opts.SpecValues)
+      Values[SpecId] = Value;
+    Optimizer.RegisterPass(
+        spvtools::CreateSetSpecConstantDefaultValuePass(Values));
+  }
+  Optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
+      .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
+  if (Opts.Inline)
+    Optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass())
+        .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  // No dead-branch elimination or CFG simplification: they fold branches on
+  // constants and merge blocks, changing the control flow a user compares
+  // with the input in --print-cfg. Merge-return does change it, but only
+  // for functions with several returns, which the structure tree cannot
+  // express otherwise.
+  Optimizer.RegisterPass(spvtools::CreatePrivateToLocalPass())
+      .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
+      .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
+      .RegisterPass(spvtools::CreateLocalMultiStoreElimPass())
+      .RegisterPass(spvtools::CreateMergeReturnPass())
+      .RegisterPass(spvtools::CreateAggressiveDCEPass());
+
+  // The input is valid by contract (validateSpirv ran, or the user turned it
+  // off on purpose); validating again would only cost time.
+  spvtools::OptimizerOptions OptimizerOpts;
+  OptimizerOpts.set_run_validator(false);
+  std::vector<uint32_t> Result;
+  // Passes report position {0, 0, 0}; only the module parser names an
+  // instruction.
+  if (!Optimizer.Run(Words.data(), Words.size(), &Result, OptimizerOpts))
+    return toolError(Words, "canonicalization failed", First);
+  return Result;
+}
+
+llvm::Expected<std::string> disassembleSpirv(llvm::ArrayRef<uint32_t> Words,
+                                             spv_target_env Env) {
+  // spirv-dis's defaults: indented, friendly names, and the header comment
+  // (version, generator, bound), which --print-after-all dumps want: the
+  // bound tells whether a pass allocated new ids.
+  spvtools::SpirvTools Tools(Env);
+  FirstError First;
+  Tools.SetMessageConsumer(First.consumer());
+  std::string Text;
+  if (!Tools.Disassemble(Words.data(), Words.size(), &Text,
+                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES |
+                             SPV_BINARY_TO_TEXT_OPTION_INDENT))
+    return toolError(Words, "disassembly failed", First);
+  return Text;
+}
+
+std::vector<std::string> friendlyNames(llvm::ArrayRef<uint32_t> Words,
+                                       uint32_t Bound, spv_target_env Env) {
+  std::vector<std::string> Names(Bound);
+  // The result id of every instruction that has one, in module order. The
+  // disassembler prints these instructions as "%name = Op...", one line
+  // each and in the same order, so the n-th such line names the n-th id.
+  InstructionOffsets Walk = instructionOffsets(Words);
+  std::vector<uint32_t> ResultIds;
+  bool WalkOk = Walk.Complete;
+  for (size_t I = 0; WalkOk && I < Walk.Offsets.size(); ++I) {
+    size_t Offset = Walk.Offsets[I];
+    uint32_t WordCount = Words[Offset] >> 16;
+    bool HasResult = false, HasResultType = false;
+    spv::HasResultAndType(static_cast<spv::Op>(Words[Offset] & 0xffff),
+                          &HasResult, &HasResultType);
+    if (!HasResult)
+      continue;
+    uint32_t ResultWord = HasResultType ? 2 : 1;
+    if (ResultWord >= WordCount)
+      WalkOk = false;
+    else
+      ResultIds.push_back(Words[Offset + ResultWord]);
+  }
+  if (!WalkOk) {
+    // Which ids are results is unknown: name them all by number.
+    for (uint32_t Id = 1; Id < Bound; ++Id)
+      Names[Id] = std::to_string(Id);
+    return Names;
+  }
+
+  spvtools::SpirvTools Tools(Env);
+  std::string Text;
+  bool Ok = Tools.Disassemble(Words.data(), Words.size(), &Text,
+                              SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES |
+                                  SPV_BINARY_TO_TEXT_OPTION_NO_HEADER);
+  std::vector<std::string> TextNames;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Text).split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    // Without indentation a result-bearing instruction starts with '%';
+    // nothing else does (a string operand spanning lines could, and then
+    // the counts below disagree).
+    if (!Ok || !Line.consume_front("%"))
+      continue;
+    size_t Eq = Line.find(" = ");
+    if (Eq == llvm::StringRef::npos || Eq == 0)
+      Ok = false;
+    else
+      TextNames.push_back(Line.take_front(Eq).str());
+  }
+  if (!Ok || TextNames.size() != ResultIds.size()) {
+    // Without a reliable pairing, results are named by their numbers.
+    for (uint32_t Id : ResultIds)
+      if (Id < Bound)
+        Names[Id] = std::to_string(Id);
+    return Names;
+  }
+  for (size_t I = 0; I < ResultIds.size(); ++I)
+    if (ResultIds[I] < Bound)
+      Names[ResultIds[I]] = std::move(TextNames[I]);
+  return Names;
+}
+
+} // namespace spirv2llvm::frontend

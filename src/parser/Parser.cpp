@@ -1,0 +1,853 @@
+//===- Parser.cpp - Build and check the Module indexes --------------------===//
+//
+// Walks the decoded instructions once in module order to build the indexes
+// (types, constants, variables, functions and blocks, names, decorations),
+// then checks every id use. Each check reports the word offset, the opcode
+// and the id; nothing here trusts the input to have been validated.
+//
+//===----------------------------------------------------------------------===//
+#include "parser/Parser.h"
+
+#include "parser/Decoder.h"
+#include "parser/SpirvNames.h"
+#include "support/Diagnostic.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+namespace {
+
+class ModuleBuilder {
+public:
+  ModuleBuilder(Module &M) : M(M) {}
+  Error run();
+
+private:
+  Error defineResults();
+  Error buildGlobals(const Instruction &I, uint32_t Index);
+  Error buildType(const Instruction &I);
+  Error buildConstant(const Instruction &I, uint32_t Index);
+  Error buildFunctions();
+  Error checkUses();
+  Error checkEntryPoints();
+
+  Error errorAt(const Instruction &I, const Twine &Msg) {
+    return makeErrorAt(I.WordOffset, opName(I.Opcode) + ": " + Msg);
+  }
+  std::string name(uint32_t Id) const { return M.friendlyName(Id); }
+  /// Fails unless \p Id names an already defined type.
+  Error expectType(const Instruction &I, uint32_t Id, const char *What);
+
+  Module &M;
+};
+
+bool isTypeDecl(spv::Op Op) {
+  switch (Op) {
+  case spv::Op::OpTypeVoid:
+  case spv::Op::OpTypeBool:
+  case spv::Op::OpTypeInt:
+  case spv::Op::OpTypeFloat:
+  case spv::Op::OpTypeVector:
+  case spv::Op::OpTypeMatrix:
+  case spv::Op::OpTypeImage:
+  case spv::Op::OpTypeSampler:
+  case spv::Op::OpTypeSampledImage:
+  case spv::Op::OpTypeArray:
+  case spv::Op::OpTypeRuntimeArray:
+  case spv::Op::OpTypeStruct:
+  case spv::Op::OpTypeOpaque:
+  case spv::Op::OpTypePointer:
+  case spv::Op::OpTypeFunction:
+  case spv::Op::OpTypeEvent:
+  case spv::Op::OpTypeDeviceEvent:
+  case spv::Op::OpTypeReserveId:
+  case spv::Op::OpTypeQueue:
+  case spv::Op::OpTypePipe:
+  case spv::Op::OpTypeAccelerationStructureKHR:
+  case spv::Op::OpTypeRayQueryKHR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isConstantDecl(spv::Op Op) {
+  switch (Op) {
+  case spv::Op::OpConstantTrue:
+  case spv::Op::OpConstantFalse:
+  case spv::Op::OpConstant:
+  case spv::Op::OpConstantComposite:
+  case spv::Op::OpConstantNull:
+  case spv::Op::OpSpecConstantTrue:
+  case spv::Op::OpSpecConstantFalse:
+  case spv::Op::OpSpecConstant:
+  case spv::Op::OpSpecConstantComposite:
+  case spv::Op::OpSpecConstantOp:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isTerminator(spv::Op Op) {
+  switch (Op) {
+  case spv::Op::OpBranch:
+  case spv::Op::OpBranchConditional:
+  case spv::Op::OpSwitch:
+  case spv::Op::OpReturn:
+  case spv::Op::OpReturnValue:
+  case spv::Op::OpKill:
+  case spv::Op::OpTerminateInvocation:
+  case spv::Op::OpUnreachable:
+    return true;
+  default:
+    return false;
+  }
+}
+
+IdKind kindOfDefinition(spv::Op Op) {
+  if (isTypeDecl(Op) || Op == spv::Op::OpTypeForwardPointer)
+    return IdKind::Type;
+  if (isConstantDecl(Op))
+    return IdKind::Constant;
+  switch (Op) {
+  case spv::Op::OpVariable:
+    return IdKind::Variable;
+  case spv::Op::OpFunction:
+    return IdKind::Function;
+  case spv::Op::OpLabel:
+    return IdKind::Label;
+  case spv::Op::OpExtInstImport:
+    return IdKind::ExtInstImport;
+  case spv::Op::OpString:
+    return IdKind::String;
+  case spv::Op::OpDecorationGroup:
+    return IdKind::DecorationGroup;
+  default:
+    return IdKind::Value;
+  }
+}
+
+const char *kindName(IdKind K) {
+  switch (K) {
+  case IdKind::Undefined: return "undefined";
+  case IdKind::Type: return "a type";
+  case IdKind::Constant: return "a constant";
+  case IdKind::Variable: return "a variable";
+  case IdKind::Function: return "a function";
+  case IdKind::Label: return "a label";
+  case IdKind::Value: return "a value";
+  case IdKind::ExtInstImport: return "an extended instruction set";
+  case IdKind::String: return "a string";
+  case IdKind::DecorationGroup: return "a decoration group";
+  case IdKind::Other: return "other";
+  }
+  return "other";
+}
+
+Error ModuleBuilder::expectType(const Instruction &I, uint32_t Id,
+                                const char *What) {
+  if (!M.findType(Id))
+    return errorAt(I, Twine(What) + " " + name(Id) + " is not a type" +
+                          (M.kindOf(Id) == IdKind::Type
+                               ? " declared before this instruction"
+                               : ""));
+  return Error::success();
+}
+
+Error ModuleBuilder::defineResults() {
+  M.Kinds.assign(M.Bound, IdKind::Undefined);
+  M.DefInst.assign(M.Bound, ~0u);
+  for (uint32_t Index = 0; Index < M.Insts.size(); ++Index) {
+    const Instruction &I = M.Insts[Index];
+    uint32_t Id = I.Result.value();
+    if (I.Opcode == spv::Op::OpTypeForwardPointer || !Id)
+      continue;
+    if (M.DefInst[Id] != ~0u)
+      return errorAt(I, "id " + name(Id) + " is defined twice (first at word " +
+                            Twine(M.Insts[M.DefInst[Id]].WordOffset) + ")");
+    M.DefInst[Id] = Index;
+    M.Kinds[Id] = kindOfDefinition(I.Opcode);
+  }
+  return Error::success();
+}
+
+Error ModuleBuilder::buildType(const Instruction &I) {
+  Type T;
+  T.Id = TypeId(I.Result.value());
+  auto Op = [&](size_t K) -> uint32_t {
+    return K < I.Operands.size() ? I.Operands[K] : 0;
+  };
+  switch (I.Opcode) {
+  case spv::Op::OpTypeVoid:
+    T.Kind = TypeKind::Void;
+    break;
+  case spv::Op::OpTypeBool:
+    T.Kind = TypeKind::Bool;
+    break;
+  case spv::Op::OpTypeInt:
+    T.Kind = TypeKind::Int;
+    T.Width = Op(0);
+    T.Signed = Op(1) != 0;
+    if (T.Width != 8 && T.Width != 16 && T.Width != 32 && T.Width != 64)
+      return errorAt(I, "unsupported integer width " + Twine(T.Width));
+    break;
+  case spv::Op::OpTypeFloat:
+    T.Kind = TypeKind::Float;
+    T.Width = Op(0);
+    if (T.Width != 16 && T.Width != 32 && T.Width != 64)
+      return errorAt(I, "unsupported float width " + Twine(T.Width));
+    break;
+  case spv::Op::OpTypeVector:
+  case spv::Op::OpTypeMatrix: {
+    bool IsVec = I.Opcode == spv::Op::OpTypeVector;
+    T.Kind = IsVec ? TypeKind::Vector : TypeKind::Matrix;
+    if (Error E = expectType(I, Op(0), IsVec ? "component type"
+                                             : "column type"))
+      return E;
+    T.Element = TypeId(Op(0));
+    T.Count = Op(1);
+    const Type &Elt = M.type(T.Element);
+    if (IsVec && Elt.Kind != TypeKind::Int && Elt.Kind != TypeKind::Float &&
+        Elt.Kind != TypeKind::Bool)
+      return errorAt(I, "vector component type " + name(Op(0)) +
+                            " is not a scalar");
+    if (!IsVec && (Elt.Kind != TypeKind::Vector ||
+                   M.type(Elt.Element).Kind != TypeKind::Float))
+      return errorAt(I, "matrix column type " + name(Op(0)) +
+                            " is not a float vector");
+    if (T.Count < 2 || T.Count > 16)
+      return errorAt(I, "component count " + Twine(T.Count) +
+                            " is out of range");
+    break;
+  }
+  case spv::Op::OpTypeArray: {
+    T.Kind = TypeKind::Array;
+    if (Error E = expectType(I, Op(0), "element type"))
+      return E;
+    T.Element = TypeId(Op(0));
+    T.LengthId = ValueId(Op(1));
+    const Constant *Len = M.findConstant(Op(1));
+    if (!Len || Len->Kind != ConstantKind::Scalar ||
+        M.type(Len->Type).Kind != TypeKind::Int)
+      return errorAt(I, "array length " + name(Op(1)) +
+                            " is not an integer constant declared before it");
+    uint64_t N = Len->scalarBits();
+    if (N == 0 || N > (1u << 24))
+      return errorAt(I, "array length " + Twine(N) + " is out of range");
+    T.Count = uint32_t(N);
+    break;
+  }
+  case spv::Op::OpTypeRuntimeArray:
+    T.Kind = TypeKind::RuntimeArray;
+    if (Error E = expectType(I, Op(0), "element type"))
+      return E;
+    T.Element = TypeId(Op(0));
+    break;
+  case spv::Op::OpTypeStruct:
+    T.Kind = TypeKind::Struct;
+    for (uint32_t Member : I.Operands) {
+      // Pointers may be forward declared; anything else must exist already,
+      // which also rules out recursive types.
+      if (Error E = expectType(I, Member, "member type"))
+        return E;
+      T.Members.push_back(TypeId(Member));
+    }
+    break;
+  case spv::Op::OpTypePointer:
+    T.Kind = TypeKind::Pointer;
+    T.Storage = static_cast<spv::StorageClass>(Op(0));
+    T.Element = TypeId(Op(1));
+    if (M.kindOf(Op(1)) != IdKind::Type)
+      return errorAt(I, "pointee type " + name(Op(1)) + " is " +
+                            kindName(M.kindOf(Op(1))) + ", not a type");
+    break;
+  case spv::Op::OpTypeFunction:
+    T.Kind = TypeKind::Function;
+    if (Error E = expectType(I, Op(0), "return type"))
+      return E;
+    T.Element = TypeId(Op(0));
+    for (size_t K = 1; K < I.Operands.size(); ++K) {
+      if (Error E = expectType(I, I.Operands[K], "parameter type"))
+        return E;
+      T.Members.push_back(TypeId(I.Operands[K]));
+    }
+    break;
+  case spv::Op::OpTypeImage:
+    T.Kind = TypeKind::Image;
+    T.Element = TypeId(Op(0));
+    break;
+  case spv::Op::OpTypeSampler:
+    T.Kind = TypeKind::Sampler;
+    break;
+  case spv::Op::OpTypeSampledImage:
+    T.Kind = TypeKind::SampledImage;
+    T.Element = TypeId(Op(0));
+    break;
+  default:
+    T.Kind = TypeKind::Unsupported;
+    break;
+  }
+  M.Types[T.Id.value()] = std::move(T);
+  return Error::success();
+}
+
+Error ModuleBuilder::buildConstant(const Instruction &I, uint32_t Index) {
+  Constant C;
+  C.Id = I.Result;
+  C.Type = I.ResultType;
+  const Type *T = M.findType(I.ResultType.value());
+  if (!T)
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a type declared before it");
+  switch (I.Opcode) {
+  case spv::Op::OpSpecConstantTrue:
+  case spv::Op::OpSpecConstantFalse:
+    C.IsSpec = true;
+    [[fallthrough]];
+  case spv::Op::OpConstantTrue:
+  case spv::Op::OpConstantFalse:
+    if (T->Kind != TypeKind::Bool)
+      return errorAt(I, "result type is not a boolean type");
+    C.Kind = ConstantKind::Bool;
+    C.BoolValue = I.Opcode == spv::Op::OpConstantTrue ||
+                  I.Opcode == spv::Op::OpSpecConstantTrue;
+    break;
+  case spv::Op::OpSpecConstant:
+    C.IsSpec = true;
+    [[fallthrough]];
+  case spv::Op::OpConstant: {
+    if (T->Kind != TypeKind::Int && T->Kind != TypeKind::Float)
+      return errorAt(I, "result type " + name(C.Type.value()) +
+                            " is not a scalar numeric type");
+    size_t Expected = T->Width > 32 ? 2 : 1;
+    if (I.Operands.size() != Expected)
+      return errorAt(I, "expected " + Twine(Expected) +
+                            " literal words for a " + Twine(T->Width) +
+                            "-bit constant, got " + Twine(I.Operands.size()));
+    C.Kind = ConstantKind::Scalar;
+    C.Words = I.Operands;
+    break;
+  }
+  case spv::Op::OpSpecConstantComposite:
+    C.IsSpec = true;
+    [[fallthrough]];
+  case spv::Op::OpConstantComposite: {
+    C.Kind = ConstantKind::Composite;
+    size_t Want = 0;
+    switch (T->Kind) {
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      Want = T->Count;
+      break;
+    case TypeKind::Struct:
+      Want = T->Members.size();
+      break;
+    default:
+      return errorAt(I, "result type " + name(C.Type.value()) +
+                            " is not a composite type");
+    }
+    if (I.Operands.size() != Want)
+      return errorAt(I, "expected " + Twine(Want) + " constituents, got " +
+                            Twine(I.Operands.size()));
+    for (uint32_t E : I.Operands) {
+      if (!M.findConstant(E))
+        return errorAt(I, "constituent " + name(E) +
+                              " is not a constant declared before it");
+      C.Elements.push_back(ValueId(E));
+    }
+    break;
+  }
+  case spv::Op::OpConstantNull:
+    C.Kind = ConstantKind::Null;
+    break;
+  case spv::Op::OpSpecConstantOp:
+    C.IsSpec = true;
+    C.Kind = ConstantKind::Scalar;
+    C.SpecOpInst = Index;
+    break;
+  default:
+    break;
+  }
+  if (auto Spec = M.decorationValue(C.Id.value(), spv::Decoration::SpecId))
+    C.SpecId = *Spec;
+  M.Constants[C.Id.value()] = std::move(C);
+  M.ConstantOrder.push_back(I.Result);
+  return Error::success();
+}
+
+Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
+  switch (I.Opcode) {
+  case spv::Op::OpCapability: {
+    auto Cap = static_cast<spv::Capability>(I.Operands.at(0));
+    if (!isSupportedCapability(Cap)) {
+      const char *N = capabilityName(Cap);
+      return errorAt(I, Twine("unsupported capability ") +
+                            (N ? N : std::to_string(I.Operands[0]).c_str()));
+    }
+    M.Capabilities.push_back(Cap);
+    return Error::success();
+  }
+  case spv::Op::OpExtension:
+    M.Extensions.push_back(I.stringOperand(0));
+    return Error::success();
+  case spv::Op::OpExtInstImport: {
+    std::string Set = I.stringOperand(0);
+    M.ExtInstImports[I.Result.value()] = Set;
+    if (Set != "GLSL.std.450" && Set.rfind("NonSemantic.", 0) != 0)
+      return errorAt(I, "unsupported extended instruction set \"" + Set +
+                            "\"");
+    return Error::success();
+  }
+  case spv::Op::OpMemoryModel:
+    M.Addressing = static_cast<spv::AddressingModel>(I.Operands.at(0));
+    M.Memory = static_cast<spv::MemoryModel>(I.Operands.at(1));
+    if (M.Addressing != spv::AddressingModel::Logical)
+      return errorAt(I, "unsupported addressing model " +
+                            Twine(I.Operands[0]) + " (only Logical)");
+    return Error::success();
+  case spv::Op::OpEntryPoint: {
+    EntryPoint E;
+    E.Model = static_cast<spv::ExecutionModel>(I.Operands.at(0));
+    E.Function = FunctionId(I.Operands.at(1));
+    E.Name = I.stringOperand(2);
+    // Interface ids follow the nul-terminated name.
+    size_t NameWords = E.Name.size() / 4 + 1;
+    for (size_t K = 2 + NameWords; K < I.Operands.size(); ++K)
+      E.Interface.push_back(ValueId(I.Operands[K]));
+    M.EntryPoints.push_back(std::move(E));
+    return Error::success();
+  }
+  case spv::Op::OpExecutionMode:
+  case spv::Op::OpExecutionModeId: {
+    uint32_t Fn = I.Operands.at(0);
+    auto Mode = static_cast<spv::ExecutionMode>(I.Operands.at(1));
+    std::vector<uint32_t> Lits(I.Operands.begin() + 2, I.Operands.end());
+    bool Found = false;
+    for (EntryPoint &E : M.EntryPoints)
+      if (E.Function.value() == Fn) {
+        E.Modes.emplace_back(Mode, Lits);
+        Found = true;
+      }
+    if (!Found)
+      return errorAt(I, "execution mode for " + name(Fn) +
+                            ", which is not an entry point");
+    return Error::success();
+  }
+  case spv::Op::OpName:
+    M.Names[I.Operands.at(0)] = I.stringOperand(1);
+    return Error::success();
+  case spv::Op::OpMemberName: {
+    auto &V = M.MemberNames[I.Operands.at(0)];
+    uint32_t Member = I.Operands.at(1);
+    if (Member < (1u << 16)) {
+      if (V.size() <= Member)
+        V.resize(Member + 1);
+      V[Member] = I.stringOperand(2);
+    }
+    return Error::success();
+  }
+  case spv::Op::OpDecorate:
+  case spv::Op::OpDecorateId:
+  case spv::Op::OpDecorateString: {
+    Decoration D{static_cast<spv::Decoration>(I.Operands.at(1)),
+                 {I.Operands.begin() + 2, I.Operands.end()}, -1};
+    M.Decorations[I.Operands[0]].push_back(std::move(D));
+    return Error::success();
+  }
+  case spv::Op::OpMemberDecorate:
+  case spv::Op::OpMemberDecorateString: {
+    Decoration D{static_cast<spv::Decoration>(I.Operands.at(2)),
+                 {I.Operands.begin() + 3, I.Operands.end()},
+                 int32_t(I.Operands.at(1))};
+    M.Decorations[I.Operands[0]].push_back(std::move(D));
+    return Error::success();
+  }
+  case spv::Op::OpGroupDecorate: {
+    auto Group = M.Decorations[I.Operands.at(0)];
+    for (size_t K = 1; K < I.Operands.size(); ++K)
+      for (const Decoration &D : Group)
+        M.Decorations[I.Operands[K]].push_back(D);
+    return Error::success();
+  }
+  case spv::Op::OpGroupMemberDecorate: {
+    auto Group = M.Decorations[I.Operands.at(0)];
+    for (size_t K = 1; K + 1 < I.Operands.size(); K += 2)
+      for (Decoration D : Group) {
+        D.Member = int32_t(I.Operands[K + 1]);
+        M.Decorations[I.Operands[K]].push_back(D);
+      }
+    return Error::success();
+  }
+  case spv::Op::OpVariable: {
+    Variable V;
+    V.Id = I.Result;
+    V.PointerType = I.ResultType;
+    V.Storage = static_cast<spv::StorageClass>(I.Operands.at(0));
+    V.Inst = Index;
+    const Type *PT = M.findType(I.ResultType.value());
+    if (!PT || PT->Kind != TypeKind::Pointer)
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " of variable " + name(V.Id.value()) +
+                            " is not a pointer type");
+    if (PT->Storage != V.Storage)
+      return errorAt(I, "storage class of variable " + name(V.Id.value()) +
+                            " does not match its pointer type");
+    if (!M.findType(PT->Element.value()))
+      return errorAt(I, "variable " + name(V.Id.value()) +
+                            " points to undeclared type");
+    V.Pointee = PT->Element;
+    if (I.Operands.size() > 1) {
+      V.Initializer = ValueId(I.Operands[1]);
+      IdKind K = M.kindOf(I.Operands[1]);
+      if (K != IdKind::Constant && K != IdKind::Variable)
+        return errorAt(I, "initializer " + name(I.Operands[1]) +
+                              " is not a constant or global variable");
+    }
+    if (V.Storage == spv::StorageClass::Function)
+      return errorAt(I, "Function storage variable " + name(V.Id.value()) +
+                            " outside a function");
+    M.GlobalVariables.push_back(V.Id);
+    M.Variables[V.Id.value()] = std::move(V);
+    return Error::success();
+  }
+  case spv::Op::OpTypeForwardPointer:
+    return Error::success();
+  case spv::Op::OpUndef: {
+    Constant C;
+    C.Kind = ConstantKind::Undef;
+    C.Type = I.ResultType;
+    C.Id = I.Result;
+    if (!M.findType(I.ResultType.value()))
+      return errorAt(I, "result type is not a type declared before it");
+    M.Constants[C.Id.value()] = C;
+    M.ConstantOrder.push_back(C.Id);
+    M.Kinds[C.Id.value()] = IdKind::Constant;
+    return Error::success();
+  }
+  default:
+    break;
+  }
+  if (isTypeDecl(I.Opcode))
+    return buildType(I);
+  if (isConstantDecl(I.Opcode))
+    return buildConstant(I, Index);
+  return Error::success();
+}
+
+Error ModuleBuilder::buildFunctions() {
+  Function *F = nullptr;
+  Block *B = nullptr;
+  for (uint32_t Index = 0; Index < M.Insts.size(); ++Index) {
+    const Instruction &I = M.Insts[Index];
+    if (!F) {
+      if (I.Opcode == spv::Op::OpFunction) {
+        M.Functions.emplace_back();
+        F = &M.Functions.back();
+        F->Id = FunctionId(I.Result.value());
+        F->ResultType = I.ResultType;
+        F->Control = I.Operands.at(0);
+        F->FunctionType = TypeId(I.Operands.at(1));
+        F->Inst = Index;
+        const Type *FT = M.findType(I.Operands[1]);
+        if (!FT || FT->Kind != TypeKind::Function)
+          return errorAt(I, "function type " + name(I.Operands[1]) +
+                                " is not an OpTypeFunction");
+        if (FT->Element != F->ResultType)
+          return errorAt(I, "result type does not match function type " +
+                                name(I.Operands[1]));
+        M.FunctionIndexOf[F->Id.value()] = uint32_t(M.Functions.size() - 1);
+        continue;
+      }
+      if (Error E = buildGlobals(I, Index))
+        return E;
+      if (I.Opcode == spv::Op::OpFunctionParameter ||
+          I.Opcode == spv::Op::OpLabel || I.Opcode == spv::Op::OpFunctionEnd ||
+          isTerminator(I.Opcode))
+        return errorAt(I, "instruction outside a function");
+      continue;
+    }
+    // Inside a function.
+    if (I.Opcode == spv::Op::OpFunctionEnd) {
+      if (B)
+        return errorAt(I, "block " + name(B->Label.value()) +
+                              " has no terminator");
+      if (F->Blocks.empty())
+        return errorAt(I, "function " + name(F->Id.value()) +
+                              " has no blocks (declarations are not supported)");
+      const Type &FT = M.type(F->FunctionType);
+      if (FT.Members.size() != F->Params.size())
+        return errorAt(I, "function " + name(F->Id.value()) + " has " +
+                              Twine(F->Params.size()) +
+                              " parameters, its type has " +
+                              Twine(FT.Members.size()));
+      F = nullptr;
+      continue;
+    }
+    if (I.Opcode == spv::Op::OpFunction)
+      return errorAt(I, "function inside function " + name(F->Id.value()));
+    if (I.Opcode == spv::Op::OpFunctionParameter) {
+      if (!F->Blocks.empty())
+        return errorAt(I, "parameter after the first block");
+      F->Params.push_back(I.Result);
+      continue;
+    }
+    if (I.Opcode == spv::Op::OpLabel) {
+      if (B)
+        return errorAt(I, "block " + name(B->Label.value()) +
+                              " has no terminator");
+      F->BlockIndexOf[I.Result.value()] = uint32_t(F->Blocks.size());
+      F->Blocks.emplace_back();
+      B = &F->Blocks.back();
+      B->Label = BlockId(I.Result.value());
+      continue;
+    }
+    if (!B) {
+      if (I.Opcode == spv::Op::OpLine || I.Opcode == spv::Op::OpNoLine)
+        continue;
+      return errorAt(I, "instruction before the first block of function " +
+                            name(F->Id.value()));
+    }
+    if (I.Opcode == spv::Op::OpLine || I.Opcode == spv::Op::OpNoLine)
+      continue;
+    if (I.Opcode == spv::Op::OpPhi && !B->Insts.empty() &&
+        M.Insts[B->Insts.back()].Opcode != spv::Op::OpPhi)
+      return errorAt(I, "OpPhi after a non-phi instruction in block " +
+                            name(B->Label.value()));
+    if (I.Opcode == spv::Op::OpVariable) {
+      Variable V;
+      V.Id = I.Result;
+      V.PointerType = I.ResultType;
+      V.Storage = static_cast<spv::StorageClass>(I.Operands.at(0));
+      V.Function = F->Id;
+      V.Inst = Index;
+      const Type *PT = M.findType(I.ResultType.value());
+      if (!PT || PT->Kind != TypeKind::Pointer)
+        return errorAt(I, "result type of variable " + name(V.Id.value()) +
+                              " is not a pointer type");
+      if (V.Storage != spv::StorageClass::Function ||
+          PT->Storage != V.Storage)
+        return errorAt(I, "variable " + name(V.Id.value()) +
+                              " inside a function must have Function storage");
+      V.Pointee = PT->Element;
+      if (I.Operands.size() > 1)
+        V.Initializer = ValueId(I.Operands[1]);
+      M.Variables[V.Id.value()] = std::move(V);
+    }
+    if (I.Opcode == spv::Op::OpSelectionMerge ||
+        I.Opcode == spv::Op::OpLoopMerge) {
+      const Instruction *Next =
+          Index + 1 < M.Insts.size() ? &M.Insts[Index + 1] : nullptr;
+      if (!Next || !isTerminator(Next->Opcode) ||
+          (I.Opcode == spv::Op::OpSelectionMerge &&
+           Next->Opcode != spv::Op::OpBranchConditional &&
+           Next->Opcode != spv::Op::OpSwitch))
+        return errorAt(I, "merge instruction in block " +
+                              name(B->Label.value()) +
+                              " is not followed by a branch");
+      B->MergeInst = Index;
+    }
+    B->Insts.push_back(Index);
+    if (isTerminator(I.Opcode)) {
+      B->TerminatorInst = Index;
+      B = nullptr;
+    }
+  }
+  if (F)
+    return makeError("function " + name(F->Id.value()) +
+                     " has no OpFunctionEnd (module truncated?)");
+  return Error::success();
+}
+
+/// Kinds an <id> operand may have, by opcode and operand position. Anything
+/// not listed must be a value (constant, variable or instruction result).
+bool operandKindOk(const Instruction &I, size_t K, IdKind Kind) {
+  auto IsValue = [&] {
+    return Kind == IdKind::Value || Kind == IdKind::Constant ||
+           Kind == IdKind::Variable;
+  };
+  switch (I.Opcode) {
+  case spv::Op::OpBranch:
+  case spv::Op::OpSelectionMerge:
+  case spv::Op::OpLoopMerge:
+    return Kind == IdKind::Label;
+  case spv::Op::OpBranchConditional:
+    return K == 0 ? IsValue() : Kind == IdKind::Label;
+  case spv::Op::OpSwitch:
+    return K == 0 ? IsValue() : Kind == IdKind::Label;
+  case spv::Op::OpPhi:
+    return K % 2 == 0 ? IsValue() : Kind == IdKind::Label;
+  case spv::Op::OpFunctionCall:
+    return K == 0 ? Kind == IdKind::Function : IsValue();
+  case spv::Op::OpExtInst:
+    return K == 0 ? Kind == IdKind::ExtInstImport : IsValue();
+  default:
+    return IsValue();
+  }
+}
+
+Error ModuleBuilder::checkUses() {
+  for (const Function &F : M.Functions) {
+    for (const Block &B : F.Blocks) {
+      for (uint32_t Index : B.Insts) {
+        const Instruction &I = M.Insts[Index];
+        if (I.ResultType && M.kindOf(I.ResultType.value()) != IdKind::Type)
+          return errorAt(I, "result type " + name(I.ResultType.value()) +
+                                " is " +
+                                kindName(M.kindOf(I.ResultType.value())) +
+                                ", not a type");
+        for (size_t K = 0; K < I.Operands.size(); ++K) {
+          if (!I.OperandIsId[K])
+            continue;
+          uint32_t Id = I.Operands[K];
+          IdKind Kind = M.kindOf(Id);
+          if (Kind == IdKind::Undefined)
+            return errorAt(I, "use of undefined id " + name(Id));
+          if (!operandKindOk(I, K, Kind))
+            return errorAt(I, "operand " + name(Id) + " is " +
+                                  kindName(Kind) + ", which is not allowed here");
+          if (I.Opcode == spv::Op::OpBranch ||
+              I.Opcode == spv::Op::OpBranchConditional ||
+              I.Opcode == spv::Op::OpSwitch ||
+              I.Opcode == spv::Op::OpSelectionMerge ||
+              I.Opcode == spv::Op::OpLoopMerge ||
+              (I.Opcode == spv::Op::OpPhi && K % 2 == 1)) {
+            if (Kind == IdKind::Label && !F.BlockIndexOf.count(Id))
+              return errorAt(I, "label " + name(Id) +
+                                    " is not a block of function " +
+                                    name(F.Id.value()));
+          }
+        }
+      }
+    }
+  }
+  return Error::success();
+}
+
+Error ModuleBuilder::checkEntryPoints() {
+  for (const EntryPoint &E : M.EntryPoints) {
+    switch (E.Model) {
+    case spv::ExecutionModel::Vertex:
+    case spv::ExecutionModel::Fragment:
+    case spv::ExecutionModel::GLCompute:
+      break;
+    default: {
+      const char *N = executionModelName(E.Model);
+      return makeError("entry point \"" + E.Name +
+                       "\": unsupported execution model " +
+                       (N ? N : std::to_string(uint32_t(E.Model)).c_str()));
+    }
+    }
+    if (!M.findFunction(E.Function.value()))
+      return makeError("entry point \"" + E.Name + "\": " +
+                       name(E.Function.value()) + " is not a function");
+    for (ValueId V : E.Interface)
+      if (!M.findVariable(V.value()))
+        return makeError("entry point \"" + E.Name + "\": interface id " +
+                         name(V.value()) + " is not a global variable");
+  }
+  return Error::success();
+}
+
+Error ModuleBuilder::run() {
+  if (Error E = defineResults())
+    return E;
+  if (Error E = buildFunctions())
+    return E;
+  // Function-scope kinds that defineResults could not know: OpUndef inside
+  // functions is an ordinary value. Global uses are checked where built.
+  if (Error E = checkUses())
+    return E;
+  return checkEntryPoints();
+}
+
+} // namespace
+
+bool isSupportedCapability(spv::Capability C) {
+  using spv::Capability;
+  switch (C) {
+  case Capability::Matrix:
+  case Capability::Shader:
+  case Capability::Float16:
+  case Capability::Float64:
+  case Capability::Int64:
+  case Capability::Int16:
+  case Capability::Int8:
+  case Capability::StorageImageExtendedFormats:
+  case Capability::ImageQuery:
+  case Capability::DerivativeControl:
+  case Capability::SampledBuffer:
+  case Capability::ImageBuffer:
+  case Capability::Sampled1D:
+  case Capability::Image1D:
+  case Capability::SampledCubeArray:
+  case Capability::InputAttachment:
+  case Capability::MinLod:
+  case Capability::StorageImageWriteWithoutFormat:
+  case Capability::StorageImageReadWithoutFormat:
+  case Capability::ClipDistance:
+  case Capability::CullDistance:
+  case Capability::ImageGatherExtended:
+  case Capability::StorageImageMultisample:
+  case Capability::UniformBufferArrayDynamicIndexing:
+  case Capability::SampledImageArrayDynamicIndexing:
+  case Capability::StorageBufferArrayDynamicIndexing:
+  case Capability::StorageImageArrayDynamicIndexing:
+  case Capability::GroupNonUniform:
+  case Capability::GroupNonUniformVote:
+  case Capability::GroupNonUniformArithmetic:
+  case Capability::GroupNonUniformBallot:
+  case Capability::GroupNonUniformShuffle:
+  case Capability::GroupNonUniformShuffleRelative:
+  case Capability::GroupNonUniformClustered:
+  case Capability::GroupNonUniformQuad:
+  case Capability::StorageBuffer16BitAccess:
+  case Capability::UniformAndStorageBuffer16BitAccess:
+  case Capability::StoragePushConstant16:
+  case Capability::StorageInputOutput16:
+  case Capability::StorageBuffer8BitAccess:
+  case Capability::UniformAndStorageBuffer8BitAccess:
+  case Capability::StoragePushConstant8:
+  case Capability::VariablePointersStorageBuffer:
+  case Capability::VariablePointers:
+  case Capability::DemoteToHelperInvocation:
+  case Capability::VulkanMemoryModel:
+  case Capability::VulkanMemoryModelDeviceScope:
+  case Capability::ShaderNonUniform:
+  case Capability::RuntimeDescriptorArray:
+  case Capability::SignedZeroInfNanPreserve:
+  case Capability::DenormPreserve:
+  case Capability::DenormFlushToZero:
+  case Capability::RoundingModeRTE:
+  case Capability::RoundingModeRTZ:
+  case Capability::Linkage:
+  case Capability::ImageMSArray:
+  case Capability::SampleRateShading:
+  case Capability::ImageRect:
+  case Capability::SampledRect:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Expected<std::unique_ptr<Module>>
+parseModule(ArrayRef<uint32_t> Words, std::vector<std::string> FriendlyNames) {
+  Expected<DecodedBinary> D = decodeWords(Words);
+  if (!D)
+    return D.takeError();
+  auto M = std::make_unique<Module>();
+  M->Version = D->Version;
+  M->Generator = D->Generator;
+  M->Bound = D->Bound;
+  M->Insts = std::move(D->Insts);
+  M->FriendlyNames = std::move(FriendlyNames);
+  ModuleBuilder B(*M);
+  if (Error E = B.run())
+    return std::move(E);
+  return std::move(M);
+}
+
+} // namespace spirv2llvm

@@ -1,0 +1,56 @@
+//===- Jit.cpp - ORC LLJIT for translated shaders -------------------------===//
+#include "spirv2llvm/Jit.h"
+
+#include "runtime/Optimizer.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+JitShader::~JitShader() = default;
+
+Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
+                                                       unsigned OptLevel) {
+  static bool Initialized = [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)Initialized;
+  auto JTMB = orc::JITTargetMachineBuilder::detectHost();
+  if (!JTMB)
+    return JTMB.takeError();
+  JTMB->setCodeGenOptLevel(OptLevel == 0 ? CodeGenOptLevel::None
+                                         : CodeGenOptLevel::Default);
+  auto TM = JTMB->createTargetMachine();
+  if (!TM)
+    return TM.takeError();
+  T.IR->setDataLayout((*TM)->createDataLayout());
+  T.IR->setTargetTriple((*TM)->getTargetTriple().str());
+  optimizeModule(*T.IR, OptLevel, TM->get());
+
+  auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*JTMB))
+               .create();
+  if (!J)
+    return J.takeError();
+  std::unique_ptr<JitShader> S(new JitShader());
+  S->Layout = T.Layout;
+  S->EntryStage = T.EntryStage;
+  std::string Symbol = T.EntrySymbol;
+  if (Error E = (*J)->addIRModule(
+          orc::ThreadSafeModule(std::move(T.IR), std::move(T.Context))))
+    return std::move(E);
+  auto Addr = (*J)->lookup(Symbol);
+  if (!Addr)
+    return Addr.takeError();
+  S->Entry = Addr->toPtr<s2l_entry_fn>();
+  S->J = std::move(*J);
+  return std::move(S);
+}
+
+} // namespace spirv2llvm

@@ -1,0 +1,25 @@
+//===- Optimizer.h - Host target machine and LLVM pipelines -----*- C++ -*-===//
+#ifndef SPIRV2LLVM_RUNTIME_OPTIMIZER_H
+#define SPIRV2LLVM_RUNTIME_OPTIMIZER_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+
+namespace spirv2llvm {
+
+/// A TargetMachine for the host CPU (data layout, optimization, object
+/// emission). Initializes the native target on first use.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(unsigned OptLevel);
+
+/// Runs LLVM's default pipeline for \p OptLevel (1-3) on \p M; 0 does
+/// nothing.
+void optimizeModule(llvm::Module &M, unsigned OptLevel,
+                    llvm::TargetMachine *TM);
+
+} // namespace spirv2llvm
+
+#endif

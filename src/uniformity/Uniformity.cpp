@@ -1,0 +1,592 @@
+//===- Uniformity.cpp - Constant/Uniform/Varying fixed point --------------===//
+//
+// All state lives in one UniformityState (the shape of Mesa's
+// nir_divergence_analysis): every round re-evaluates the blocks, then the
+// instructions of every analyzed function, lowering lattice values
+// monotonically until a round changes nothing. Lattice height is 3, so each
+// value changes at most twice; rounds are cheap linear sweeps in reverse
+// postorder, which settles acyclic code in one round.
+//
+//===----------------------------------------------------------------------===//
+#include "uniformity/Uniformity.h"
+
+#include "llvm/ADT/BitVector.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+const char *uniformityName(Uniformity U) {
+  switch (U) {
+  case Uniformity::Constant:
+    return "Constant";
+  case Uniformity::Uniform:
+    return "Uniform";
+  case Uniformity::Varying:
+    return "Varying";
+  }
+  return "Varying";
+}
+
+bool isPerInvocationStorage(spv::StorageClass SC) {
+  switch (SC) {
+  case spv::StorageClass::Function:
+  case spv::StorageClass::Private:
+  case spv::StorageClass::Input:
+  case spv::StorageClass::Output:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+
+using cfg::BlockIndex;
+
+/// Built-ins with one value per SIMD group.
+bool isUniformBuiltIn(spv::BuiltIn B) {
+  switch (B) {
+  case spv::BuiltIn::WorkgroupId:
+  case spv::BuiltIn::NumWorkgroups:
+  case spv::BuiltIn::WorkgroupSize:
+  case spv::BuiltIn::SubgroupSize:
+  case spv::BuiltIn::NumSubgroups:
+  case spv::BuiltIn::SubgroupId:
+  case spv::BuiltIn::ViewIndex:
+  case spv::BuiltIn::DrawIndex:
+  case spv::BuiltIn::BaseVertex:
+  case spv::BuiltIn::BaseInstance:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Opcodes whose result differs per lane whatever the operands.
+bool isAlwaysVarying(spv::Op Op) {
+  switch (Op) {
+  case spv::Op::OpFunctionCall:
+  case spv::Op::OpFunctionParameter:
+  case spv::Op::OpAtomicLoad:
+  case spv::Op::OpAtomicExchange:
+  case spv::Op::OpAtomicCompareExchange:
+  case spv::Op::OpAtomicIIncrement:
+  case spv::Op::OpAtomicIDecrement:
+  case spv::Op::OpAtomicIAdd:
+  case spv::Op::OpAtomicISub:
+  case spv::Op::OpAtomicSMin:
+  case spv::Op::OpAtomicUMin:
+  case spv::Op::OpAtomicSMax:
+  case spv::Op::OpAtomicUMax:
+  case spv::Op::OpAtomicAnd:
+  case spv::Op::OpAtomicOr:
+  case spv::Op::OpAtomicXor:
+  case spv::Op::OpDPdx:
+  case spv::Op::OpDPdy:
+  case spv::Op::OpFwidth:
+  case spv::Op::OpDPdxFine:
+  case spv::Op::OpDPdyFine:
+  case spv::Op::OpFwidthFine:
+  case spv::Op::OpDPdxCoarse:
+  case spv::Op::OpDPdyCoarse:
+  case spv::Op::OpFwidthCoarse:
+  case spv::Op::OpIsHelperInvocationEXT:
+    return true;
+  default:
+    break;
+  }
+  // Subgroup operations: conservatively Varying until they are modelled.
+  uint32_t V = static_cast<uint32_t>(Op);
+  return V >= static_cast<uint32_t>(spv::Op::OpGroupNonUniformElect) &&
+         V <= static_cast<uint32_t>(spv::Op::OpGroupNonUniformQuadSwap);
+}
+
+bool isPointerChain(spv::Op Op) {
+  return Op == spv::Op::OpAccessChain || Op == spv::Op::OpInBoundsAccessChain ||
+         Op == spv::Op::OpPtrAccessChain ||
+         Op == spv::Op::OpInBoundsPtrAccessChain ||
+         Op == spv::Op::OpCopyObject;
+}
+
+class UniformityState {
+public:
+  UniformityState(const Module &M, const EntryPoint &EP,
+                  const cfg::ModuleAnalysis &MA)
+      : M(M), EP(EP), MA(MA) {}
+
+  UniformityInfo run();
+
+private:
+  void initialize();
+  void markReachableFunctions();
+  bool evaluateBlocks(uint32_t Fn);
+  bool evaluateInstructions(uint32_t Fn);
+  bool evaluateTemporalDivergence(uint32_t Fn);
+  /// The variable a pointer value is derived from, or 0 if unknown.
+  uint32_t rootVariable(uint32_t Ptr) const;
+  bool lower(std::vector<Uniformity> &Table, uint32_t Id, Uniformity U) {
+    if (U <= Table[Id])
+      return false;
+    Table[Id] = U;
+    return true;
+  }
+  Uniformity operandsMeet(const Instruction &I) const;
+
+  const Module &M;
+  const EntryPoint &EP;
+  const cfg::ModuleAnalysis &MA;
+  UniformityInfo R;
+  /// Per function: for each block, the varying-branch blocks it is
+  /// (iteratively) control dependent on.
+  std::vector<std::vector<BitVector>> Vcd;
+  /// Per function: the loop construct blocks of each header.
+  std::vector<std::vector<BitVector>> LoopBlocks;
+  /// Per function: per block, the innermost loop header (or NoBlock).
+  std::vector<std::vector<BlockIndex>> InnermostLoop;
+  /// Per instruction index: its block and function (~0u outside functions).
+  std::vector<BlockIndex> DefBlockOf;
+  std::vector<uint32_t> DefFunction;
+};
+
+uint32_t UniformityState::rootVariable(uint32_t Ptr) const {
+  // Chains are finite: each step moves to an operand defined earlier in
+  // dominance order; bound the walk anyway against malformed input.
+  for (unsigned Steps = 0; Steps < 4096; ++Steps) {
+    if (M.findVariable(Ptr))
+      return Ptr;
+    const Instruction *I = M.def(Ptr);
+    if (!I || !isPointerChain(I->Opcode) || I->Operands.empty())
+      return 0;
+    Ptr = I->Operands[0];
+  }
+  return 0;
+}
+
+Uniformity UniformityState::operandsMeet(const Instruction &I) const {
+  Uniformity U = Uniformity::Constant;
+  for (size_t K = 0; K < I.Operands.size(); ++K) {
+    if (!I.OperandIsId[K])
+      continue;
+    uint32_t Id = I.Operands[K];
+    IdKind Kind = M.kindOf(Id);
+    if (Kind == IdKind::Constant || Kind == IdKind::Value)
+      U = meet(U, R.Values[Id]);
+    else if (Kind == IdKind::Variable)
+      U = meet(U, R.Addresses[Id]);
+  }
+  return U;
+}
+
+void UniformityState::initialize() {
+  uint32_t Bound = M.Bound;
+  R.Values.assign(Bound, Uniformity::Constant);
+  R.Addresses.assign(Bound, Uniformity::Constant);
+  R.Has.assign(Bound, false);
+  R.Functions.resize(M.Functions.size());
+  Vcd.resize(M.Functions.size());
+  LoopBlocks.resize(M.Functions.size());
+  InnermostLoop.resize(M.Functions.size());
+
+  for (ValueId C : M.ConstantOrder) {
+    R.Has[C.value()] = true;
+    const Constant &K = *M.findConstant(C.value());
+    // Specialization constants are fixed before the shader runs: the same
+    // in every lane, but not known to the translator.
+    R.Values[C.value()] = K.IsSpec ? Uniformity::Uniform : Uniformity::Constant;
+  }
+  for (ValueId V : M.GlobalVariables) {
+    const Variable &Var = *M.findVariable(V.value());
+    uint32_t Id = V.value();
+    R.Has[Id] = true;
+    R.Addresses[Id] = Uniformity::Uniform;
+    Uniformity Contents = Uniformity::Constant;
+    switch (Var.Storage) {
+    case spv::StorageClass::Input: {
+      Contents = Uniformity::Varying;
+      auto BI = M.decorationValue(Id, spv::Decoration::BuiltIn);
+      if (BI && isUniformBuiltIn(static_cast<spv::BuiltIn>(*BI)))
+        Contents = Uniformity::Uniform;
+      else if (EP.Model == spv::ExecutionModel::Fragment &&
+               M.hasDecoration(Id, spv::Decoration::Flat))
+        Contents = Uniformity::Uniform;
+      else if (!BI) {
+        // A block of built-ins (gl_PerVertex) is varying as a whole.
+      }
+      break;
+    }
+    case spv::StorageClass::Output:
+    case spv::StorageClass::Private:
+      Contents = Var.Initializer ? R.Values[Var.Initializer.value()]
+                                 : Uniformity::Constant;
+      break;
+    default:
+      Contents = Uniformity::Uniform;
+      break;
+    }
+    R.Values[Id] = Contents;
+  }
+}
+
+void UniformityState::markReachableFunctions() {
+  std::vector<uint32_t> Work;
+  auto Visit = [&](uint32_t FnId) {
+    auto It = M.FunctionIndexOf.find(FnId);
+    if (It == M.FunctionIndexOf.end() || R.Functions[It->second].Analyzed)
+      return;
+    R.Functions[It->second].Analyzed = true;
+    Work.push_back(It->second);
+  };
+  Visit(EP.Function.value());
+  while (!Work.empty()) {
+    uint32_t Fn = Work.back();
+    Work.pop_back();
+    for (const Block &B : M.Functions[Fn].Blocks)
+      for (uint32_t Index : B.Insts)
+        if (M.Insts[Index].Opcode == spv::Op::OpFunctionCall)
+          Visit(M.Insts[Index].Operands[0]);
+  }
+
+  for (uint32_t Fn = 0; Fn < M.Functions.size(); ++Fn) {
+    if (!R.Functions[Fn].Analyzed)
+      continue;
+    const cfg::FunctionAnalysis &A = MA[Fn];
+    size_t N = A.G.size();
+    auto &FI = R.Functions[Fn];
+    FI.Blocks.assign(N, Uniformity::Uniform);
+    FI.VaryingBranch.assign(N, false);
+    FI.DivergentLoop.assign(N, false);
+    FI.DivergentJoin.assign(N, false);
+    Vcd[Fn].assign(N, BitVector(N));
+    LoopBlocks[Fn].assign(N, BitVector());
+    InnermostLoop[Fn].assign(N, cfg::NoBlock);
+    for (const cfg::Construct &C : A.Tree.constructs()) {
+      if (C.Kind != cfg::ConstructKind::Loop)
+        continue;
+      BitVector &Bits = LoopBlocks[Fn][C.Header];
+      Bits.resize(N);
+      for (BlockIndex B : C.Blocks)
+        Bits.set(B);
+    }
+    for (BlockIndex B = 0; B < N; ++B) {
+      if (!A.G.isReachable(B))
+        continue;
+      uint32_t Node = A.Tree.loopOf(B);
+      if (Node != 0)
+        InnermostLoop[Fn][B] = A.Tree.node(Node).Block;
+    }
+    const Function &F = M.Functions[Fn];
+    for (ValueId P : F.Params) {
+      R.Has[P.value()] = true;
+      R.Values[P.value()] = Uniformity::Varying;
+      R.Addresses[P.value()] = Uniformity::Varying;
+    }
+    for (const Block &B : F.Blocks)
+      for (uint32_t Index : B.Insts) {
+        const Instruction &I = M.Insts[Index];
+        if (!I.Result)
+          continue;
+        R.Has[I.Result.value()] = true;
+        if (I.Opcode == spv::Op::OpVariable) {
+          R.Addresses[I.Result.value()] = Uniformity::Uniform;
+        }
+      }
+  }
+}
+
+bool UniformityState::evaluateBlocks(uint32_t Fn) {
+  const cfg::FunctionAnalysis &A = MA[Fn];
+  const Function &F = M.Functions[Fn];
+  auto &FI = R.Functions[Fn];
+  bool Changed = false;
+  size_t N = A.G.size();
+
+  // Varying branches.
+  for (BlockIndex B : A.G.rpo()) {
+    const cfg::CfgBlock &CB = A.G.block(B);
+    if (CB.Succs.size() < 2 || FI.VaryingBranch[B])
+      continue;
+    const Instruction &T = M.Insts[F.Blocks[B].TerminatorInst];
+    uint32_t Cond = T.Operands.empty() ? 0 : T.Operands[0];
+    if (R.Values[Cond] == Uniformity::Varying) {
+      FI.VaryingBranch[B] = true;
+      Changed = true;
+    }
+  }
+
+  // Iterated control dependence on varying branches, to a fixed point
+  // (dependences through back edges need a second sweep).
+  bool Again = true;
+  while (Again) {
+    Again = false;
+    for (BlockIndex B : A.G.rpo()) {
+      BitVector New = Vcd[Fn][B];
+      for (BlockIndex X : A.CD.dependsOn(B)) {
+        if (X >= N)
+          continue;
+        if (FI.VaryingBranch[X])
+          New.set(X);
+        New |= Vcd[Fn][X];
+      }
+      if (New != Vcd[Fn][B]) {
+        Vcd[Fn][B] = std::move(New);
+        Again = true;
+      }
+    }
+  }
+  for (BlockIndex B : A.G.rpo()) {
+    Uniformity U =
+        Vcd[Fn][B].any() ? Uniformity::Varying : Uniformity::Uniform;
+    if (U != FI.Blocks[B]) {
+      FI.Blocks[B] = U;
+      Changed = true;
+    }
+  }
+
+  // Divergent joins: an incoming edge leaves a varying branch, or comes from
+  // a block that depends on a varying branch this block does not.
+  for (BlockIndex B : A.G.rpo()) {
+    if (FI.DivergentJoin[B])
+      continue;
+    bool Div = false;
+    for (BlockIndex P : A.G.block(B).Preds) {
+      if (!A.G.isReachable(P))
+        continue;
+      if (FI.VaryingBranch[P]) {
+        Div = true;
+        break;
+      }
+      BitVector Extra = Vcd[Fn][P];
+      Extra.reset(Vcd[Fn][B]);
+      if (Extra.any()) {
+        Div = true;
+        break;
+      }
+    }
+    if (Div) {
+      FI.DivergentJoin[B] = true;
+      Changed = true;
+    }
+  }
+
+  // Divergent loops: some lanes leave while others stay.
+  for (const cfg::Construct &C : A.Tree.constructs()) {
+    if (C.Kind != cfg::ConstructKind::Loop || FI.DivergentLoop[C.Header])
+      continue;
+    const BitVector &InLoop = LoopBlocks[Fn][C.Header];
+    bool Div = false;
+    for (BlockIndex X : C.Blocks) {
+      const cfg::CfgBlock &XB = A.G.block(X);
+      bool Exits = XB.Terminator == cfg::TerminatorKind::Return ||
+                   XB.Terminator == cfg::TerminatorKind::Kill;
+      bool Stays = false;
+      for (BlockIndex S : XB.Succs) {
+        if (S < N && InLoop.test(S))
+          Stays = true;
+        else
+          Exits = true;
+      }
+      if (!Exits)
+        continue;
+      BitVector Inside = Vcd[Fn][X];
+      Inside &= InLoop;
+      if ((FI.VaryingBranch[X] && Stays) || Inside.any()) {
+        Div = true;
+        break;
+      }
+    }
+    if (Div) {
+      FI.DivergentLoop[C.Header] = true;
+      Changed = true;
+    }
+  }
+  return Changed;
+}
+
+bool UniformityState::evaluateInstructions(uint32_t Fn) {
+  const cfg::FunctionAnalysis &A = MA[Fn];
+  const Function &F = M.Functions[Fn];
+  auto &FI = R.Functions[Fn];
+  bool Changed = false;
+  for (BlockIndex B : A.G.rpo()) {
+    const Block &Blk = F.Blocks[B];
+    for (uint32_t Index : Blk.Insts) {
+      const Instruction &I = M.Insts[Index];
+      uint32_t Id = I.Result.value();
+      switch (I.Opcode) {
+      case spv::Op::OpVariable: {
+        Uniformity U = Uniformity::Constant;
+        if (I.Operands.size() > 1)
+          U = R.Values[I.Operands[1]];
+        Changed |= lower(R.Values, Id, U);
+        continue;
+      }
+      case spv::Op::OpStore: {
+        uint32_t Ptr = I.Operands[0];
+        uint32_t Var = rootVariable(Ptr);
+        const Variable *V = Var ? M.findVariable(Var) : nullptr;
+        if (V && !isPerInvocationStorage(V->Storage))
+          continue;
+        Uniformity U = meet(R.Values[I.Operands[1]], R.Addresses[Ptr]);
+        U = meet(U, FI.Blocks[B]);
+        if (Var)
+          Changed |= lower(R.Values, Var, U);
+        continue;
+      }
+      case spv::Op::OpCopyMemory:
+      case spv::Op::OpCopyMemorySized: {
+        uint32_t Dst = rootVariable(I.Operands[0]);
+        uint32_t Src = rootVariable(I.Operands[1]);
+        Uniformity U = meet(R.Addresses[I.Operands[0]],
+                            R.Addresses[I.Operands[1]]);
+        U = meet(U, Src ? R.Values[Src] : Uniformity::Varying);
+        U = meet(U, FI.Blocks[B]);
+        if (Dst)
+          Changed |= lower(R.Values, Dst, U);
+        continue;
+      }
+      case spv::Op::OpFunctionCall:
+        // Pointer arguments may be written by the callee.
+        for (size_t K = 1; K < I.Operands.size(); ++K)
+          if (uint32_t Var = rootVariable(I.Operands[K]))
+            Changed |= lower(R.Values, Var, Uniformity::Varying);
+        break;
+      default:
+        break;
+      }
+      if (!Id)
+        continue;
+
+      Uniformity U;
+      if (isAlwaysVarying(I.Opcode)) {
+        U = Uniformity::Varying;
+      } else if (I.Opcode == spv::Op::OpPhi) {
+        U = operandsMeet(I);
+        // Different incoming values are not one compile-time constant.
+        bool Distinct = false;
+        for (size_t K = 2; K < I.Operands.size(); K += 2)
+          Distinct |= I.Operands[K] != I.Operands[0];
+        if (Distinct)
+          U = meet(U, Uniformity::Uniform);
+        if (FI.DivergentJoin[B])
+          U = Uniformity::Varying;
+      } else if (I.Opcode == spv::Op::OpLoad) {
+        uint32_t Ptr = I.Operands[0];
+        U = R.Addresses[Ptr];
+        uint32_t Var = rootVariable(Ptr);
+        const Variable *V = Var ? M.findVariable(Var) : nullptr;
+        if (!V)
+          U = Uniformity::Varying;
+        else if (isPerInvocationStorage(V->Storage))
+          U = meet(U, R.Values[Var]);
+        else
+          U = meet(U, Uniformity::Uniform);
+      } else if (I.Opcode == spv::Op::OpUndef) {
+        U = Uniformity::Constant;
+      } else {
+        U = operandsMeet(I);
+        // Anything not computed from constants alone is at best Uniform
+        // (we do not fold instruction results).
+        if (I.Opcode != spv::Op::OpCopyObject)
+          U = meet(U, Uniformity::Uniform);
+      }
+      const Type *RT = M.findType(I.ResultType.value());
+      if (RT && RT->Kind == TypeKind::Pointer) {
+        Changed |= lower(R.Addresses, Id, U);
+        // A pointer's row in the table shows its address.
+        Changed |= lower(R.Values, Id, U);
+      } else {
+        Changed |= lower(R.Values, Id, U);
+      }
+    }
+  }
+  return Changed;
+}
+
+bool UniformityState::evaluateTemporalDivergence(uint32_t Fn) {
+  const cfg::FunctionAnalysis &A = MA[Fn];
+  const Function &F = M.Functions[Fn];
+  auto &FI = R.Functions[Fn];
+  bool Changed = false;
+  // For each use in block U of a value defined in block D: every divergent
+  // loop containing D but not U makes the value Varying.
+  for (BlockIndex B : A.G.rpo()) {
+    for (uint32_t Index : F.Blocks[B].Insts) {
+      const Instruction &I = M.Insts[Index];
+      for (size_t K = 0; K < I.Operands.size(); ++K) {
+        if (!I.OperandIsId[K])
+          continue;
+        uint32_t Id = I.Operands[K];
+        if (M.kindOf(Id) != IdKind::Value || R.Values[Id] == Uniformity::Varying)
+          continue;
+        // The def's innermost loop; walk outwards while the use is not in it.
+        uint32_t DefIndex = M.DefInst[Id];
+        if (DefIndex == ~0u || DefFunction[DefIndex] != Fn)
+          continue;
+        BlockIndex DB = DefBlockOf[DefIndex];
+        if (!A.G.isReachable(DB))
+          continue;
+        // A phi uses its value on the incoming edge, at the end of the
+        // predecessor block.
+        BlockIndex UseB = B;
+        if (I.Opcode == spv::Op::OpPhi && K % 2 == 0 && K + 1 < I.Operands.size()) {
+          auto P = F.BlockIndexOf.find(I.Operands[K + 1]);
+          if (P != F.BlockIndexOf.end())
+            UseB = P->second;
+        }
+        for (BlockIndex H = InnermostLoop[Fn][DB]; H != cfg::NoBlock;) {
+          if (LoopBlocks[Fn][H].test(UseB))
+            break;
+          if (FI.DivergentLoop[H]) {
+            Changed |= lower(R.Values, Id, Uniformity::Varying);
+            break;
+          }
+          uint32_t Node = A.Tree.loopOf(H);
+          uint32_t Parent = A.Tree.node(Node).Parent;
+          H = Parent == ~0u || Parent == 0 ? cfg::NoBlock
+                                           : A.Tree.node(Parent).Block;
+        }
+      }
+    }
+  }
+  return Changed;
+}
+
+UniformityInfo UniformityState::run() {
+  initialize();
+  markReachableFunctions();
+  DefBlockOf.assign(M.Insts.size(), cfg::NoBlock);
+  DefFunction.assign(M.Insts.size(), ~0u);
+  for (uint32_t Fn = 0; Fn < M.Functions.size(); ++Fn) {
+    if (!R.Functions[Fn].Analyzed)
+      continue;
+    for (BlockIndex B = 0; B < M.Functions[Fn].Blocks.size(); ++B)
+      for (uint32_t Index : M.Functions[Fn].Blocks[B].Insts) {
+        DefBlockOf[Index] = B;
+        DefFunction[Index] = Fn;
+      }
+  }
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (uint32_t Fn = 0; Fn < M.Functions.size(); ++Fn) {
+      if (!R.Functions[Fn].Analyzed)
+        continue;
+      Changed |= evaluateBlocks(Fn);
+      Changed |= evaluateInstructions(Fn);
+      Changed |= evaluateTemporalDivergence(Fn);
+    }
+  }
+  return std::move(R);
+}
+
+} // namespace
+
+UniformityInfo computeUniformity(const Module &M, const EntryPoint &EP,
+                                 const cfg::ModuleAnalysis &MA) {
+  return UniformityState(M, EP, MA).run();
+}
+
+} // namespace spirv2llvm
