@@ -43,10 +43,10 @@ public:
     auto It = F.BlockIndexOf.find(Label);
     if (It != F.BlockIndexOf.end())
       return It->second;
-    return makeErrorAt(I.WordOffset,
-                       llvm::Twine(What) + " " + M.friendlyName(Label) +
-                           " is not a block of function " +
-                           M.friendlyName(F.Id.value()));
+    return makeErrorAt(I.WordOffset, llvm::Twine(What) + " " +
+                                         M.friendlyName(Label) +
+                                         " is not a block of function " +
+                                         M.friendlyName(F.Id.value()));
   }
 
 private:
@@ -55,9 +55,9 @@ private:
 };
 
 llvm::Error operandCountError(const Instruction &I, const char *OpName) {
-  return makeErrorAt(I.WordOffset,
-                     llvm::Twine("malformed ") + OpName + ": " +
-                         llvm::Twine(I.Operands.size()) + " operand words");
+  return makeErrorAt(I.WordOffset, llvm::Twine("malformed ") + OpName + ": " +
+                                       llvm::Twine(I.Operands.size()) +
+                                       " operand words");
 }
 
 /// Fills Terminator and Succs of \p B from its terminator \p I.
@@ -111,10 +111,9 @@ llvm::Error readTerminator(const Module &M, const Instruction &I,
     B.Terminator = TerminatorKind::Unreachable;
     return llvm::Error::success();
   default:
-    return makeErrorAt(I.WordOffset,
-                       "unsupported block terminator (opcode " +
-                           llvm::Twine(uint32_t(I.Opcode)) + ") in block %" +
-                           B.Name);
+    return makeErrorAt(I.WordOffset, "unsupported block terminator (opcode " +
+                                         llvm::Twine(uint32_t(I.Opcode)) +
+                                         ") in block %" + B.Name);
   }
 }
 
@@ -128,8 +127,7 @@ llvm::Error readMerge(const Instruction &I, const TargetResolver &R,
                                          ") in block %" + B.Name);
   if (I.Operands.size() < (IsLoop ? 2u : 1u))
     return operandCountError(I, IsLoop ? "OpLoopMerge" : "OpSelectionMerge");
-  llvm::Expected<BlockIndex> Merge =
-      R.resolve(I.Operands[0], I, "merge block");
+  llvm::Expected<BlockIndex> Merge = R.resolve(I.Operands[0], I, "merge block");
   if (!Merge)
     return Merge.takeError();
   B.Merge = IsLoop ? MergeKind::Loop : MergeKind::Selection;

@@ -64,13 +64,12 @@ void writeMermaid(const EdgeList &L, llvm::raw_ostream &OS) {
 
   auto Ref = [&](BlockIndex Node, bool AsTarget) {
     const std::string &Name = L.Names[Node];
-    bool Decorate = !Decorated[Node] &&
-                    (Node == L.Root || AsTarget || !IsTarget[Node]);
+    bool Decorate =
+        !Decorated[Node] && (Node == L.Root || AsTarget || !IsTarget[Node]);
     if (!Decorate)
       return Name;
     Decorated[Node] = true;
-    return Node == L.Root ? Name + "[" + Name + "]"
-                          : Name + "(" + Name + ")";
+    return Node == L.Root ? Name + "[" + Name + "]" : Name + "(" + Name + ")";
   };
   bool StylePending = N != 0;
   auto EndLine = [&] {
@@ -228,8 +227,7 @@ void printStructureTree(const Cfg &G, const StructureTree &T,
       OS << "Loop";
       break;
     }
-    OS << " %" << G.block(C.Header).Name << " merge %"
-       << G.block(C.Merge).Name;
+    OS << " %" << G.block(C.Header).Name << " merge %" << G.block(C.Merge).Name;
     if (C.Continue != NoBlock)
       OS << " continue %" << G.block(C.Continue).Name;
     OS << ":";

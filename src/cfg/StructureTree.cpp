@@ -92,8 +92,8 @@ llvm::Error Builder::checkHeader(BlockIndex H) const {
                      " does not dominate its continue target " +
                      name(B.ContinueTarget));
   if (!inLoopConstruct(H, B.ContinueTarget))
-    return makeError("continue target " + name(B.ContinueTarget) +
-                     " of loop " + name(H) + " is outside the loop construct");
+    return makeError("continue target " + name(B.ContinueTarget) + " of loop " +
+                     name(H) + " is outside the loop construct");
   return llvm::Error::success();
 }
 
@@ -121,8 +121,8 @@ llvm::Error Builder::assignLoops() {
       // Loops left open are H's ancestors unless H's loop is still open.
       if (Open != NoBlock && DT.dominates(H, Open))
         return makeError("loop " + name(H) + " and loop " + name(Open) +
-                         " are not nested: merge block " + name(B) +
-                         " of " + name(H) + " is inside the loop construct of " +
+                         " are not nested: merge block " + name(B) + " of " +
+                         name(H) + " is inside the loop construct of " +
                          name(Open));
     }
     if (Block.Merge == MergeKind::Loop) {
@@ -141,9 +141,9 @@ llvm::Error Builder::checkBackEdges() const {
         continue;
       std::string Edge = name(P) + " -> " + name(S);
       if (!DT.dominates(S, P))
-        return makeError("irreducible or unstructured loop: back edge " +
-                         Edge + " enters " + name(S) +
-                         ", which does not dominate " + name(P));
+        return makeError("irreducible or unstructured loop: back edge " + Edge +
+                         " enters " + name(S) + ", which does not dominate " +
+                         name(P));
       if (G.block(S).Merge != MergeKind::Loop)
         return makeError("back edge " + Edge + " targets " + name(S) +
                          ", which has no OpLoopMerge");
@@ -173,8 +173,7 @@ void Builder::buildNodes(TreeParts &T) const {
   // postorder, and appending in that order sorts each child list.
   for (BlockIndex B : G.rpo()) {
     if (G.block(B).Merge == MergeKind::Loop)
-      LoopNode[B] =
-          Add(StructureNodeKind::Loop, B, NodeOfLoop(ParentLoop[B]));
+      LoopNode[B] = Add(StructureNodeKind::Loop, B, NodeOfLoop(ParentLoop[B]));
     T.BlockNode[B] = Add(StructureNodeKind::Block, B, NodeOfLoop(LoopOf[B]));
   }
   for (uint32_t C = 0; C < T.Constructs.size(); ++C)

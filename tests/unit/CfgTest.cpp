@@ -1,4 +1,4 @@
-//===- CfgTest.cpp - Cfg construction, buildCfg and the CFG printers -------===//
+//===- CfgTest.cpp - Cfg construction, buildCfg and CFG printers ----------===//
 //
 // Graphs are built by hand (labels as in the design document's example) or
 // from a hand-built Module, so these tests do not depend on the parser.
@@ -36,8 +36,8 @@ struct BlockSpec {
   uint32_t Label;
   std::vector<uint32_t> Succs; ///< labels
   MergeKind Merge;
-  uint32_t MergeLabel;    ///< 0: none
-  uint32_t ContinueLabel; ///< 0: none
+  uint32_t MergeLabel;                      ///< 0: none
+  uint32_t ContinueLabel;                   ///< 0: none
   std::optional<TerminatorKind> Terminator; ///< default: from Succs
 };
 
@@ -63,7 +63,7 @@ Cfg makeCfg(const std::vector<BlockSpec> &Specs) {
     B.Name = std::to_string(S.Label);
     for (uint32_t L : S.Succs)
       B.Succs.push_back(Index(L));
-    B.Terminator = S.Terminator ? *S.Terminator
+    B.Terminator = S.Terminator          ? *S.Terminator
                    : S.Succs.empty()     ? TerminatorKind::Return
                    : S.Succs.size() == 1 ? TerminatorKind::Branch
                                          : TerminatorKind::BranchConditional;
@@ -147,10 +147,10 @@ TEST(CfgTest, IndexOfLabel) {
 }
 
 TEST(CfgTest, DuplicateSuccessorsAreRemoved) {
-  Cfg G = makeCfg({{1, {3, 2, 3, 2}, MergeKind::Selection, 3, 0,
-                    TerminatorKind::Switch},
-                   blk(2, {3}),
-                   ret(3)});
+  Cfg G = makeCfg(
+      {{1, {3, 2, 3, 2}, MergeKind::Selection, 3, 0, TerminatorKind::Switch},
+       blk(2, {3}),
+       ret(3)});
   EXPECT_EQ(labels(G, G.block(0).Succs), (Labels{3, 2}));
   EXPECT_EQ(labels(G, G.block(2).Preds), (Labels{1, 2}));
   // Successor order drives the DFS: 3 is finished first.
@@ -226,8 +226,8 @@ TEST(CfgPrinterTest, SourcesSortedByNumericLabelNotName) {
 
 TEST(CfgPrinterTest, UnreachableAndIsolatedBlocks) {
   // 13 is unreachable with an edge into the graph, 14 has no edges at all.
-  Cfg G = makeCfg({blk(10, {11, 12}), ret(11), ret(12), blk(13, {11}),
-                   ret(14)});
+  Cfg G =
+      makeCfg({blk(10, {11, 12}), ret(11), ret(12), blk(13, {11}), ret(14)});
   // RPO is 10 12 11: the DFS finishes 11 first, so 12 is printed first.
   EXPECT_EQ(labels(G, G.rpo()), (Labels{10, 12, 11}));
   EXPECT_EQ(mermaid(G), "graph TD;\n"
@@ -411,7 +411,8 @@ TEST(BuildCfgTest, ErrorBranchTargetNotInFunction) {
   B.block(10, std::nullopt, B.inst(Op::OpBranch, {11}));
   uint32_t Term = B.inst(Op::OpBranchConditional, {5, 10, 42});
   B.block(11, std::nullopt, Term);
-  EXPECT_EQ(buildError(B), "word " + std::to_string(B.M.Insts[Term].WordOffset) +
+  EXPECT_EQ(buildError(B), "word " +
+                               std::to_string(B.M.Insts[Term].WordOffset) +
                                ": branch target %42 is not a block of "
                                "function %main");
 }
@@ -459,12 +460,12 @@ TEST(BuildCfgTest, ErrorNotATerminator) {
 
 // --- depth -------------------------------------------------------------------
 
-/// Runs \p Fn on a thread with a 256 KiB stack: recursion over 10,000
+/// Runs \p Fn on a thread with a 128 KiB stack: recursion over 10,000
 /// blocks would overflow it.
 template <typename FnT> void runWithSmallStack(FnT Fn) {
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
-  pthread_attr_setstacksize(&Attr, 256 * 1024);
+  pthread_attr_setstacksize(&Attr, 128 * 1024);
   pthread_t Thread;
   auto Thunk = [](void *P) -> void * {
     (*static_cast<FnT *>(P))();

@@ -1,7 +1,7 @@
 //===- DominatorTreeTest.cpp - Dominators, post-dominators, control deps --===//
+#include "cfg/DominatorTree.h"
 #include "cfg/Cfg.h"
 #include "cfg/CfgPrinter.h"
-#include "cfg/DominatorTree.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -44,7 +44,7 @@ Cfg makeCfg(const std::vector<BlockSpec> &Specs,
     B.Name = std::to_string(S.Label);
     for (uint32_t L : S.Succs)
       B.Succs.push_back(Index(L));
-    B.Terminator = S.Succs.empty()     ? TerminatorKind::Return
+    B.Terminator = S.Succs.empty()       ? TerminatorKind::Return
                    : S.Succs.size() == 1 ? TerminatorKind::Branch
                                          : TerminatorKind::BranchConditional;
     if (llvm::is_contained(Unreachable, S.Label))
@@ -252,9 +252,8 @@ TEST(PostDominatorTreeTest, KazanChildrenInReverseGraphOrder) {
 
 TEST(PostDominatorTreeTest, SeveralExits) {
   // 10 -> 11 (kill) | 12 -> 13 (return) | 14 (unreachable)
-  Cfg G = makeCfg({blk(10, {11, 12}), ret(11), blk(12, {13, 14}), ret(13),
-                   ret(14)},
-                  {14});
+  Cfg G = makeCfg(
+      {blk(10, {11, 12}), ret(11), blk(12, {13, 14}), ret(13), ret(14)}, {14});
   DominatorTree PDT = computePostDominators(G);
   EXPECT_EQ(idomLabel(G, PDT, 10), 0u);
   EXPECT_EQ(idomLabel(G, PDT, 12), 0u);
@@ -265,8 +264,8 @@ TEST(PostDominatorTreeTest, SeveralExits) {
 TEST(PostDominatorTreeTest, InfiniteLoopWithUnreachableMerge) {
   // Loop 11 never exits; its merge 13 is unreachable. Every reachable block
   // still gets a post-dominator: the virtual exit.
-  Cfg G = makeCfg({blk(10, {11}), loop(11, {12}, 13, 12), blk(12, {11}),
-                   ret(13)});
+  Cfg G =
+      makeCfg({blk(10, {11}), loop(11, {12}, 13, 12), blk(12, {11}), ret(13)});
   DominatorTree PDT = computePostDominators(G);
   EXPECT_EQ(idomLabel(G, PDT, 10), 0u);
   EXPECT_EQ(idomLabel(G, PDT, 11), 0u);
@@ -279,7 +278,9 @@ TEST(PostDominatorTreeTest, InfiniteLoopWithUnreachableMerge) {
 TEST(PostDominatorTreeTest, InfiniteLoopOnOneSide) {
   // 20 branches to 21, a self loop that never exits, or to 23 (return).
   Cfg G = makeCfg({{20, {21, 23}, MergeKind::Selection, 23},
-                   loop(21, {21}, 22, 21), {22, {}}, ret(23)},
+                   loop(21, {21}, 22, 21),
+                   {22, {}},
+                   ret(23)},
                   {22});
   DominatorTree PDT = computePostDominators(G);
   EXPECT_EQ(idomLabel(G, PDT, 20), 0u);

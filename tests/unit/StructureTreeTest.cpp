@@ -1,8 +1,8 @@
 //===- StructureTreeTest.cpp - Loop nesting, constructs, diagnostics ------===//
+#include "cfg/StructureTree.h"
 #include "cfg/Cfg.h"
 #include "cfg/CfgPrinter.h"
 #include "cfg/DominatorTree.h"
-#include "cfg/StructureTree.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,8 +28,8 @@ struct BlockSpec {
   uint32_t Label;
   std::vector<uint32_t> Succs; ///< labels
   MergeKind Merge;
-  uint32_t MergeLabel;    ///< 0: none
-  uint32_t ContinueLabel; ///< 0: none
+  uint32_t MergeLabel;                      ///< 0: none
+  uint32_t ContinueLabel;                   ///< 0: none
   std::optional<TerminatorKind> Terminator; ///< default: from Succs
 };
 
@@ -58,7 +58,7 @@ Cfg makeCfg(const std::vector<BlockSpec> &Specs) {
     B.Name = std::to_string(S.Label);
     for (uint32_t L : S.Succs)
       B.Succs.push_back(Index(L));
-    B.Terminator = S.Terminator ? *S.Terminator
+    B.Terminator = S.Terminator          ? *S.Terminator
                    : S.Succs.empty()     ? TerminatorKind::Return
                    : S.Succs.size() == 1 ? TerminatorKind::Branch
                                          : TerminatorKind::BranchConditional;
@@ -218,9 +218,15 @@ TEST(StructureTreeTest, NestedLoops) {
 
 TEST(StructureTreeTest, SwitchWithSharedTargetAndFallThrough) {
   // default: merge 34; cases 1 and 2 share 31, which falls through to 32.
-  Cfg G = makeCfg({{30, {34, 31, 31, 32}, MergeKind::Selection, 34, 0,
+  Cfg G = makeCfg({{30,
+                    {34, 31, 31, 32},
+                    MergeKind::Selection,
+                    34,
+                    0,
                     TerminatorKind::Switch},
-                   blk(31, {32}), blk(32, {34}), ret(34)});
+                   blk(31, {32}),
+                   blk(32, {34}),
+                   ret(34)});
   StructureTree T = build(G);
   EXPECT_EQ(print(G, T, /*Full=*/true),
             "- CFGStructureTree\n"
@@ -247,9 +253,8 @@ TEST(StructureTreeTest, LoopAfterSelectionWithLongContinueConstruct) {
   // The selection headed by 40 merges at the loop header 43; the continue
   // construct 45 47 48 has a branch of its own and one back edge.
   Cfg G = makeCfg({sel(40, {41, 42}, 43), blk(41, {43}), blk(42, {43}),
-                   loop(43, {44}, 46, 45), blk(44, {45, 46}),
-                   blk(45, {47, 48}), blk(47, {48}), blk(48, {43}),
-                   ret(46)});
+                   loop(43, {44}, 46, 45), blk(44, {45, 46}), blk(45, {47, 48}),
+                   blk(47, {48}), blk(48, {43}), ret(46)});
   StructureTree T = build(G);
   EXPECT_EQ(print(G, T, /*Full=*/true),
             "- CFGStructureTree\n"
@@ -270,8 +275,8 @@ TEST(StructureTreeTest, LoopAfterSelectionWithLongContinueConstruct) {
 }
 
 TEST(StructureTreeTest, ReturnInsideLoopBelongsToLoop) {
-  Cfg G = makeCfg({blk(50, {51}), loop(51, {52, 54}, 54, 53),
-                   blk(52, {55, 53}), ret(55), blk(53, {51}), ret(54)});
+  Cfg G = makeCfg({blk(50, {51}), loop(51, {52, 54}, 54, 53), blk(52, {55, 53}),
+                   ret(55), blk(53, {51}), ret(54)});
   StructureTree T = build(G);
   EXPECT_EQ(print(G, T), "- CFGStructureTree\n"
                          "    - %50\n"
@@ -330,8 +335,8 @@ TEST(StructureTreeTest, EmptyConstructList) {
 // --- diagnostics -------------------------------------------------------------
 
 TEST(StructureTreeErrorTest, IrreducibleLoop) {
-  Cfg G = makeCfg({blk(60, {61, 62}), blk(61, {62}), blk(62, {61, 63}),
-                   ret(63)});
+  Cfg G =
+      makeCfg({blk(60, {61, 62}), blk(61, {62}), blk(62, {61, 63}), ret(63)});
   EXPECT_EQ(buildError(G), "irreducible or unstructured loop: back edge "
                            "%62 -> %61 enters %61, which does not dominate "
                            "%62");
@@ -340,16 +345,16 @@ TEST(StructureTreeErrorTest, IrreducibleLoop) {
 TEST(StructureTreeErrorTest, IrreducibleEvenIfTargetIsHeader) {
   // The cycle 61 62 64 is entered at 61 and at 62; the continue target 65
   // is unreachable, so only the back edge can be blamed.
-  Cfg G = makeCfg({blk(60, {61, 62}), loop(61, {62, 63}, 63, 65),
-                   blk(62, {64}), blk(64, {61}), ret(63), blk(65, {61})});
+  Cfg G = makeCfg({blk(60, {61, 62}), loop(61, {62, 63}, 63, 65), blk(62, {64}),
+                   blk(64, {61}), ret(63), blk(65, {61})});
   EXPECT_EQ(buildError(G), "irreducible or unstructured loop: back edge "
                            "%64 -> %61 enters %61, which does not dominate "
                            "%64");
 }
 
 TEST(StructureTreeErrorTest, ContinueTargetNotDominatedByHeader) {
-  Cfg G = makeCfg({blk(60, {61, 62}), loop(61, {62, 63}, 63, 62),
-                   blk(62, {61}), ret(63)});
+  Cfg G = makeCfg(
+      {blk(60, {61, 62}), loop(61, {62, 63}, 63, 62), blk(62, {61}), ret(63)});
   EXPECT_EQ(buildError(G), "loop header %61 does not dominate its continue "
                            "target %62");
 }
@@ -369,8 +374,8 @@ TEST(StructureTreeErrorTest, BackEdgeFromOutsideLoopConstruct) {
 }
 
 TEST(StructureTreeErrorTest, MergeBlockNotDominatedByHeader) {
-  Cfg G = makeCfg({blk(90, {91, 93}), sel(91, {92, 93}, 93), blk(92, {93}),
-                   ret(93)});
+  Cfg G = makeCfg(
+      {blk(90, {91, 93}), sel(91, {92, 93}, 93), blk(92, {93}), ret(93)});
   EXPECT_EQ(buildError(G),
             "selection header %91 does not dominate its merge block %93");
 }
@@ -401,12 +406,12 @@ TEST(StructureTreeErrorTest, BadlyNestedLoops) {
 
 // --- depth -------------------------------------------------------------------
 
-/// Runs \p Fn on a thread with a 256 KiB stack, which recursion over a few
+/// Runs \p Fn on a thread with a 128 KiB stack, which recursion over a few
 /// thousand nested blocks would overflow.
 template <typename FnT> void runWithSmallStack(FnT Fn) {
   pthread_attr_t Attr;
   pthread_attr_init(&Attr);
-  pthread_attr_setstacksize(&Attr, 256 * 1024);
+  pthread_attr_setstacksize(&Attr, 128 * 1024);
   pthread_t Thread;
   auto Thunk = [](void *P) -> void * {
     (*static_cast<FnT *>(P))();
