@@ -28,6 +28,7 @@ constexpr uint32_t MaxIdBound = 0x3FFFFF;
 struct DecodeState {
   DecodedBinary *Out;
   std::string Error;
+  bool HeaderSeen = false;
 };
 
 bool isIdOperand(spv_operand_type_t T) {
@@ -47,6 +48,7 @@ spv_result_t onHeader(void *User, spv_endianness_t, uint32_t Magic,
                       uint32_t Version, uint32_t Generator, uint32_t Bound,
                       uint32_t Schema) {
   auto *S = static_cast<DecodeState *>(User);
+  S->HeaderSeen = true;
   S->Out->Version = Version;
   S->Out->Generator = Generator;
   S->Out->Bound = Bound;
@@ -155,8 +157,12 @@ Expected<DecodedBinary> decodeWords(ArrayRef<uint32_t> Words) {
   if (R != SPV_SUCCESS) {
     std::string Msg = S.Error;
     if (Msg.empty() && Diag) {
-      Msg = "word " + std::to_string(Diag->position.index) + ": " +
-            tidy(Diag->error);
+      // SPIRV-Tools puts the ordinal of the failing instruction in
+      // position.index, not its word offset. Every instruction before the
+      // failing one reached onInstruction, so NextWord is where it starts;
+      // before the header callback, the problem is in the header.
+      uint32_t Word = S.HeaderSeen ? Out.NextWord : 0;
+      Msg = "word " + std::to_string(Word) + ": " + tidy(Diag->error);
     } else if (Msg.empty()) {
       Msg = "malformed module";
     }

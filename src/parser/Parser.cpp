@@ -40,6 +40,8 @@ private:
   Error expectType(const Instruction &I, uint32_t Id, const char *What);
 
   Module &M;
+  /// Instruction index of each of M.EntryPoints, for messages.
+  std::vector<uint32_t> EntryPointInsts;
 };
 
 bool isTypeDecl(spv::Op Op) {
@@ -418,6 +420,7 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
     for (size_t K = 2 + NameWords; K < I.Operands.size(); ++K)
       E.Interface.push_back(ValueId(I.Operands[K]));
     M.EntryPoints.push_back(std::move(E));
+    EntryPointInsts.push_back(Index);
     return Error::success();
   }
   case spv::Op::OpExecutionMode:
@@ -656,8 +659,9 @@ Error ModuleBuilder::buildFunctions() {
     }
   }
   if (F)
-    return makeError("function " + name(F->Id.value()) +
-                     " has no OpFunctionEnd (module truncated?)");
+    return errorAt(M.Insts[F->Inst], "function " + name(F->Id.value()) +
+                                         " has no OpFunctionEnd (module "
+                                         "truncated?)");
   return Error::success();
 }
 
@@ -727,7 +731,9 @@ Error ModuleBuilder::checkUses() {
 }
 
 Error ModuleBuilder::checkEntryPoints() {
-  for (const EntryPoint &E : M.EntryPoints) {
+  for (size_t K = 0; K < M.EntryPoints.size(); ++K) {
+    const EntryPoint &E = M.EntryPoints[K];
+    const Instruction &I = M.Insts[EntryPointInsts[K]];
     switch (E.Model) {
     case spv::ExecutionModel::Vertex:
     case spv::ExecutionModel::Fragment:
@@ -735,18 +741,18 @@ Error ModuleBuilder::checkEntryPoints() {
       break;
     default: {
       const char *N = executionModelName(E.Model);
-      return makeError("entry point \"" + E.Name +
-                       "\": unsupported execution model " +
-                       (N ? N : std::to_string(uint32_t(E.Model)).c_str()));
+      return errorAt(I, "entry point \"" + E.Name +
+                            "\": unsupported execution model " +
+                            (N ? N : std::to_string(uint32_t(E.Model)).c_str()));
     }
     }
     if (!M.findFunction(E.Function.value()))
-      return makeError("entry point \"" + E.Name + "\": " +
-                       name(E.Function.value()) + " is not a function");
+      return errorAt(I, "entry point \"" + E.Name + "\": " +
+                            name(E.Function.value()) + " is not a function");
     for (ValueId V : E.Interface)
       if (!M.findVariable(V.value()))
-        return makeError("entry point \"" + E.Name + "\": interface id " +
-                         name(V.value()) + " is not a global variable");
+        return errorAt(I, "entry point \"" + E.Name + "\": interface id " +
+                              name(V.value()) + " is not a global variable");
   }
   return Error::success();
 }
