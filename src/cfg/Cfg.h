@@ -64,7 +64,7 @@ public:
   /// Position of \p B in rpo(), NoBlock if unreachable.
   uint32_t rpoIndex(BlockIndex B) const { return RpoIndex[B]; }
   /// True if Pred -> Succ is a back edge (Succ precedes Pred in RPO or is
-  /// Pred itself).
+  /// Pred itself). Both blocks must be reachable.
   bool isBackEdge(BlockIndex Pred, BlockIndex Succ) const {
     return RpoIndex[Succ] <= RpoIndex[Pred];
   }

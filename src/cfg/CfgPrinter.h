@@ -9,8 +9,11 @@
 //   18 --> 25(25);
 //
 // Edges are grouped by source in ascending label id; each source's targets in
-// reverse postorder. A node is decorated the first time it is printed: the
-// entry as `N[N]`, others as `N(N)`. The `style` line follows the first line.
+// reverse postorder. The entry is decorated as `N[N]` where it first
+// appears; any other node as `N(N)` the first time it is an edge's target
+// (as in the document, where `21 --> 18;` precedes `26 --> 21(21);`), or
+// where it first appears if it is never a target. A node without edges gets
+// a line of its own. The `style` line follows the first line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_CFG_CFGPRINTER_H

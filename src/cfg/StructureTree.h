@@ -61,8 +61,8 @@ public:
   /// Loop nesting depth of \p B (0 outside all loops).
   unsigned loopDepth(BlockIndex B) const;
   const std::vector<Construct> &constructs() const { return Constructs; }
-  /// Reachable blocks that are in no loop and were left out: none; blocks
-  /// that are unreachable from the entry, reported by printers.
+  /// Blocks unreachable from the entry: kept out of the tree, listed by the
+  /// printers.
   const std::vector<BlockIndex> &unreachable() const { return Unreachable; }
 
   friend llvm::Expected<StructureTree>
