@@ -71,8 +71,7 @@ void SimdEmitter::createEntryFunction() {
 }
 
 void SimdEmitter::findCrossBlockValues() {
-  // Instruction index -> block, for the entry function.
-  std::unordered_map<uint32_t, cfg::BlockIndex> DefBlock;
+  auto &DefBlock = DefBlockOf;
   for (cfg::BlockIndex Bk = 0; Bk < F->Blocks.size(); ++Bk)
     for (uint32_t Index : F->Blocks[Bk].Insts)
       if (uint32_t Id = M.Insts[Index].Result.value())

@@ -146,6 +146,7 @@ private:
   llvm::AllocaInst *KilledSlot = nullptr;
   std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
       PhiSlots, ValueSlots, VarSlots;
+  std::unordered_map<uint32_t, cfg::BlockIndex> DefBlockOf; ///< result -> block
   std::unordered_set<uint32_t> CrossBlock;   ///< values used in other blocks
   std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
   std::unordered_map<uint32_t, PointerValue> Pointers;

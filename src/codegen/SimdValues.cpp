@@ -154,7 +154,16 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     return V;
   }
   auto S = ValueSlots.find(Id);
-  if (S != ValueSlots.end()) {
+  auto D = DefBlockOf.find(Id);
+  // Unvalidated input may use a value where its definition does not
+  // dominate; the slot would then hold another path's value.
+  if (S != ValueSlots.end() && D != DefBlockOf.end() &&
+      CurBlock != cfg::NoBlock && !A->DT.dominates(D->second, CurBlock)) {
+    fail("value " + M.friendlyName(Id) + " is used in block " +
+         M.friendlyName(A->G.block(CurBlock).Label) +
+         ", which its definition in block " +
+         M.friendlyName(A->G.block(D->second).Label) + " does not dominate");
+  } else if (S != ValueSlots.end()) {
     LaneValue V;
     V.Varying = isVarying(Id);
     for (AllocaInst *Slot : S->second)
