@@ -23,10 +23,6 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
-Value *SimdEmitter::loadMask(cfg::BlockIndex Bk) {
-  return B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + A->G.block(Bk).Name);
-}
-
 void SimdEmitter::emitItems(uint32_t Node) {
   for (uint32_t Child : A->Tree.node(Node).Children) {
     if (Failed)
@@ -50,33 +46,41 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   B.SetInsertPoint(Top);
 
   // Every iteration starts with no lane in the loop's other blocks.
-  Constant *Zero = Constant::getNullValue(maskType());
   const cfg::Construct &C = A->Tree.constructs()[N.ConstructIndex];
   for (cfg::BlockIndex Bk : C.Blocks)
     if (Bk != H && MaskSlots[Bk])
-      B.CreateStore(Zero, MaskSlots[Bk]);
+      B.CreateStore(Constant::getNullValue(MaskSlots[Bk]->getAllocatedType()),
+                    MaskSlots[Bk]);
 
   emitItems(Node);
   B.CreateBr(Latch);
 
   // Lanes that took the back edge run the next iteration.
   B.SetInsertPoint(Latch);
-  Value *Cont = B.CreateLoad(maskType(), ContSlots[H], "cont." + Name);
+  Type *T = ContSlots[H]->getAllocatedType();
+  Value *Cont = B.CreateLoad(T, ContSlots[H], "cont." + Name);
   B.CreateStore(Cont, MaskSlots[H]);
-  B.CreateStore(Zero, ContSlots[H]);
-  B.CreateCondBr(anyLane(Cont), Top, Exit);
+  B.CreateStore(Constant::getNullValue(T), ContSlots[H]);
+  B.CreateCondBr(isUniformBlock(H) ? Cont : anyLane(Cont), Top, Exit);
   B.SetInsertPoint(Exit);
 }
 
 void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
   const std::string &Name = A->G.block(Bk).Name;
-  Value *Mask = loadMask(Bk);
   BasicBlock *Body = BasicBlock::Create(Ctx, "L" + Name, LF);
   BasicBlock *Next = BasicBlock::Create(Ctx, "L" + Name + ".next", LF);
-  B.CreateCondBr(anyLane(Mask), Body, Next);
+  if (isUniformBlock(Bk)) {
+    Value *Reached =
+        B.CreateLoad(B.getInt1Ty(), MaskSlots[Bk], "reached." + Name);
+    B.CreateCondBr(Reached, Body, Next);
+    CurMask = EntryMask;
+  } else {
+    Value *Mask = B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + Name);
+    B.CreateCondBr(anyLane(Mask), Body, Next);
+    CurMask = Mask;
+  }
   B.SetInsertPoint(Body);
   CurBlock = Bk;
-  CurMask = Mask;
   Local.clear();
 
   const Block &Blk = F->Blocks[Bk];
@@ -105,7 +109,7 @@ void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
 }
 
 void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
-                          Value *EdgeMask) {
+                          Value *EdgeMask, Value *Taken) {
   if (!A->G.isReachable(To))
     return;
   // A back edge feeds the loop's next iteration, not this one.
@@ -117,8 +121,14 @@ void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
          " goes back to a block that is not a loop header");
     return;
   }
-  Value *Old = B.CreateLoad(maskType(), Slot);
-  B.CreateStore(B.CreateOr(Old, EdgeMask), Slot);
+  auto GetTaken = [&] {
+    if (!Taken)
+      Taken = anyLane(EdgeMask);
+    return Taken;
+  };
+  Value *Old = B.CreateLoad(Slot->getAllocatedType(), Slot);
+  B.CreateStore(
+      B.CreateOr(Old, isUniformBlock(To) ? GetTaken() : EdgeMask), Slot);
 
   // Phis of the target take this edge's value in the lanes that take it.
   uint32_t FromLabel = A->G.block(From).Label;
@@ -138,7 +148,7 @@ void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
              " has an incoming value of a different type");
         return;
       }
-      Value *Take = Varying ? EdgeMask : anyLane(EdgeMask);
+      Value *Take = Varying ? EdgeMask : GetTaken();
       for (size_t C = 0; C < Slots.size(); ++C) {
         Value *Cur = B.CreateLoad(Slots[C]->getAllocatedType(), Slots[C]);
         B.CreateStore(B.CreateSelect(Take, In.Comps[C], Cur,
@@ -158,18 +168,19 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
   Constant *None = Constant::getNullValue(maskType());
   switch (T.Opcode) {
   case spv::Op::OpBranch:
-    addEdge(Bk, Target(T.Operands[0]), CurMask);
+    // The block runs only if some lane is active, so the edge is taken.
+    addEdge(Bk, Target(T.Operands[0]), CurMask, B.getTrue());
     return;
   case spv::Op::OpBranchConditional: {
     cfg::BlockIndex True = Target(T.Operands[1]);
     cfg::BlockIndex False = Target(T.Operands[2]);
     if (True == False) {
-      addEdge(Bk, True, CurMask);
+      addEdge(Bk, True, CurMask, B.getTrue());
       return;
     }
     LaneValue Cond = get(T.Operands[0]);
     Value *C = Cond.Comps[0];
-    Value *MT, *MF;
+    Value *MT, *MF, *TT = nullptr, *TF = nullptr;
     if (Cond.Varying) {
       MT = B.CreateAnd(CurMask, C, "br.true");
       MF = B.CreateAnd(CurMask, B.CreateNot(C), "br.false");
@@ -177,9 +188,11 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
       // A uniform branch sends the whole mask one way.
       MT = B.CreateSelect(C, CurMask, None, "br.true");
       MF = B.CreateSelect(C, None, CurMask, "br.false");
+      TT = C;
+      TF = B.CreateNot(C);
     }
-    addEdge(Bk, True, MT);
-    addEdge(Bk, False, MF);
+    addEdge(Bk, True, MT, TT);
+    addEdge(Bk, False, MF, TF);
     return;
   }
   case spv::Op::OpSwitch: {
@@ -214,12 +227,10 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     Value *&DC = CondFor(Default);
     DC = DC ? B.CreateOr(DC, DefaultCond) : DefaultCond;
     for (auto &[Tg, Cond] : Conds) {
-      Value *Edge;
       if (Sel.Varying)
-        Edge = B.CreateAnd(CurMask, splat(Cond), "sw.edge");
+        addEdge(Bk, Tg, B.CreateAnd(CurMask, splat(Cond), "sw.edge"), nullptr);
       else
-        Edge = B.CreateSelect(Cond, CurMask, None, "sw.edge");
-      addEdge(Bk, Tg, Edge);
+        addEdge(Bk, Tg, B.CreateSelect(Cond, CurMask, None, "sw.edge"), Cond);
     }
     return;
   }

@@ -156,19 +156,26 @@ Expected<CodegenResult> SimdEmitter::run() {
   createEntryFunction();
   findCrossBlockValues();
 
-  // Slots: one lane mask per block, continue masks per loop header.
+  // Slots: a Varying block gets a lane mask, a Uniform one (all lanes of
+  // the call or none) just a "reached" flag: its mask is the entry mask.
+  // Loop headers get the same for their back edge.
   MaskSlots.assign(A->G.size(), nullptr);
   ContSlots.assign(A->G.size(), nullptr);
-  Constant *Zero = Constant::getNullValue(maskType());
   for (cfg::BlockIndex Bk : A->G.rpo()) {
-    MaskSlots[Bk] = createSlot(maskType(),
-                               "mask." + A->G.block(Bk).Name);
-    B.CreateStore(Bk == A->G.entry() ? EntryMask : Zero, MaskSlots[Bk]);
+    bool U = isUniformBlock(Bk);
+    Type *T = U ? B.getInt1Ty() : static_cast<Type *>(maskType());
+    const std::string &Name = A->G.block(Bk).Name;
+    MaskSlots[Bk] = createSlot(T, (U ? "reached." : "mask.") + Name);
+    Value *Init = Constant::getNullValue(T);
+    if (Bk == A->G.entry())
+      Init = U ? anyLane(EntryMask) : EntryMask;
+    B.CreateStore(Init, MaskSlots[Bk]);
     if (A->G.block(Bk).Merge == cfg::MergeKind::Loop) {
-      ContSlots[Bk] = createSlot(maskType(), "cont." + A->G.block(Bk).Name);
-      B.CreateStore(Zero, ContSlots[Bk]);
+      ContSlots[Bk] = createSlot(T, "cont." + Name);
+      B.CreateStore(Constant::getNullValue(T), ContSlots[Bk]);
     }
   }
+  Constant *Zero = Constant::getNullValue(maskType());
   KilledSlot = createSlot(maskType(), "killed.slot");
   B.CreateStore(Zero, KilledSlot);
   // Phi accumulators: each incoming edge selects its value into them.

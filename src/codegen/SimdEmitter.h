@@ -100,9 +100,15 @@ private:
   void emitTerminator(cfg::BlockIndex B, const Instruction &T);
   /// Sends lanes \p EdgeMask from \p From to \p To: ORs them into To's mask
   /// (or its loop's continue mask for a back edge) and updates To's phis.
+  /// \p Taken, if known, is a scalar that is true iff some lane takes the
+  /// edge (a uniform branch's condition); otherwise it is computed from the
+  /// mask when a uniform target or phi needs it.
   void addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
-               llvm::Value *EdgeMask);
-  llvm::Value *loadMask(cfg::BlockIndex B);
+               llvm::Value *EdgeMask, llvm::Value *Taken);
+  /// Uniform blocks run with all lanes of the call or none.
+  bool isUniformBlock(cfg::BlockIndex Bk) const {
+    return UI.block(Fn, Bk) != Uniformity::Varying;
+  }
 
   // --- instructions (EmitInstruction.cpp is the one opcode dispatch) ------
   void emitInstruction(const Instruction &I);
@@ -141,8 +147,10 @@ private:
   const Function *F = nullptr;
   const cfg::FunctionAnalysis *A = nullptr;
 
-  std::vector<llvm::AllocaInst *> MaskSlots;  ///< per block
-  std::vector<llvm::AllocaInst *> ContSlots;  ///< per loop header
+  /// Per block: lane mask (Varying block) or reached flag (Uniform block).
+  std::vector<llvm::AllocaInst *> MaskSlots;
+  /// Per loop header: the same for lanes taking the back edge.
+  std::vector<llvm::AllocaInst *> ContSlots;
   llvm::AllocaInst *KilledSlot = nullptr;
   std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
       PhiSlots, ValueSlots, VarSlots;
