@@ -10,6 +10,7 @@
 #include "cfg/CfgPrinter.h"
 #include "codegen/Codegen.h"
 #include "driver/Pipeline.h"
+#include "frontend/Frontend.h"
 #include "runtime/Optimizer.h"
 #include "support/Diagnostic.h"
 
@@ -147,6 +148,9 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
     } else if ((R = Value("--target-env", V))) {
       if (R < 0)
         return "--target-env needs a name";
+      // A bad name is bad usage (exit 2), not bad input: check it here.
+      if (Expected<spv_target_env> Env = frontend::parseTargetEnv(V); !Env)
+        return toString(Env.takeError());
       O.T.TargetEnv = V;
     } else if (A == "--no-validate") {
       O.T.Validate = false;

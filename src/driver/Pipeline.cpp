@@ -140,13 +140,16 @@ Expected<AnalyzedModule> analyzeSpirv(std::vector<uint32_t> Words,
   AnalyzedModule AM;
   AM.Env = Env;
   AM.Words = std::move(Words);
-  // Friendly names need a decodable module; the parser reports the error
-  // if it is not, so ask for names only after a successful parse.
-  auto Parsed = parseModule(AM.Words);
+  // spirv-dis names, so that even parse errors name ids as users see them.
+  // The disassembler copes with malformed input (names fall back to
+  // numbers); a forged bound is left to the parser to reject.
+  std::vector<std::string> Names;
+  if (AM.Words.size() >= 5 && AM.Words[3] <= 0x400000u)
+    Names = frontend::friendlyNames(AM.Words, AM.Words[3], Env);
+  auto Parsed = parseModule(AM.Words, std::move(Names));
   if (!Parsed)
     return Parsed.takeError();
   AM.M = std::move(*Parsed);
-  AM.M->FriendlyNames = frontend::friendlyNames(AM.Words, AM.M->Bound, Env);
 
   const Module &M = *AM.M;
   if (M.EntryPoints.empty())

@@ -10,6 +10,9 @@
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SwapByteOrder.h"
+
 #include <spirv-tools/libspirv.h>
 
 #include <cctype>
@@ -147,6 +150,23 @@ Expected<DecodedBinary> decodeWords(ArrayRef<uint32_t> Words) {
     return makeError("word " + Twine(Words.size()) +
                      ": truncated header: expected 5 words, got " +
                      Twine(Words.size()));
+  // Words in the module's byte order; the magic number tells which.
+  bool Swapped = Words[0] != spv::MagicNumber &&
+                 llvm::byteswap(Words[0]) == spv::MagicNumber;
+  auto HostWord = [&](size_t K) {
+    return Swapped ? llvm::byteswap(Words[K]) : Words[K];
+  };
+  // SPIRV-Tools rejects a bad version word with no better message than
+  // "internal error: unhandled header parse failure", so check it here.
+  uint32_t Version = HostWord(1);
+  if (Words[0] == spv::MagicNumber || Swapped) {
+    if ((Version & 0xff0000ffu) || Version < 0x00010000u ||
+        Version > spv::Version)
+      return makeError("word 1: unsupported SPIR-V version word " +
+                       formatv("{0:x8}", Version) + " (expected 1.0 to " +
+                       Twine(spv::Version >> 16) + "." +
+                       Twine((spv::Version >> 8) & 0xff) + ")");
+  }
   DecodedBinary Out;
   Out.NextWord = 5;
   DecodeState S{&Out, {}};
@@ -162,7 +182,16 @@ Expected<DecodedBinary> decodeWords(ArrayRef<uint32_t> Words) {
       // failing one reached onInstruction, so NextWord is where it starts;
       // before the header callback, the problem is in the header.
       uint32_t Word = S.HeaderSeen ? Out.NextWord : 0;
-      Msg = "word " + std::to_string(Word) + ": " + tidy(Diag->error);
+      Msg = tidy(Diag->error);
+      // Name the instruction when its opcode is known and the message does
+      // not already ("invalid instruction word count: 0").
+      if (S.HeaderSeen && Word < Words.size()) {
+        const char *Name =
+            opcodeName(static_cast<spv::Op>(HostWord(Word) & 0xffff));
+        if (Name && Msg.find(Name) == std::string::npos)
+          Msg = std::string(Name) + ": " + Msg;
+      }
+      Msg = "word " + std::to_string(Word) + ": " + Msg;
     } else if (Msg.empty()) {
       Msg = "malformed module";
     }

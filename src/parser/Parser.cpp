@@ -741,9 +741,9 @@ Error ModuleBuilder::checkEntryPoints() {
       break;
     default: {
       const char *N = executionModelName(E.Model);
-      return errorAt(I, "entry point \"" + E.Name +
-                            "\": unsupported execution model " +
-                            (N ? N : std::to_string(uint32_t(E.Model)).c_str()));
+      return errorAt(
+          I, "entry point \"" + E.Name + "\": unsupported execution model " +
+                 (N ? N : std::to_string(uint32_t(E.Model)).c_str()));
     }
     }
     if (!M.findFunction(E.Function.value()))

@@ -1,0 +1,758 @@
+//===- DiagnosticsTest.cpp - Malformed input gives a located diagnostic ---===//
+//
+// A table of malformed binaries (SPIRV-Tools test/binary_parse_test.cpp
+// style), each run through the command line in process, once with
+// --no-validate (the translator's own decoder and parser see the input) and
+// once with the SPIRV-Tools validator in front. Every row must exit 1 with one
+// "spirv2llvm: error: FILE: ..." line that says what is wrong and, when the
+// input has a location, where ("word N", the opcode, the id). Rows are made
+// by corrupting the example module, found by walking word counts, so the
+// expected offsets and ids come from the module rather than being copied by
+// hand. Bad command lines exit 2 and point at --help.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/Cli.h"
+#include "frontend/Frontend.h"
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SwapByteOrder.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace spirv2llvm;
+
+namespace {
+
+using Words = std::vector<uint32_t>;
+
+constexpr size_t HeaderWords = 5;
+constexpr uint32_t BoundWord = 3;
+const char *const ErrorPrefix = "spirv2llvm: error: ";
+
+//===----------------------------------------------------------------------===//
+// The valid module and ways to find and corrupt its instructions.
+//===----------------------------------------------------------------------===//
+
+/// kazan-example-valid.spvasm assembled with its own numeric ids. Assembled
+/// once; every row corrupts a copy.
+const Words &validModule() {
+  static const Words Module = [] {
+    std::string Path = std::string(S2L_SOURCE_DIR) +
+                       "/shaders/examples/kazan-example-valid.spvasm";
+    auto Text = llvm::MemoryBuffer::getFile(Path);
+    if (!Text) {
+      ADD_FAILURE() << "cannot read " << Path;
+      return Words();
+    }
+    auto W = frontend::assembleSpirv((*Text)->getBuffer(),
+                                     SPV_ENV_UNIVERSAL_1_0, Path);
+    if (!W) {
+      ADD_FAILURE() << llvm::toString(W.takeError());
+      return Words();
+    }
+    return std::move(*W);
+  }();
+  return Module;
+}
+
+spv::Op opcodeAt(const Words &W, size_t Offset) {
+  return static_cast<spv::Op>(W[Offset] & 0xffff);
+}
+
+/// Word offset of the \p Nth instruction with opcode \p Op (0 = first),
+/// found by following word counts from the header.
+std::optional<uint32_t> instAt(const Words &W, spv::Op Op, unsigned Nth = 0) {
+  for (size_t Offset = HeaderWords; Offset < W.size();) {
+    uint32_t Count = W[Offset] >> 16;
+    if (Count == 0)
+      break;
+    if (opcodeAt(W, Offset) == Op && Nth-- == 0)
+      return uint32_t(Offset);
+    Offset += Count;
+  }
+  return std::nullopt;
+}
+
+/// As instAt, but the instruction must exist: fails the test (and returns
+/// 0) when it does not.
+uint32_t findInst(const Words &W, spv::Op Op, unsigned Nth = 0) {
+  if (std::optional<uint32_t> Offset = instAt(W, Op, Nth))
+    return *Offset;
+  ADD_FAILURE() << "the example module has no such instruction (opcode "
+                << uint32_t(Op) << ")";
+  return 0;
+}
+
+/// The id the instruction at \p Offset defines (result-type instructions
+/// have it in word 2, others such as OpLabel and OpTypeX in word 1).
+uint32_t resultIdAt(const Words &W, size_t Offset, bool HasResultType) {
+  return W[Offset + (HasResultType ? 2 : 1)];
+}
+
+/// The label of the block that holds the instruction at \p Offset: the
+/// last OpLabel before it.
+uint32_t labelOfBlockAt(const Words &W, uint32_t Offset) {
+  uint32_t Label = 0;
+  for (unsigned N = 0;; ++N) {
+    std::optional<uint32_t> At = instAt(W, spv::Op::OpLabel, N);
+    if (!At || *At > Offset)
+      break;
+    Label = resultIdAt(W, *At, /*HasResultType=*/false);
+  }
+  EXPECT_NE(Label, 0u) << "no block before word " << Offset;
+  return Label;
+}
+
+uint32_t opWord(uint32_t WordCount, spv::Op Op) {
+  return WordCount << 16 | uint32_t(Op);
+}
+
+/// A row's input and the facts its expected messages refer to.
+struct Input {
+  std::vector<uint8_t> Bytes;
+  /// Word offset of the offending instruction (or header word): "{W}" in
+  /// the expected messages.
+  std::optional<uint32_t> Word;
+  /// The offending id: "{ID}" in the expected messages.
+  uint32_t Id = 0;
+};
+
+std::vector<uint8_t> hostBytes(const Words &W) {
+  std::vector<uint8_t> Bytes(W.size() * 4);
+  if (!W.empty())
+    std::memcpy(Bytes.data(), W.data(), Bytes.size());
+  return Bytes;
+}
+
+Input makeInput(const Words &W, std::optional<uint32_t> Word = std::nullopt,
+                uint32_t Id = 0) {
+  return Input{hostBytes(W), Word, Id};
+}
+
+//===----------------------------------------------------------------------===//
+// The table.
+//===----------------------------------------------------------------------===//
+
+struct DiagnosticCase {
+  const char *Name;
+  Input (*Make)();
+  /// Arguments before the input file (--no-validate is added for the
+  /// unvalidated run).
+  std::vector<std::string> ExtraArgs;
+  int ExitCode;
+  /// Substrings of the message with --no-validate, and with validation.
+  /// "{W}" is replaced by Input::Word, "{ID}" by Input::Id.
+  std::vector<std::string> NoValidate;
+  std::vector<std::string> Validate;
+};
+
+// Expected messages spell out the translator's own diagnostics in full
+// (what, where: word offset, opcode, id). The validator's text belongs to
+// SPIRV-Tools, so with validation the rows check that the message says
+// validation failed, where, and the key fact, not its exact wording.
+const DiagnosticCase Cases[] = {
+    // --- The file as a whole ---------------------------------------------
+    {"EmptyFile",
+     [] { return Input{}; },
+     {},
+     1,
+     {"empty file"},
+     {"empty file"}},
+    {"SizeNotMultipleOf4",
+     [] {
+       Input In = makeInput(validModule());
+       In.Bytes.resize(In.Bytes.size() - 2);
+       In.Id = uint32_t(In.Bytes.size()); // "{ID}" is the size in bytes here
+       return In;
+     },
+     {},
+     1,
+     {"size {ID} is not a multiple of 4 bytes"},
+     {"size {ID} is not a multiple of 4 bytes"}},
+    {"WrongMagic",
+     [] {
+       Words W = validModule();
+       W[0] = 0xdeadbeef;
+       return makeInput(W, 0);
+     },
+     {},
+     1,
+     {"word {W}: bad magic number 0xdeadbeef"},
+     {"word {W}: bad magic number 0xdeadbeef"}},
+    {"TruncatedHeader",
+     [] {
+       Words W(validModule().begin(), validModule().begin() + 3);
+       return makeInput(W, 3);
+     },
+     {},
+     1,
+     {"word {W}: truncated header: expected 5 words, got 3"},
+     {"validation failed", "header"}},
+    {"BadVersion",
+     [] {
+       Words W = validModule();
+       W[1] = 0x00020000;
+       return makeInput(W, 1);
+     },
+     {},
+     1,
+     {"word {W}: unsupported SPIR-V version word 0x00020000"},
+     {"validation failed", "header"}},
+    {"IdBoundTooLarge",
+     [] {
+       Words W = validModule();
+       W[BoundWord] = 0x7fffffff;
+       return makeInput(W, BoundWord);
+     },
+     {},
+     1,
+     {"word {W}: id bound 2147483647 exceeds the limit"},
+     {"validation failed", "bound"}},
+    {"NonZeroSchema",
+     [] {
+       Words W = validModule();
+       W[4] = 7;
+       return makeInput(W, 4);
+     },
+     {},
+     1,
+     {"word {W}: reserved schema word is 7, expected 0"},
+     {"word {W}: reserved schema word is 7, expected 0"}},
+    {"HeaderOnly",
+     [] {
+       Words W(validModule().begin(), validModule().begin() + HeaderWords);
+       return makeInput(W);
+     },
+     {},
+     1,
+     {"module has no entry point"},
+     {"validation failed", "OpMemoryModel"}},
+
+    // --- Word counts and opcodes -----------------------------------------
+    {"TruncatedInstruction",
+     [] {
+       const Words &V = validModule();
+       // Cut the first OpPhi after its result id: the operands are missing.
+       uint32_t At = findInst(V, spv::Op::OpPhi);
+       return makeInput(Words(V.begin(), V.begin() + At + 3), At);
+     },
+     {},
+     1,
+     {"word {W}: end of input reached while decoding OpPhi starting at "
+      "word {W}"},
+     {"word {W}: validation failed", "OpPhi"}},
+    {"WordCountZero",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At] = opWord(0, spv::Op::OpLoad);
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad: invalid instruction word count: 0"},
+     {"word {W}: validation failed", "word count: 0"}},
+    {"WordCountPastEnd",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpReturn);
+       W[At] = opWord(5, spv::Op::OpReturn);
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: invalid instruction OpReturn starting at word {W}",
+      "word count is 5"},
+     {"word {W}: validation failed", "OpReturn"}},
+    {"UnknownOpcode",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At] = (W[At] & 0xffff0000) | 9999;
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: invalid opcode: 9999"},
+     {"word {W}: validation failed", "9999"}},
+
+    // --- Ids ----------------------------------------------------------------
+    {"ResultIdAtBound",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At + 2] = W[BoundWord];
+       return makeInput(W, At, W[BoundWord]);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad result id {ID} is not below the id bound {ID}"},
+     {"word {W}: validation failed", "{ID}"}},
+    {"OperandIdAboveBound",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At + 3] = 1000;
+       return makeInput(W, At, 1000);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad uses id {ID} which is not below the id bound"},
+     {"word {W}: validation failed", "{ID}"}},
+    {"OperandIdZero",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At + 3] = 0;
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad: id is 0"},
+     {"word {W}: validation failed", "0"}},
+    {"UndefinedId",
+     [] {
+       Words W = validModule();
+       // Raise the bound so that an id below it is left undefined.
+       uint32_t Unused = W[BoundWord] + 4;
+       W[BoundWord] += 8;
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At + 3] = Unused;
+       return makeInput(W, At, Unused);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad: use of undefined id %{ID}"},
+     {"word {W}: validation failed", "{ID}"}},
+    {"IdDefinedTwice",
+     [] {
+       Words W = validModule();
+       // %17 = OpConvertFToS %int %16 becomes %16 = OpConvertFToS %int %16.
+       uint32_t Load = findInst(W, spv::Op::OpLoad);
+       uint32_t At = findInst(W, spv::Op::OpConvertFToS);
+       W[At + 2] = resultIdAt(W, Load, true);
+       return makeInput(W, At, W[At + 2]);
+     },
+     {},
+     1,
+     {"word {W}: OpConvertFToS: ", "id {ID} is defined "},
+     {"word {W}: validation failed", "{ID}"}},
+    {"LoadFromTypeId",
+     [] {
+       Words W = validModule();
+       uint32_t Float = resultIdAt(W, findInst(W, spv::Op::OpTypeFloat), false);
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At + 3] = Float;
+       return makeInput(W, At, Float);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad: operand %float is a type, which is not allowed here"},
+     {"word {W}: validation failed", "{ID}"}},
+    {"BranchToConstant",
+     [] {
+       Words W = validModule();
+       uint32_t Zero = resultIdAt(W, findInst(W, spv::Op::OpConstant), true);
+       uint32_t At = findInst(W, spv::Op::OpBranch);
+       W[At + 1] = Zero;
+       return makeInput(W, At, Zero);
+     },
+     {},
+     1,
+     {"word {W}: OpBranch: operand %int_0 is a constant, which is not allowed "
+      "here"},
+     {"word {W}: validation failed", "OpBranch"}},
+    {"VectorOfNonType",
+     [] {
+       Words W = validModule();
+       // Insert "%new = OpTypeVector %int_0 4" before the first variable.
+       uint32_t Zero = resultIdAt(W, findInst(W, spv::Op::OpConstant), true);
+       uint32_t New = W[BoundWord]++;
+       uint32_t At = findInst(W, spv::Op::OpVariable);
+       W.insert(W.begin() + At,
+                {opWord(4, spv::Op::OpTypeVector), New, Zero, 4});
+       return makeInput(W, At, Zero);
+     },
+     {},
+     1,
+     {"word {W}: OpTypeVector: component type %int_0 is not a type"},
+     {"word {W}: validation failed", "OpTypeVector"}},
+    {"EntryPointNotAFunction",
+     [] {
+       Words W = validModule();
+       // Point OpEntryPoint and OpExecutionMode at the first label.
+       uint32_t Label = resultIdAt(W, findInst(W, spv::Op::OpLabel), false);
+       uint32_t At = findInst(W, spv::Op::OpEntryPoint);
+       W[At + 2] = Label;
+       W[findInst(W, spv::Op::OpExecutionMode) + 1] = Label;
+       return makeInput(W, At, Label);
+     },
+     {},
+     1,
+     {"word {W}: OpEntryPoint: entry point \"main\": %{ID} is not a function"},
+     {"word {W}: validation failed", "{ID}"}},
+
+    // --- Capabilities and execution models -------------------------------
+    {"UnsupportedCapabilityKernel",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpCapability);
+       W[At + 1] = uint32_t(spv::Capability::Kernel);
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpCapability: unsupported capability Kernel"},
+     {"validation failed"}},
+    {"UnsupportedCapabilityGeometry",
+     [] {
+       // Valid (Geometry is allowed in Vulkan and implies Shader), so the
+       // translator's own check must fire after validation too.
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpCapability) + 2;
+       W.insert(W.begin() + At, {opWord(2, spv::Op::OpCapability),
+                                 uint32_t(spv::Capability::Geometry)});
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpCapability: unsupported capability Geometry"},
+     {"word {W}: OpCapability: unsupported capability Geometry"}},
+    {"UnsupportedModelGeometry",
+     [] {
+       // Shader only, so no capability check fires: the model is rejected
+       // by name (the validator wants the Geometry capability first).
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpEntryPoint);
+       W[At + 1] = uint32_t(spv::ExecutionModel::Geometry);
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpEntryPoint: entry point \"main\": unsupported execution "
+      "model Geometry"},
+     {"word {W}: validation failed", "Geometry"}},
+    {"UnsupportedModelTessellationControl",
+     [] {
+       Words W = validModule();
+       uint32_t At = findInst(W, spv::Op::OpEntryPoint);
+       W[At + 1] = uint32_t(spv::ExecutionModel::TessellationControl);
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpEntryPoint: entry point \"main\": unsupported execution "
+      "model TessellationControl"},
+     {"word {W}: validation failed", "Tessellation"}},
+    {"TessellationModelWithItsCapability",
+     [] {
+       // A valid tessellation control shader (OriginUpperLeft becomes
+       // OutputVertices 3). The capability comes first in the module, so it
+       // is what the translator names, with or without validation.
+       Words W = validModule();
+       uint32_t EP = findInst(W, spv::Op::OpEntryPoint);
+       W[EP + 1] = uint32_t(spv::ExecutionModel::TessellationControl);
+       uint32_t Mode = findInst(W, spv::Op::OpExecutionMode);
+       W[Mode] = opWord(4, spv::Op::OpExecutionMode);
+       W[Mode + 2] = uint32_t(spv::ExecutionMode::OutputVertices);
+       W.insert(W.begin() + Mode + 3, 3);
+       uint32_t At = findInst(W, spv::Op::OpCapability) + 2;
+       W.insert(W.begin() + At, {opWord(2, spv::Op::OpCapability),
+                                 uint32_t(spv::Capability::Tessellation)});
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpCapability: unsupported capability Tessellation"},
+     {"word {W}: OpCapability: unsupported capability Tessellation"}},
+
+    // --- Functions and blocks --------------------------------------------
+    {"FunctionWithoutEnd",
+     [] {
+       Words W = validModule();
+       EXPECT_EQ(opcodeAt(W, W.size() - 1), spv::Op::OpFunctionEnd);
+       W.pop_back();
+       uint32_t At = findInst(W, spv::Op::OpFunction);
+       return makeInput(W, At, resultIdAt(W, At, true));
+     },
+     {},
+     1,
+     {"word {W}: OpFunction: function %main has no OpFunctionEnd"},
+     {"validation failed", "OpFunctionEnd"}},
+    {"BlockWithoutTerminatorAtFunctionEnd",
+     [] {
+       Words W = validModule();
+       uint32_t Return = findInst(W, spv::Op::OpReturn);
+       uint32_t Block = labelOfBlockAt(W, Return);
+       W.erase(W.begin() + Return);
+       // OpFunctionEnd now sits where OpReturn was.
+       return makeInput(W, Return, Block);
+     },
+     {},
+     1,
+     {"word {W}: OpFunctionEnd: block %{ID} has no terminator"},
+     {"word {W}: validation failed", "OpFunctionEnd"}},
+    {"BlockWithoutTerminatorBeforeLabel",
+     [] {
+       Words W = validModule();
+       // Drop the one-word-operand branch that ends the block before the
+       // last one (the loop's back edge): that block runs into the last
+       // OpLabel, which then sits at the branch's offset.
+       uint32_t LastLabel = 0;
+       for (unsigned N = 0; instAt(W, spv::Op::OpLabel, N); ++N)
+         LastLabel = *instAt(W, spv::Op::OpLabel, N);
+       uint32_t Term = LastLabel - 2;
+       EXPECT_EQ(opcodeAt(W, Term), spv::Op::OpBranch);
+       uint32_t Block = labelOfBlockAt(W, Term);
+       W.erase(W.begin() + Term, W.begin() + Term + 2);
+       return makeInput(W, Term, Block);
+     },
+     {},
+     1,
+     {"word {W}: OpLabel: block %{ID} has no terminator"},
+     {"word {W}: validation failed", "branch"}},
+
+    // --- Inputs that must work or fail for other reasons -----------------
+    {"ValidModule", [] { return makeInput(validModule()); }, {}, 0, {}, {}},
+    {"ByteSwappedModule",
+     [] {
+       Words W = validModule();
+       for (uint32_t &Word : W)
+         Word = llvm::byteswap(Word);
+       return makeInput(W);
+     },
+     {},
+     0,
+     {},
+     {}},
+    {"NoSuchEntryPoint",
+     [] { return makeInput(validModule()); },
+     {"--entry", "nosuch"},
+     1,
+     {"no entry point named \"nosuch\" (the module has: main)"},
+     {"no entry point named \"nosuch\" (the module has: main)"}},
+};
+
+/// Names the row in gtest's failure output instead of dumping its bytes.
+void PrintTo(const DiagnosticCase &C, std::ostream *OS) { *OS << C.Name; }
+
+//===----------------------------------------------------------------------===//
+// Running the command line.
+//===----------------------------------------------------------------------===//
+
+struct CliResult {
+  int Exit;
+  std::string Out, Err;
+};
+
+CliResult runCommandLine(std::vector<std::string> Args) {
+  CliResult R;
+  llvm::raw_string_ostream Out(R.Out), Err(R.Err);
+  R.Exit = runCli(Args, Out, Err);
+  Out.flush();
+  Err.flush();
+  return R;
+}
+
+std::string substitute(std::string S, const Input &In) {
+  auto ReplaceAll = [&](llvm::StringRef From, const std::string &To) {
+    for (size_t Pos; (Pos = S.find(From.str())) != std::string::npos;)
+      S.replace(Pos, From.size(), To);
+  };
+  if (In.Word)
+    ReplaceAll("{W}", std::to_string(*In.Word));
+  ReplaceAll("{ID}", std::to_string(In.Id));
+  return S;
+}
+
+class DiagnosticsTest : public testing::TestWithParam<DiagnosticCase> {
+protected:
+  static void SetUpTestSuite() {
+    llvm::SmallString<128> Dir;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("s2l-diagnostics", Dir));
+    TempDir = Dir.str().str();
+  }
+  static void TearDownTestSuite() {
+    if (!TempDir.empty())
+      llvm::sys::fs::remove_directories(TempDir);
+  }
+
+  /// Writes \p Bytes to a .spv file named after the row.
+  std::string writeInput(const std::vector<uint8_t> &Bytes) {
+    llvm::SmallString<128> Path(TempDir);
+    llvm::sys::path::append(Path, std::string(GetParam().Name) + ".spv");
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    EXPECT_FALSE(EC) << EC.message();
+    OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+    return Path.str().str();
+  }
+
+  /// Runs the row with or without validation and checks the result.
+  void check(bool Validate) {
+    const DiagnosticCase &C = GetParam();
+    Input In = C.Make();
+    std::string Path = writeInput(In.Bytes);
+    std::vector<std::string> Args = C.ExtraArgs;
+    if (!Validate)
+      Args.push_back("--no-validate");
+    Args.push_back(Path);
+    CliResult R = runCommandLine(Args);
+    SCOPED_TRACE(std::string(Validate ? "with" : "without") +
+                 " validation; stderr: " + R.Err);
+
+    ASSERT_EQ(R.Exit, C.ExitCode);
+    if (C.ExitCode == 0) {
+      EXPECT_EQ(R.Err, "");
+      EXPECT_NE(R.Out.find("define "), std::string::npos) << R.Out;
+      return;
+    }
+    // One line: prefix, file name, message; lower case, no final period.
+    std::string Lead = ErrorPrefix + Path + ": ";
+    ASSERT_EQ(R.Err.rfind(Lead, 0), 0u)
+        << "message does not start with '" << Lead << "'";
+    ASSERT_TRUE(llvm::StringRef(R.Err).ends_with("\n"));
+    std::string Msg = R.Err.substr(Lead.size(), R.Err.size() - Lead.size() - 1);
+    EXPECT_EQ(Msg.find('\n'), std::string::npos) << "more than one line";
+    ASSERT_FALSE(Msg.empty());
+    EXPECT_NE(Msg.back(), '.') << "final period";
+    EXPECT_FALSE(Msg.size() > 1 &&
+                 std::isupper(static_cast<unsigned char>(Msg[0])) &&
+                 !std::isupper(static_cast<unsigned char>(Msg[1])))
+        << "message starts with a capital";
+    EXPECT_EQ(R.Out, "");
+
+    // Where: whenever the input has a location, the translator's own
+    // message names its word.
+    if (!Validate && In.Word) {
+      EXPECT_NE(Msg.find("word " + std::to_string(*In.Word) + ": "),
+                std::string::npos)
+          << "message does not say where (word " << *In.Word << ")";
+    }
+    for (const std::string &Want : Validate ? C.Validate : C.NoValidate) {
+      std::string S = substitute(Want, In);
+      EXPECT_NE(Msg.find(S), std::string::npos)
+          << "message '" << Msg << "' lacks '" << S << "'";
+    }
+  }
+
+  static std::string TempDir;
+};
+
+std::string DiagnosticsTest::TempDir;
+
+TEST_P(DiagnosticsTest, WithoutValidation) { check(/*Validate=*/false); }
+
+TEST_P(DiagnosticsTest, WithValidation) { check(/*Validate=*/true); }
+
+INSTANTIATE_TEST_SUITE_P(
+    Diagnostics, DiagnosticsTest, testing::ValuesIn(Cases),
+    [](const testing::TestParamInfo<DiagnosticCase> &Info) {
+      return std::string(Info.param.Name);
+    });
+
+//===----------------------------------------------------------------------===//
+// Bad command lines: exit 2, one message, a pointer to --help.
+//===----------------------------------------------------------------------===//
+
+struct UsageCase {
+  const char *Name;
+  std::vector<std::string> Args; ///< "{INPUT}" is a valid module's path
+  std::string Message;
+};
+
+const UsageCase UsageCases[] = {
+    {"UnknownOption",
+     {"--frobnicate", "{INPUT}"},
+     "unknown option '--frobnicate'"},
+    {"BadWidth", {"--width", "5", "{INPUT}"}, "--width takes 4, 8 or 16"},
+    {"BadWidthEquals", {"--width=5", "{INPUT}"}, "--width takes 4, 8 or 16"},
+    {"BadEmit", {"--emit=xyz", "{INPUT}"}, "--emit takes ll, bc, obj or asm"},
+    {"TwoInputs", {"{INPUT}", "other.spv"}, "more than one input file"},
+    {"NoInput", {}, "no input file"},
+    {"NoInputOnlyOptions", {"--no-validate", "-O2"}, "no input file"},
+    {"BadSpec", {"--spec", "bad", "{INPUT}"}, "--spec takes ID=VALUE"},
+    {"SpecWithoutValue", {"--spec", "3=", "{INPUT}"}, "--spec takes ID=VALUE"},
+    {"SpecWithBadId", {"--spec", "x=1", "{INPUT}"}, "--spec takes ID=VALUE"},
+    {"OutputWithoutFile", {"{INPUT}", "-o"}, "-o needs a file name"},
+    {"BadStage",
+     {"--stage", "geom", "{INPUT}"},
+     "--stage takes vert, frag or comp"},
+    {"BadPrintCfg",
+     {"--print-cfg=svg", "{INPUT}"},
+     "--print-cfg takes mermaid or dot"},
+    {"BadTargetEnv",
+     {"--target-env", "vulkan9", "{INPUT}"},
+     "unknown target environment 'vulkan9'"},
+};
+
+void PrintTo(const UsageCase &C, std::ostream *OS) { *OS << C.Name; }
+
+class DiagnosticsUsageTest : public testing::TestWithParam<UsageCase> {};
+
+TEST_P(DiagnosticsUsageTest, ExitsWithUsageError) {
+  // The input exists and is valid, so only the usage can be at fault.
+  llvm::SmallString<128> Path;
+  int FD;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("s2l-usage", "spv", FD, Path));
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    std::vector<uint8_t> Bytes = hostBytes(validModule());
+    OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  }
+  std::vector<std::string> Args;
+  for (const std::string &A : GetParam().Args)
+    Args.push_back(A == "{INPUT}" ? Path.str().str() : A);
+  CliResult R = runCommandLine(Args);
+  llvm::sys::fs::remove(Path);
+
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_EQ(R.Err.rfind(ErrorPrefix, 0), 0u) << R.Err;
+  EXPECT_NE(R.Err.find(GetParam().Message), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("run 'spirv2llvm --help' for usage"), std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Out, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Diagnostics, DiagnosticsUsageTest,
+                         testing::ValuesIn(UsageCases),
+                         [](const testing::TestParamInfo<UsageCase> &Info) {
+                           return std::string(Info.param.Name);
+                         });
+
+TEST(DiagnosticsMissingFile, CannotRead) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("s2l-missing", Dir));
+  llvm::SmallString<128> Path(Dir);
+  llvm::sys::path::append(Path, "does-not-exist.spv");
+  for (bool Validate : {true, false}) {
+    std::vector<std::string> Args;
+    if (!Validate)
+      Args.push_back("--no-validate");
+    Args.push_back(Path.str().str());
+    CliResult R = runCommandLine(Args);
+    EXPECT_EQ(R.Exit, 1) << R.Err;
+    EXPECT_EQ(R.Err.rfind(ErrorPrefix + Path.str().str() + ": cannot read", 0),
+              0u)
+        << R.Err;
+    EXPECT_EQ(R.Out, "");
+  }
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
