@@ -125,6 +125,7 @@ private:
   bool evaluateBlocks(uint32_t Fn);
   bool evaluateInstructions(uint32_t Fn);
   bool evaluateTemporalDivergence(uint32_t Fn);
+  void computeIterationDependences(uint32_t Fn);
   /// The variable a pointer value is derived from, or 0 if unknown.
   uint32_t rootVariable(uint32_t Ptr) const;
   bool lower(std::vector<Uniformity> &Table, uint32_t Id, Uniformity U) {
@@ -144,6 +145,9 @@ private:
   std::vector<std::vector<BitVector>> Vcd;
   /// Per function: the loop construct blocks of each header.
   std::vector<std::vector<BitVector>> LoopBlocks;
+  /// Per function: per block, the branches it is control dependent on
+  /// within one iteration of an enclosing loop (computeIterationDependences).
+  std::vector<std::vector<std::vector<BlockIndex>>> IterationDeps;
   /// Per function: per block, the innermost loop header (or NoBlock).
   std::vector<std::vector<BlockIndex>> InnermostLoop;
   /// Per instruction index: its block and function (~0u outside functions).
@@ -189,6 +193,7 @@ void UniformityState::initialize() {
   Vcd.resize(M.Functions.size());
   LoopBlocks.resize(M.Functions.size());
   InnermostLoop.resize(M.Functions.size());
+  IterationDeps.resize(M.Functions.size());
 
   for (ValueId C : M.ConstantOrder) {
     R.Has[C.value()] = true;
@@ -277,6 +282,7 @@ void UniformityState::markReachableFunctions() {
       if (Node != 0)
         InnermostLoop[Fn][B] = A.Tree.node(Node).Block;
     }
+    computeIterationDependences(Fn);
     const Function &F = M.Functions[Fn];
     for (ValueId P : F.Params) {
       R.Has[P.value()] = true;
@@ -293,6 +299,67 @@ void UniformityState::markReachableFunctions() {
           R.Addresses[I.Result.value()] = Uniformity::Uniform;
         }
       }
+  }
+}
+
+// Control dependence from the post-dominator tree says whether a block runs
+// at all, not in which iteration: a block that is the only way out of a loop
+// (`for (;;) { if (v) break; }`, or a return or kill there) post-dominates
+// the whole loop, yet lanes reach it in different iterations when a Varying
+// branch in the loop decides. So, per loop, cut the back edges (into a "next
+// iteration" sink) and the exits (each target its own sink), compute
+// post-dominator sets of the loop's blocks for one iteration, and record the
+// control dependences these give; evaluateBlocks adds them to the others.
+void UniformityState::computeIterationDependences(uint32_t Fn) {
+  const cfg::FunctionAnalysis &A = MA[Fn];
+  size_t N = A.G.size();
+  auto &Deps = IterationDeps[Fn];
+  Deps.assign(N, {});
+  const BlockIndex Next = N;
+  for (const cfg::Construct &C : A.Tree.constructs()) {
+    if (C.Kind != cfg::ConstructKind::Loop)
+      continue;
+    const BitVector &InLoop = LoopBlocks[Fn][C.Header];
+    auto Target = [&](BlockIndex S) { return S == C.Header ? Next : S; };
+    // Greatest fixed point: loop blocks start at "everything", sinks (the
+    // next iteration, blocks outside the loop) post-dominate only themselves.
+    std::vector<BitVector> PD(N + 1, BitVector(N + 1));
+    for (BlockIndex B = 0; B <= N; ++B) {
+      if (B < N && InLoop.test(B))
+        PD[B].set();
+      else
+        PD[B].set(B);
+    }
+    bool Changed = true;
+    while (Changed) {
+      Changed = false;
+      for (auto It = C.Blocks.rbegin(); It != C.Blocks.rend(); ++It) {
+        BlockIndex B = *It;
+        BitVector New(N + 1);
+        const std::vector<BlockIndex> &Succs = A.G.block(B).Succs;
+        if (!Succs.empty())
+          New.set();
+        for (BlockIndex S : Succs)
+          New &= PD[Target(S)];
+        New.set(B);
+        if (New != PD[B]) {
+          PD[B] = std::move(New);
+          Changed = true;
+        }
+      }
+    }
+    for (BlockIndex Y : C.Blocks) {
+      const std::vector<BlockIndex> &Succs = A.G.block(Y).Succs;
+      if (Succs.size() < 2)
+        continue;
+      for (BlockIndex S : Succs) {
+        BitVector D = PD[Target(S)];
+        D.reset(PD[Y]);
+        for (unsigned B : D.set_bits())
+          if (B < N && InLoop.test(B))
+            Deps[B].push_back(Y);
+      }
+    }
   }
 }
 
@@ -323,13 +390,17 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
     Again = false;
     for (BlockIndex B : A.G.rpo()) {
       BitVector New = Vcd[Fn][B];
-      for (BlockIndex X : A.CD.dependsOn(B)) {
+      auto DependOn = [&](BlockIndex X) {
         if (X >= N)
-          continue;
+          return;
         if (FI.VaryingBranch[X])
           New.set(X);
         New |= Vcd[Fn][X];
-      }
+      };
+      for (BlockIndex X : A.CD.dependsOn(B))
+        DependOn(X);
+      for (BlockIndex X : IterationDeps[Fn][B])
+        DependOn(X);
       if (New != Vcd[Fn][B]) {
         Vcd[Fn][B] = std::move(New);
         Again = true;

@@ -8,7 +8,10 @@
 // primitive (fragment).
 //
 // Rules (DESIGN.md, "Uniformity"):
-//  - constants are Constant; an instruction is the meet of its operands;
+//  - constants are Constant (specialization constants Uniform); an
+//    instruction is the meet of its operands, but at best Uniform: results
+//    are not folded, so only OpCopyObject of a constant and OpUndef stay
+//    Constant;
 //  - a load is the meet of its address and, for per-invocation memory
 //    (Function, Private, Input, Output), the contents of its variable;
 //    memory shared by the group is read at one address by all lanes in

@@ -140,6 +140,20 @@ const Shader Shaders[] = {
        } while (D < int(X));
        return Steps * 1000 + D;
      }},
+    {"OnlyExitUnderVaryingBranch",
+     // The break block post-dominates the loop, yet lanes reach it in
+     // different iterations.
+     R"(int i = 0; int s = 0;
+        for (;;) { if (float(i) > x) { r = i * 10 + s; break; } s += i; i++; })",
+     [](float X) -> std::optional<int32_t> {
+       int I = 0, S = 0;
+       for (;;) {
+         if (float(I) > X)
+           return I * 10 + S;
+         S += I;
+         I++;
+       }
+     }},
     {"NestedVaryingIfElse",
      R"(int a = int(x); int s;
         if (a > 10) { if (a % 2 == 0) s = a; else s = -a; }
