@@ -465,3 +465,42 @@ TEST(StructureTreeDepthTest, ThousandsOfNestedLoops) {
 }
 
 } // namespace
+
+namespace {
+
+// A loop with two blocks branching back to the header (a natural loop with
+// two latches): both are in the loop, and the dominator and post-dominator
+// trees treat both back edges alike.
+TEST(StructureTreeTest, LoopWithSeveralBackEdgeBlocks) {
+  Cfg G = makeCfg({blk(10, {11}), loop(11, {12, 19}, 19, 13),
+                   blk(12, {13, 14}), blk(13, {11}), blk(14, {11}),
+                   ret(19)});
+  EXPECT_TRUE(G.isBackEdge(G.indexOfLabel(13), G.indexOfLabel(11)));
+  EXPECT_TRUE(G.isBackEdge(G.indexOfLabel(14), G.indexOfLabel(11)));
+  StructureTree T = build(G);
+  EXPECT_EQ(print(G, T),
+            "- CFGStructureTree\n"
+            "    - %10\n"
+            "    - Loop\n"
+            "        - %11\n"
+            "        - %12\n"
+            "        - %14\n" // reverse postorder: 13 finishes first
+            "        - %13\n"
+            "    - %19\n");
+  DominatorTree DT = computeDominators(G);
+  EXPECT_EQ(DT.idom(G.indexOfLabel(13)), G.indexOfLabel(12));
+  EXPECT_EQ(DT.idom(G.indexOfLabel(14)), G.indexOfLabel(12));
+  EXPECT_EQ(DT.idom(G.indexOfLabel(19)), G.indexOfLabel(11));
+  DominatorTree PDT = computePostDominators(G);
+  EXPECT_EQ(PDT.idom(G.indexOfLabel(13)), G.indexOfLabel(11));
+  EXPECT_EQ(PDT.idom(G.indexOfLabel(14)), G.indexOfLabel(11));
+  EXPECT_EQ(PDT.idom(G.indexOfLabel(12)), G.indexOfLabel(11));
+  EXPECT_EQ(PDT.idom(G.indexOfLabel(11)), G.indexOfLabel(19));
+  // 13 and 14 depend on 12's branch; 12 (and the header itself) on 11's.
+  ControlDependence CD = computeControlDependence(G, PDT);
+  EXPECT_EQ(labels(G, CD.dependsOn(G.indexOfLabel(13))), Labels({12}));
+  EXPECT_EQ(labels(G, CD.dependsOn(G.indexOfLabel(14))), Labels({12}));
+  EXPECT_EQ(labels(G, CD.dependsOn(G.indexOfLabel(12))), Labels({11}));
+}
+
+} // namespace
