@@ -105,6 +105,14 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
     return R;
   }
   auto &Slots = VarSlots[P.Var];
+  if (Slots.empty() || P.FirstComp + Comps.size() > Slots.size()) {
+    // The variable's type has no component form (reported already).
+    fail("variable " + M.friendlyName(P.Var) + " has a type that cannot be "
+         "held in registers");
+    for (const ScalarType &S : Comps)
+      R.Comps.push_back(PoisonValue::get(laneType(S, Varying)));
+    return R;
+  }
   for (size_t C = 0; C < Comps.size(); ++C) {
     AllocaInst *Slot = Slots[P.FirstComp + C];
     R.Comps.push_back(B.CreateLoad(Slot->getAllocatedType(), Slot));
@@ -140,6 +148,11 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
     return;
   }
   auto &Slots = VarSlots[P.Var];
+  if (Slots.empty() || P.FirstComp + Comps.size() > Slots.size()) {
+    fail("variable " + M.friendlyName(P.Var) + " has a type that cannot be "
+         "held in registers");
+    return;
+  }
   bool SlotVarying = Slots[0]->getAllocatedType()->isVectorTy();
   Val = coerce(std::move(Val), SlotVarying);
   for (size_t C = 0; C < Comps.size(); ++C) {
