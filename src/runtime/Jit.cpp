@@ -6,7 +6,6 @@
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
-#include "llvm/Support/TargetSelect.h"
 
 using namespace llvm;
 
@@ -16,17 +15,9 @@ JitShader::~JitShader() = default;
 
 Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
                                                        unsigned OptLevel) {
-  static bool Initialized = [] {
-    InitializeNativeTarget();
-    InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)Initialized;
-  auto JTMB = orc::JITTargetMachineBuilder::detectHost();
+  auto JTMB = hostMachineBuilder(OptLevel);
   if (!JTMB)
     return JTMB.takeError();
-  JTMB->setCodeGenOptLevel(OptLevel == 0 ? CodeGenOptLevel::None
-                                         : CodeGenOptLevel::Default);
   auto TM = JTMB->createTargetMachine();
   if (!TM)
     return TM.takeError();

@@ -9,7 +9,7 @@ using namespace llvm;
 
 namespace spirv2llvm {
 
-Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLevel) {
+Expected<orc::JITTargetMachineBuilder> hostMachineBuilder(unsigned OptLevel) {
   static bool Initialized = [] {
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
@@ -24,6 +24,13 @@ Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLev
                            : OptLevel == 1 ? CodeGenOptLevel::Less
                            : OptLevel == 2 ? CodeGenOptLevel::Default
                                            : CodeGenOptLevel::Aggressive);
+  return JTMB;
+}
+
+Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLevel) {
+  auto JTMB = hostMachineBuilder(OptLevel);
+  if (!JTMB)
+    return JTMB.takeError();
   return JTMB->createTargetMachine();
 }
 

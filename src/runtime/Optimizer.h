@@ -2,6 +2,7 @@
 #ifndef SPIRV2LLVM_RUNTIME_OPTIMIZER_H
 #define SPIRV2LLVM_RUNTIME_OPTIMIZER_H
 
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
@@ -9,6 +10,11 @@
 #include <memory>
 
 namespace spirv2llvm {
+
+/// A target machine builder for the host CPU at \p OptLevel (0-3).
+/// Initializes the native target on first use.
+llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+hostMachineBuilder(unsigned OptLevel);
 
 /// A TargetMachine for the host CPU (data layout, optimization, object
 /// emission). Initializes the native target on first use.

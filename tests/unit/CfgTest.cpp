@@ -11,6 +11,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "CfgBuilders.h"
+
 #include <gtest/gtest.h>
 #include <pthread.h>
 
@@ -24,75 +26,8 @@ namespace {
 
 // --- hand-built graphs ------------------------------------------------------
 
-struct BlockSpec {
-  BlockSpec(uint32_t Label, std::vector<uint32_t> Succs,
-            MergeKind Merge = MergeKind::None, uint32_t MergeLabel = 0,
-            uint32_t ContinueLabel = 0,
-            std::optional<TerminatorKind> Terminator = std::nullopt)
-      : Label(Label), Succs(std::move(Succs)), Merge(Merge),
-        MergeLabel(MergeLabel), ContinueLabel(ContinueLabel),
-        Terminator(Terminator) {}
+using namespace spirv2llvm::cfg::testing;
 
-  uint32_t Label;
-  std::vector<uint32_t> Succs; ///< labels
-  MergeKind Merge;
-  uint32_t MergeLabel;                      ///< 0: none
-  uint32_t ContinueLabel;                   ///< 0: none
-  std::optional<TerminatorKind> Terminator; ///< default: from Succs
-};
-
-BlockSpec blk(uint32_t L, std::vector<uint32_t> S) { return {L, S}; }
-BlockSpec ret(uint32_t L) { return {L, {}}; }
-BlockSpec loop(uint32_t L, std::vector<uint32_t> S, uint32_t M, uint32_t C) {
-  return {L, S, MergeKind::Loop, M, C};
-}
-
-/// Labels become block indices in list order; the terminator defaults to
-/// what the successor count suggests.
-Cfg makeCfg(const std::vector<BlockSpec> &Specs) {
-  auto Index = [&](uint32_t Label) {
-    for (BlockIndex I = 0; I < Specs.size(); ++I)
-      if (Specs[I].Label == Label)
-        return I;
-    return NoBlock;
-  };
-  std::vector<CfgBlock> Blocks;
-  for (const BlockSpec &S : Specs) {
-    CfgBlock B;
-    B.Label = S.Label;
-    B.Name = std::to_string(S.Label);
-    for (uint32_t L : S.Succs)
-      B.Succs.push_back(Index(L));
-    B.Terminator = S.Terminator          ? *S.Terminator
-                   : S.Succs.empty()     ? TerminatorKind::Return
-                   : S.Succs.size() == 1 ? TerminatorKind::Branch
-                                         : TerminatorKind::BranchConditional;
-    B.Merge = S.Merge;
-    if (S.MergeLabel)
-      B.MergeBlock = Index(S.MergeLabel);
-    if (S.ContinueLabel)
-      B.ContinueTarget = Index(S.ContinueLabel);
-    Blocks.push_back(std::move(B));
-  }
-  return Cfg(std::move(Blocks));
-}
-
-/// The design document's example: a loop (%18) holding a selection (%26).
-Cfg kazanCfg() {
-  return makeCfg({blk(15, {18}),
-                  loop(18, {26, 25}, 25, 21),
-                  {26, {30, 21}, MergeKind::Selection, 21},
-                  blk(30, {21}),
-                  blk(21, {18}),
-                  ret(25)});
-}
-
-std::vector<uint32_t> labels(const Cfg &G, const std::vector<BlockIndex> &Bs) {
-  std::vector<uint32_t> Out;
-  for (BlockIndex B : Bs)
-    Out.push_back(G.block(B).Label);
-  return Out;
-}
 
 std::string mermaid(const Cfg &G) {
   std::string S;
@@ -108,7 +43,6 @@ std::string dot(const Cfg &G) {
   return S;
 }
 
-using Labels = std::vector<uint32_t>;
 
 // --- Cfg ---------------------------------------------------------------------
 

@@ -5,6 +5,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include "CfgBuilders.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,70 +15,10 @@ using namespace spirv2llvm::cfg;
 
 namespace {
 
-struct BlockSpec {
-  uint32_t Label;
-  std::vector<uint32_t> Succs; ///< labels
-  MergeKind Merge = MergeKind::None;
-  uint32_t MergeLabel = 0;
-  uint32_t ContinueLabel = 0;
-};
+using namespace spirv2llvm::cfg::testing;
 
-BlockSpec blk(uint32_t L, std::vector<uint32_t> S) { return {L, S}; }
-BlockSpec ret(uint32_t L) { return {L, {}}; }
-BlockSpec loop(uint32_t L, std::vector<uint32_t> S, uint32_t M, uint32_t C) {
-  return {L, S, MergeKind::Loop, M, C};
-}
-
-/// Labels become block indices in list order; a block without successors
-/// returns unless \p Unreachable lists it.
-Cfg makeCfg(const std::vector<BlockSpec> &Specs,
-            std::vector<uint32_t> Unreachable = {}) {
-  auto Index = [&](uint32_t Label) {
-    for (BlockIndex I = 0; I < Specs.size(); ++I)
-      if (Specs[I].Label == Label)
-        return I;
-    return NoBlock;
-  };
-  std::vector<CfgBlock> Blocks;
-  for (const BlockSpec &S : Specs) {
-    CfgBlock B;
-    B.Label = S.Label;
-    B.Name = std::to_string(S.Label);
-    for (uint32_t L : S.Succs)
-      B.Succs.push_back(Index(L));
-    B.Terminator = S.Succs.empty()       ? TerminatorKind::Return
-                   : S.Succs.size() == 1 ? TerminatorKind::Branch
-                                         : TerminatorKind::BranchConditional;
-    if (llvm::is_contained(Unreachable, S.Label))
-      B.Terminator = TerminatorKind::Unreachable;
-    B.Merge = S.Merge;
-    if (S.MergeLabel)
-      B.MergeBlock = Index(S.MergeLabel);
-    if (S.ContinueLabel)
-      B.ContinueTarget = Index(S.ContinueLabel);
-    Blocks.push_back(std::move(B));
-  }
-  return Cfg(std::move(Blocks));
-}
-
-Cfg kazanCfg() {
-  return makeCfg({blk(15, {18}),
-                  loop(18, {26, 25}, 25, 21),
-                  {26, {30, 21}, MergeKind::Selection, 21},
-                  blk(30, {21}),
-                  blk(21, {18}),
-                  ret(25)});
-}
-
-using Labels = std::vector<uint32_t>;
 
 /// Labels of \p Bs; the virtual exit of a post-dominator tree is 0.
-Labels labels(const Cfg &G, const std::vector<BlockIndex> &Bs) {
-  Labels Out;
-  for (BlockIndex B : Bs)
-    Out.push_back(B < G.size() ? G.block(B).Label : 0);
-  return Out;
-}
 
 /// Label of the immediate (post-)dominator of the block labelled \p L:
 /// 0 for the virtual exit, ~0u for none.
