@@ -10,6 +10,7 @@
 #ifndef SPIRV2LLVM_INTERFACE_H
 #define SPIRV2LLVM_INTERFACE_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,6 +52,26 @@ struct InterfaceLayout {
   const InterfaceVariable *findOutputLocation(int32_t Location) const;
   const InterfaceVariable *findByName(const std::string &Name) const;
   void print(llvm::raw_ostream &OS) const;
+};
+
+/// What a compute entry point needs from its caller (reflection).
+struct ComputeInfo {
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  struct Binding {
+    uint32_t Set = 0, Binding = 0;
+    /// Uniform (std140 "uniform" block) or storage buffer.
+    bool IsUniform = false;
+    /// Bytes the shader's type needs (for a runtime array: its fixed
+    /// prefix; any size at least this is accepted).
+    uint64_t MinSize = 0;
+    bool HasRuntimeArray = false;
+  };
+  std::vector<Binding> Bindings;
+  /// Bytes of push constants the shader reads.
+  uint32_t PushConstantSize = 0;
+  /// Bytes of Workgroup memory per workgroup.
+  uint32_t WorkgroupMemorySize = 0;
+  bool HasBarriers = false;
 };
 
 } // namespace spirv2llvm

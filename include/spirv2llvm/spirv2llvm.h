@@ -53,6 +53,9 @@ struct TranslateOptions {
   unsigned Width = 4;
   /// LLVM optimization level 0-3 (0: SSA form, no optimization).
   unsigned OptLevel = 0;
+  /// Out-of-bounds buffer loads return zero and stores and atomics are
+  /// dropped (Vulkan's robustBufferAccess); without it they are undefined.
+  bool RobustBufferAccess = false;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
   /// Called with (stage name, text) after each stage when set
@@ -69,6 +72,8 @@ struct Translation {
   std::string EntryName;
   Stage EntryStage = Stage::Fragment;
   InterfaceLayout Layout;
+  /// Compute entry points: workgroup size, bindings, push constants.
+  ComputeInfo Compute;
 };
 
 /// Translates \p Bytes; \p FileName is used for messages and, with

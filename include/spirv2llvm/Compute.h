@@ -1,0 +1,63 @@
+//===- spirv2llvm/Compute.h - Running compute shaders -----------*- C++ -*-===//
+//
+// Compile a GLCompute entry point once, dispatch it many times:
+//
+//   auto T = spirv2llvm::translateFile("sum.comp", Opts);
+//   auto S = spirv2llvm::ComputeShader::create(std::move(*T));
+//   std::vector<uint32_t> Data(1024);
+//   spirv2llvm::DispatchResources R;
+//   R.bind(0, 0, Data.data(), Data.size() * 4);
+//   (*S)->dispatch({16, 1, 1}, R);            // all cores
+//
+// Workgroups are spread over a pool of threads; the SIMD groups of one
+// workgroup run on one thread, as fibers when the shader has barriers
+// (docs/compute.md explains the mechanism).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_COMPUTE_H
+#define SPIRV2LLVM_COMPUTE_H
+
+#include "spirv2llvm/Jit.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace spirv2llvm {
+
+/// Buffers and push constants for one dispatch.
+struct DispatchResources {
+  /// Binds \p Size bytes at \p Data to (set, binding).
+  void bind(uint32_t Set, uint32_t Binding, void *Data, uint64_t Size);
+  std::vector<uint8_t> PushConstants;
+
+  /// descriptor table as abi.h wants it: Sets[set][binding].
+  std::vector<std::vector<s2l_descriptor>> Sets;
+};
+
+class ComputeShader {
+public:
+  /// JIT-compiles a translated GLCompute entry point.
+  static llvm::Expected<std::unique_ptr<ComputeShader>>
+  create(Translation T, unsigned OptLevel = 2);
+  ~ComputeShader();
+
+  const ComputeInfo &info() const { return Info; }
+  unsigned width() const { return Jit->width(); }
+
+  /// Runs X*Y*Z workgroups on \p Threads threads (0: all cores). Fails if
+  /// a binding the shader uses is missing or smaller than its type, or
+  /// there are fewer push-constant bytes than the shader reads.
+  llvm::Error dispatch(std::array<uint32_t, 3> Groups,
+                       const DispatchResources &R, unsigned Threads = 0);
+
+private:
+  ComputeShader() = default;
+  std::unique_ptr<JitShader> Jit;
+  ComputeInfo Info;
+};
+
+} // namespace spirv2llvm
+
+#endif
