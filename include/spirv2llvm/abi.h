@@ -55,6 +55,10 @@ typedef struct s2l_group_args {
   /** Compute: LocalInvocationIndex of lane 0, and this group's SubgroupId. */
   uint32_t first_local_index;
   uint32_t subgroup_id;
+  /** Compute: called at OpControlBarrier with Workgroup scope; returns when
+   *  every SIMD group of the workgroup has reached the barrier. */
+  void (*barrier)(void *barrier_ctx);
+  void *barrier_ctx;
 } s2l_group_args;
 
 typedef uint32_t (*s2l_entry_fn)(const s2l_group_args *args);

@@ -27,6 +27,8 @@ struct CodegenOptions {
   unsigned Width = 4;
   /// Prefix of the generated entry function's name: "s2l_" + entry name.
   std::string SymbolPrefix = "s2l_";
+  /// Bounds-check buffer accesses (Vulkan robustBufferAccess).
+  bool RobustBufferAccess = false;
 };
 
 struct CodegenResult {
@@ -34,6 +36,7 @@ struct CodegenResult {
   /// Name of the generated entry function.
   std::string EntrySymbol;
   InterfaceLayout Layout;
+  ComputeInfo Compute;
 };
 
 /// SIMD back end: W invocations per call, uniform values scalar, varying

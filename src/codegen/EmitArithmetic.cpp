@@ -47,6 +47,42 @@ Value *shiftAmount(IRBuilder<> &B, Value *V, Value *S) {
 
 } // namespace
 
+void SimdEmitter::trackAffine(spv::Op Opcode, Value *Result, Value *X,
+                              Value *Y) {
+  if (!Result->getType()->isIntOrIntVectorTy())
+    return;
+  auto AX = affineOf(X), AY = affineOf(Y);
+  if (!AX || !AY)
+    return;
+  auto ConstOf = [](const AffineInfo &A) -> std::optional<int64_t> {
+    if (A.Stride == 0)
+      if (auto *C = dyn_cast<ConstantInt>(A.Base))
+        return C->getSExtValue();
+    return std::nullopt;
+  };
+  switch (Opcode) {
+  case spv::Op::OpIAdd:
+    setAffine(Result, B.CreateAdd(AX->Base, AY->Base), AX->Stride + AY->Stride);
+    break;
+  case spv::Op::OpISub:
+    setAffine(Result, B.CreateSub(AX->Base, AY->Base), AX->Stride - AY->Stride);
+    break;
+  case spv::Op::OpIMul:
+    if (auto C = ConstOf(*AY))
+      setAffine(Result, B.CreateMul(AX->Base, AY->Base), AX->Stride * *C);
+    else if (auto C = ConstOf(*AX))
+      setAffine(Result, B.CreateMul(AX->Base, AY->Base), AY->Stride * *C);
+    break;
+  case spv::Op::OpShiftLeftLogical:
+    if (auto C = ConstOf(*AY); C && *C >= 0 && *C < 32)
+      setAffine(Result, B.CreateShl(AX->Base, AY->Base),
+                AX->Stride * (int64_t(1) << *C));
+    break;
+  default:
+    break;
+  }
+}
+
 bool SimdEmitter::emitArithmetic(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
@@ -168,8 +204,12 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     }
     LaneValue R;
     R.Varying = Varying;
-    for (size_t C = 0; C < X.Comps.size(); ++C)
-      R.Comps.push_back(Bin(X.Comps[C], Y.Comps[C]));
+    for (size_t C = 0; C < X.Comps.size(); ++C) {
+      Value *V = Bin(X.Comps[C], Y.Comps[C]);
+      if (Varying)
+        trackAffine(I.Opcode, V, X.Comps[C], Y.Comps[C]);
+      R.Comps.push_back(V);
+    }
     set(Id, std::move(R));
     return true;
   }
@@ -195,7 +235,10 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
   case Op::OpUConvert: Un = [&](Value *X, Type *T) { return B.CreateZExtOrTrunc(X, T); }; break;
   case Op::OpSConvert: Un = [&](Value *X, Type *T) { return B.CreateSExtOrTrunc(X, T); }; break;
   case Op::OpFConvert: Un = [&](Value *X, Type *T) { return B.CreateFPCast(X, T); }; break;
-  case Op::OpCopyObject: Un = [&](Value *X, Type *) { return X; }; break;
+  case Op::OpCopyObject:
+  case Op::OpCopyLogical:
+    Un = [&](Value *X, Type *) { return X; };
+    break;
   case Op::OpBitcast:
     Un = [&](Value *X, Type *T) { return B.CreateBitCast(X, T); };
     break;
@@ -219,6 +262,12 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     for (size_t C = 0; C < X.Comps.size(); ++C) {
       Type *T = laneType(ResultComps[C], Varying);
       Value *V = Un(X.Comps[C], T);
+      // Integer casts keep lane-affine values affine (indices do not wrap).
+      if (Varying && V->getType()->isIntOrIntVectorTy() &&
+          X.Comps[C]->getType()->isIntOrIntVectorTy())
+        if (auto Af = affineOf(X.Comps[C]))
+          setAffine(V, B.CreateSExtOrTrunc(Af->Base, T->getScalarType()),
+                    Af->Stride);
       if (V->getType() != T) {
         failAt(I, "operand and result types do not match");
         return true;

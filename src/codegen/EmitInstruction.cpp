@@ -35,7 +35,8 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   default:
     break;
   }
-  if (emitArithmetic(I) || emitComposite(I) || emitMemory(I))
+  if (emitArithmetic(I) || emitComposite(I) || emitMemory(I) ||
+      emitAtomic(I) || emitBarrier(I))
     return;
   failAt(I, "unsupported instruction");
 }

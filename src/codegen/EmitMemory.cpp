@@ -43,7 +43,8 @@ void SimdEmitter::createVariables() {
       break;
     case spv::StorageClass::Input:
     case spv::StorageClass::Output:
-      if (Layout.find(Id.value()))
+      if (Layout.find(Id.value()) || (V.Storage == spv::StorageClass::Input &&
+                                      isComputeBuiltIn(Id.value())))
         Pointers[Id.value()] = PointerValue{Id.value(), 0, V.Pointee};
       break;
     default:
@@ -61,6 +62,23 @@ bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
   auto It = Pointers.find(Id);
   if (It != Pointers.end()) {
     P = It->second;
+    auto D = PointerDefBlock.find(Id);
+    if (P.InMemory && D != PointerDefBlock.end() && D->second != CurBlock) {
+      // Offsets computed in another block come back through their slots.
+      auto S = PointerSlots.find(Id);
+      if (S == PointerSlots.end() || !S->second.first) {
+        fail("pointer " + M.friendlyName(Id) +
+             " is used where it is not available");
+        return false;
+      }
+      P.Offset = B.CreateLoad(S->second.first->getAllocatedType(),
+                              S->second.first);
+      P.AffineBase = nullptr;
+      if (S->second.second) {
+        P.AffineBase = B.CreateLoad(B.getInt64Ty(), S->second.second);
+        setAffine(P.Offset, P.AffineBase, P.AffineStride);
+      }
+    }
     return true;
   }
   if (const Variable *V = M.findVariable(Id)) {
@@ -89,6 +107,16 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
   const Variable *V = M.findVariable(P.Var);
   LaneValue R;
   R.Varying = Varying;
+  if (P.InMemory)
+    return loadMemory(P, Varying);
+  if (V->Storage == spv::StorageClass::Input && isComputeBuiltIn(P.Var)) {
+    LaneValue All = computeBuiltIn(P.Var);
+    for (size_t C = 0; C < Comps.size() && P.FirstComp + C < All.Comps.size();
+         ++C)
+      R.Comps.push_back(All.Comps[P.FirstComp + C]);
+    R.Varying = All.Varying;
+    return coerce(std::move(R), Varying);
+  }
   if (V->Storage == spv::StorageClass::Input ||
       V->Storage == spv::StorageClass::Output) {
     for (size_t C = 0; C < Comps.size(); ++C) {
@@ -125,6 +153,8 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
 }
 
 void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
+  if (P.InMemory)
+    return storeMemory(P, std::move(Val));
   const Variable *V = M.findVariable(P.Var);
   const std::vector<ScalarType> &Comps = components(P.Pointee);
   if (Val.Comps.size() != Comps.size()) {
@@ -192,11 +222,43 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
     PointerValue Dst, Src;
     if (!pointerOf(I.Operands[0], Dst) || !pointerOf(I.Operands[1], Src))
       return true;
-    store(Dst, load(Src, UI.variable(ValueId(Src.Var)) == Uniformity::Varying));
+    bool Varying = Src.InMemory
+                       ? Src.offsetVarying()
+                       : UI.variable(ValueId(Src.Var)) == Uniformity::Varying;
+    store(Dst, load(Src, Varying));
     return true;
   }
+  case Op::OpArrayLength: {
+    PointerValue P;
+    if (!pointerOf(I.Operands[0], P))
+      return true;
+    uint32_t Member = I.Operands[1];
+    const spirv2llvm::Type &ST = M.type(P.Pointee);
+    if (!P.InMemory || !P.Size || ST.Kind != TypeKind::Struct ||
+        Member >= ST.Members.size()) {
+      failAt(I, "OpArrayLength needs a buffer block's runtime array member");
+      return true;
+    }
+    uint64_t Start = ML.memberOffset(P.Pointee, Member);
+    uint64_t Stride = ML.arrayStride(ST.Members[Member]);
+    Value *Avail = B.CreateSub(P.Size, B.getInt64(Start));
+    Value *Neg = B.CreateICmpSLT(Avail, B.getInt64(0));
+    Value *Len = B.CreateUDiv(B.CreateSelect(Neg, B.getInt64(0), Avail),
+                              B.getInt64(Stride ? Stride : 1));
+    LaneValue R;
+    R.Comps.push_back(B.CreateTrunc(Len, B.getInt32Ty()));
+    set(Id, std::move(R));
+    return true;
+  }
+  case Op::OpPtrAccessChain:
+  case Op::OpInBoundsPtrAccessChain:
+    if (!emitAccessChain(I))
+      failAt(I, "pointer arithmetic on a variable that is not in memory");
+    return true;
   case Op::OpAccessChain:
   case Op::OpInBoundsAccessChain: {
+    if (emitAccessChain(I))
+      return true;
     PointerValue P;
     if (!pointerOf(I.Operands[0], P))
       return true;

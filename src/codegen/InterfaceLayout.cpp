@@ -114,6 +114,10 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
     if (!Var || (Var->Storage != spv::StorageClass::Input &&
                  Var->Storage != spv::StorageClass::Output))
       continue;
+    // Compute built-ins are computed from the group's arguments.
+    if (EP.Model == spv::ExecutionModel::GLCompute &&
+        M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
+      continue;
     InterfaceVariable IV;
     IV.Id = Id.value();
     auto NameIt = M.Names.find(Id.value());

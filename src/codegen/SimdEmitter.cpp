@@ -21,7 +21,7 @@ SimdEmitter::SimdEmitter(const Module &M, const EntryPoint &EP,
                          const UniformityInfo &UI, const CodegenOptions &Opts,
                          LLVMContext &Ctx)
     : M(M), EP(EP), MA(MA), UI(UI), Opts(Opts), Ctx(Ctx), W(Opts.Width),
-      B(Ctx) {}
+      B(Ctx), ML(M) {}
 
 void SimdEmitter::fail(const Twine &Msg) {
   if (!Failed) {
@@ -46,7 +46,7 @@ void SimdEmitter::createEntryFunction() {
   Type *Ptr = B.getPtrTy();
   ArrayType *V3 = ArrayType::get(I32, 3);
   ArgsType = StructType::create(
-      Ctx, {I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, V3, V3, I32, I32},
+      Ctx, {I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, V3, V3, I32, I32, Ptr, Ptr},
       "s2l.group_args");
   FunctionType *FT = FunctionType::get(I32, {Ptr}, false);
   LF = llvm::Function::Create(FT, GlobalValue::ExternalLinkage,
@@ -147,6 +147,7 @@ Expected<CodegenResult> SimdEmitter::run() {
   F = &M.Functions[Fn];
   A = &MA[Fn];
 
+  computeReflection();
   Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, W);
   if (!L)
     return L.takeError();
@@ -193,6 +194,7 @@ Expected<CodegenResult> SimdEmitter::run() {
       }
     }
   createVariables();
+  createMemoryVariables();
 
   BasicBlock *Body = BasicBlock::Create(Ctx, "body", LF);
   B.CreateBr(Body);
@@ -214,6 +216,7 @@ Expected<CodegenResult> SimdEmitter::run() {
   R.IR = std::move(LM);
   R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
   R.Layout = std::move(Layout);
+  R.Compute = Compute;
   return std::move(R);
 }
 

@@ -30,11 +30,13 @@
 #define SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
 
 #include "codegen/Codegen.h"
+#include "codegen/MemoryLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -46,11 +48,28 @@ struct LaneValue {
   bool Varying = false;
 };
 
-/// A pointer into a variable: root variable and first scalar component.
+/// A pointer. Register pointers (Function, Private, Input, Output
+/// variables held as one slot per component) are a root variable and a
+/// first component. Memory pointers (buffers, push constants, workgroup
+/// memory) are a uniform base address plus a byte offset that is a scalar
+/// or, when lanes differ, <W x i64>; when the lanes' offsets are known to
+/// be base + lane * stride, AffineBase/AffineStride say so, which lets
+/// consecutive lanes use one vector access.
 struct PointerValue {
   uint32_t Var = 0;
   uint32_t FirstComp = 0;
   TypeId Pointee;
+
+  bool InMemory = false;
+  spv::StorageClass Storage = spv::StorageClass::Function;
+  llvm::Value *Base = nullptr;   ///< ptr, uniform
+  llvm::Value *Size = nullptr;   ///< i64 bytes valid from Base (robust access)
+  llvm::Value *Offset = nullptr; ///< i64 or <W x i64>
+  llvm::Value *AffineBase = nullptr; ///< i64: lane 0's offset, if affine
+  int64_t AffineStride = 0;
+  MatrixLayout ML;               ///< layout of a matrix pointee
+  uint64_t VecStride = 0;        ///< component stride of a vector pointee
+  bool offsetVarying() const { return Offset->getType()->isVectorTy(); }
 };
 
 class SimdEmitter {
@@ -116,8 +135,38 @@ private:
   bool emitComposite(const Instruction &I);
   bool emitMemory(const Instruction &I);
 
-  // --- memory (EmitMemory.cpp) ---------------------------------------------
+  // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
   void createVariables();
+  void createMemoryVariables();
+  bool emitAccessChain(const Instruction &I);
+  LaneValue loadMemory(const PointerValue &P, bool Varying);
+  void storeMemory(const PointerValue &P, LaneValue V);
+  /// Per-lane in-bounds mask of an access of \p Bytes at \p Offset
+  /// (nullptr when robust access is off).
+  llvm::Value *inBounds(const PointerValue &P, llvm::Value *Offset,
+                        uint64_t Bytes);
+  /// Records the pointer \p Id and, if used in other blocks, its offsets.
+  void setPointer(uint32_t Id, PointerValue P);
+  /// Lane i's value is Base + i * Stride for affine integer vectors.
+  struct AffineInfo {
+    llvm::Value *Base;
+    int64_t Stride;
+  };
+  std::optional<AffineInfo> affineOf(llvm::Value *V);
+  /// Records \p Result of integer op \p Opcode on \p X, \p Y as affine
+  /// when the operands are.
+  void trackAffine(spv::Op Opcode, llvm::Value *Result, llvm::Value *X,
+                   llvm::Value *Y);
+  void setAffine(llvm::Value *V, llvm::Value *Base, int64_t Stride);
+  llvm::Value *laneIndices(llvm::Type *ElemTy);
+
+  // --- compute (EmitCompute.cpp) -------------------------------------------
+  bool isComputeBuiltIn(uint32_t Var) const;
+  LaneValue computeBuiltIn(uint32_t Var);
+  bool emitAtomic(const Instruction &I);
+  bool emitBarrier(const Instruction &I);
+  void computeReflection();
+  llvm::Value *argField(unsigned Index, llvm::Type *T, const llvm::Twine &Name);
   bool pointerOf(uint32_t Id, PointerValue &P);
   LaneValue load(const PointerValue &P, bool Varying);
   void store(const PointerValue &P, LaneValue V);
@@ -159,6 +208,18 @@ private:
   std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
   std::unordered_map<uint32_t, PointerValue> Pointers;
   std::unordered_map<uint32_t, std::vector<ScalarType>> ComponentCache;
+  MemoryLayout ML;
+  /// Memory pointers used in other blocks: offset slots.
+  std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
+      PointerSlots;
+  std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
+  llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
+  /// Affine values used in other blocks: slot of the base, and the stride.
+  std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>
+      AffineSlots;
+  ComputeInfo Compute;
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  std::unordered_map<uint32_t, uint32_t> WorkgroupOffsets; ///< var -> byte
 
   /// Values defined or loaded in the current block.
   std::unordered_map<uint32_t, LaneValue> Local;

@@ -187,6 +187,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   T.Context = std::make_unique<LLVMContext>();
   CodegenOptions CO;
   CO.Width = Opts.Width;
+  CO.RobustBufferAccess = Opts.RobustBufferAccess;
   auto R = emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context);
   if (!R)
     return R.takeError();
@@ -194,6 +195,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   T.EntrySymbol = R->EntrySymbol;
   T.EntryName = AM.EP->Name;
   T.Layout = std::move(R->Layout);
+  T.Compute = R->Compute;
   switch (AM.EP->Model) {
   case spv::ExecutionModel::Vertex:
     T.EntryStage = Stage::Vertex;

@@ -1,0 +1,384 @@
+//===- EmitBuffers.cpp - Buffer, push-constant and workgroup memory -------===//
+//
+// Memory pointers are a uniform base address plus a byte offset. Each
+// scalar of a loaded or stored value is one access, chosen by what is
+// known about the lanes' offsets:
+//   - one offset for all lanes: a scalar access;
+//   - offsets base + lane * size of the scalar: one (masked) vector access;
+//   - anything else: a masked gather or scatter.
+// Inactive lanes never touch memory: every vector access is masked by the
+// current lane mask. With robust buffer access each lane's mask also
+// requires the access to lie inside the buffer; out-of-bounds loads give
+// zero and out-of-bounds stores do nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/SimdEmitter.h"
+
+#include "parser/SpirvNames.h"
+
+#include "llvm/Analysis/VectorUtils.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+using llvm::Constant;
+using llvm::Type;
+
+std::optional<SimdEmitter::AffineInfo> SimdEmitter::affineOf(Value *V) {
+  if (!V->getType()->isVectorTy()) {
+    if (V->getType()->isIntegerTy())
+      return AffineInfo{V, 0};
+    return std::nullopt;
+  }
+  auto It = Affine.find(V);
+  if (It != Affine.end())
+    return It->second;
+  // A splat of a scalar is affine with stride 0.
+  if (Value *S = getSplatValue(V))
+    return AffineInfo{S, 0};
+  return std::nullopt;
+}
+
+void SimdEmitter::setAffine(Value *V, Value *Base, int64_t Stride) {
+  if (V->getType()->isVectorTy() && Base->getType() ==
+                                        V->getType()->getScalarType())
+    Affine[V] = AffineInfo{Base, Stride};
+}
+
+void SimdEmitter::createMemoryVariables() {
+  Type *Ptr = B.getPtrTy();
+  Type *I64 = B.getInt64Ty();
+  Value *Sets = nullptr, *Push = nullptr, *Wg = nullptr;
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    PointerValue P;
+    P.Var = Id.value();
+    P.Pointee = V.Pointee;
+    P.InMemory = true;
+    P.Storage = V.Storage;
+    P.Offset = B.getInt64(0);
+    P.AffineBase = P.Offset;
+    switch (V.Storage) {
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::Uniform: {
+      if (M.type(V.Pointee).Kind != TypeKind::Struct) {
+        // Arrays of blocks (descriptor arrays) are not supported yet;
+        // reported where used.
+        continue;
+      }
+      if (!Sets)
+        Sets = argField(4, Ptr, "descriptor.sets");
+      uint32_t Set =
+          M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
+              .value_or(0);
+      uint32_t Binding =
+          M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      Value *SetPtr = B.CreateLoad(
+          Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Sets, Set), "set");
+      Type *DescTy = StructType::get(Ptr, I64);
+      Value *Desc = B.CreateConstInBoundsGEP1_32(DescTy, SetPtr, Binding);
+      P.Base = B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
+                            llvmName(Id.value()) + ".base");
+      P.Size = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
+                            llvmName(Id.value()) + ".size");
+      break;
+    }
+    case spv::StorageClass::PushConstant:
+      if (!Push)
+        Push = argField(5, Ptr, "push.constants");
+      P.Base = Push;
+      P.Size = B.getInt64(Compute.PushConstantSize);
+      break;
+    case spv::StorageClass::Workgroup:
+      if (!Wg)
+        Wg = argField(6, Ptr, "workgroup.memory");
+      P.Base = B.CreateConstInBoundsGEP1_32(
+          B.getInt8Ty(), Wg, WorkgroupOffsets[Id.value()],
+          llvmName(Id.value()));
+      P.Size = B.getInt64(ML.sizeOf(V.Pointee));
+      break;
+    default:
+      continue;
+    }
+    Pointers[Id.value()] = P;
+  }
+}
+
+void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
+  if (P.InMemory && CrossBlock.count(Id)) {
+    // The offset is computed in this block; other blocks reload it.
+    auto &[OffSlot, AffSlot] = PointerSlots[Id];
+    OffSlot = createSlot(P.Offset->getType(), llvmName(Id) + ".offset");
+    B.CreateStore(P.Offset, OffSlot);
+    if (P.AffineBase) {
+      AffSlot = createSlot(P.AffineBase->getType(), llvmName(Id) + ".abase");
+      B.CreateStore(P.AffineBase, AffSlot);
+    }
+  }
+  Pointers[Id] = P;
+  if (P.InMemory)
+    PointerDefBlock[Id] = CurBlock;
+}
+
+Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
+                             uint64_t Bytes) {
+  if (!Opts.RobustBufferAccess || P.Storage == spv::StorageClass::Workgroup ||
+      !P.Size)
+    return nullptr;
+  // Offset + Bytes <= Size, with offsets treated as signed so that negative
+  // indices are out of bounds too.
+  Value *Size = P.Size;
+  Value *End = B.CreateAdd(Offset, ConstantInt::get(Offset->getType(), Bytes));
+  if (Offset->getType()->isVectorTy())
+    Size = splat(Size);
+  Value *NonNeg =
+      B.CreateICmpSGE(Offset, Constant::getNullValue(Offset->getType()));
+  return B.CreateAnd(NonNeg, B.CreateICmpULE(End, Size), "in.bounds");
+}
+
+bool SimdEmitter::emitAccessChain(const Instruction &I) {
+  PointerValue P;
+  if (!pointerOf(I.Operands[0], P))
+    return true;
+  if (!P.InMemory)
+    return false; // register pointers: EmitMemory.cpp
+  Type *I64 = B.getInt64Ty();
+  bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
+                    I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
+  TypeId T = P.Pointee;
+  bool InMatrix = false;
+  // Adds Index * Stride bytes to the offset, keeping it scalar while it
+  // can be and tracking lane-affine offsets.
+  auto AddScaled = [&](uint32_t IndexId, uint64_t Stride) {
+    LaneValue Idx = get(IndexId);
+    Value *X = Idx.Comps[0];
+    std::optional<AffineInfo> Af = affineOf(X);
+    // Indices are signed (a negative one is out of bounds, not huge).
+    if (X->getType()->getScalarType() != I64)
+      X = B.CreateSExtOrTrunc(X, X->getType()->isVectorTy()
+                                     ? static_cast<Type *>(
+                                           FixedVectorType::get(I64, W))
+                                     : I64);
+    Value *S = ConstantInt::get(X->getType(), Stride);
+    Value *Term = B.CreateMul(X, S);
+    Value *NewAffine = nullptr;
+    int64_t NewStride = 0;
+    if (P.AffineBase && Af) {
+      Value *AB = B.CreateMul(B.CreateSExtOrTrunc(Af->Base, I64),
+                              B.getInt64(Stride));
+      NewAffine = B.CreateAdd(P.AffineBase, AB);
+      NewStride = P.AffineStride + Af->Stride * int64_t(Stride);
+    }
+    if (Term->getType()->isVectorTy() && !P.offsetVarying())
+      P.Offset = splat(P.Offset);
+    else if (!Term->getType()->isVectorTy() && P.offsetVarying())
+      Term = splat(Term);
+    P.Offset = B.CreateAdd(P.Offset, Term);
+    P.AffineBase = NewAffine;
+    P.AffineStride = NewStride;
+    if (NewAffine)
+      setAffine(P.Offset, NewAffine, NewStride);
+  };
+  auto AddConst = [&](uint64_t Bytes) {
+    if (!Bytes)
+      return;
+    P.Offset = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                      Bytes));
+    if (P.AffineBase) {
+      P.AffineBase = B.CreateAdd(P.AffineBase, B.getInt64(Bytes));
+      setAffine(P.Offset, P.AffineBase, P.AffineStride);
+    }
+  };
+  size_t First = 1;
+  if (IsPtrChain) {
+    const spirv2llvm::Type &PT = M.type(M.typeOf(I.Operands[0]));
+    uint64_t Stride =
+        M.decorationValue(PT.Id.value(), spv::Decoration::ArrayStride)
+            .value_or(ML.sizeOf(P.Pointee));
+    AddScaled(I.Operands[1], Stride);
+    First = 2;
+  }
+  for (size_t K = First; K < I.Operands.size(); ++K) {
+    const spirv2llvm::Type *Ty = M.findType(T.value());
+    if (!Ty) {
+      failAt(I, "indexing a non-composite type");
+      return true;
+    }
+    const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
+    bool ConstIndex = C && C->Kind == ConstantKind::Scalar && !C->IsSpec;
+    uint64_t CI = ConstIndex ? C->scalarBits() : 0;
+    switch (Ty->Kind) {
+    case TypeKind::Struct:
+      if (!ConstIndex || CI >= Ty->Members.size()) {
+        failAt(I, "struct member index must be a constant in range");
+        return true;
+      }
+      AddConst(ML.memberOffset(T, uint32_t(CI)));
+      P.ML = ML.memberMatrixLayout(T, uint32_t(CI));
+      T = Ty->Members[CI];
+      break;
+    case TypeKind::Array:
+    case TypeKind::RuntimeArray: {
+      uint64_t Stride = ML.arrayStride(T, P.ML);
+      if (ConstIndex)
+        AddConst(CI * Stride);
+      else
+        AddScaled(I.Operands[K], Stride);
+      T = Ty->Element;
+      break;
+    }
+    case TypeKind::Matrix: {
+      // Column c: a whole column apart (column-major), or one scalar apart
+      // with the column's components a matrix stride apart (row-major).
+      uint64_t Stride = P.ML.RowMajor
+                            ? ML.sizeOf(M.type(Ty->Element).Element)
+                            : ML.matrixStride(T, P.ML);
+      if (ConstIndex)
+        AddConst(CI * Stride);
+      else
+        AddScaled(I.Operands[K], Stride);
+      P.VecStride = ML.columnComponentStride(T, P.ML);
+      InMatrix = true;
+      T = Ty->Element;
+      break;
+    }
+    case TypeKind::Vector: {
+      uint64_t Stride = InMatrix && P.VecStride
+                            ? P.VecStride
+                            : ML.sizeOf(Ty->Element);
+      if (ConstIndex)
+        AddConst(CI * Stride);
+      else
+        AddScaled(I.Operands[K], Stride);
+      T = Ty->Element;
+      P.VecStride = 0;
+      break;
+    }
+    default:
+      failAt(I, "indexing a non-composite type");
+      return true;
+    }
+    if (M.type(T).Kind != TypeKind::Vector)
+      InMatrix = false;
+  }
+  if (!InMatrix)
+    P.VecStride = 0;
+  P.Pointee = T;
+  setPointer(I.Result.value(), P);
+  return true;
+}
+
+LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
+  std::vector<ScalarSlot> Slots;
+  LaneValue R;
+  R.Varying = Varying || P.offsetVarying();
+  if (Error E = ML.scalars(P.Pointee, P.ML, 0, Slots)) {
+    fail(toString(std::move(E)));
+    R.Comps.push_back(PoisonValue::get(B.getInt32Ty()));
+    return R;
+  }
+  if (P.VecStride && M.type(P.Pointee).Kind == TypeKind::Vector)
+    for (size_t K = 0; K < Slots.size(); ++K)
+      Slots[K].Offset = K * P.VecStride;
+  for (const ScalarSlot &S : Slots) {
+    bool IsBool = S.Type.Kind == ScalarKind::Bool;
+    Type *MemT = IsBool ? B.getInt32Ty() : scalarType(S.Type);
+    uint32_t Bytes = S.Type.bytes();
+    Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                        S.Offset));
+    Value *InB = inBounds(P, Off, Bytes);
+    Value *X;
+    if (!P.offsetVarying()) {
+      Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+      if (InB) {
+        // A one-lane masked load cannot fault when the mask is off.
+        Type *V1 = FixedVectorType::get(MemT, 1);
+        X = B.CreateMaskedLoad(V1, Addr, Align(Bytes),
+                               B.CreateVectorSplat(1, InB),
+                               Constant::getNullValue(V1));
+        X = B.CreateExtractElement(X, uint64_t(0));
+      } else {
+        X = B.CreateAlignedLoad(MemT, Addr, Align(Bytes));
+      }
+      if (R.Varying)
+        X = splat(X);
+    } else {
+      Type *VT = FixedVectorType::get(MemT, W);
+      Value *Mask = InB ? B.CreateAnd(CurMask, InB) : CurMask;
+      std::optional<AffineInfo> Af = affineOf(P.Offset);
+      if (Af && Af->Stride == int64_t(Bytes)) {
+        Value *Addr = B.CreateGEP(
+            B.getInt8Ty(), P.Base,
+            B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
+        X = B.CreateMaskedLoad(VT, Addr, Align(Bytes), Mask,
+                               Constant::getNullValue(VT));
+      } else {
+        Value *Ptrs = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+        X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), Mask,
+                                 Constant::getNullValue(VT));
+      }
+    }
+    if (IsBool)
+      X = B.CreateICmpNE(X, Constant::getNullValue(X->getType()));
+    R.Comps.push_back(X);
+  }
+  return coerce(std::move(R), Varying);
+}
+
+void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
+  std::vector<ScalarSlot> Slots;
+  if (Error E = ML.scalars(P.Pointee, P.ML, 0, Slots)) {
+    fail(toString(std::move(E)));
+    return;
+  }
+  if (P.VecStride && M.type(P.Pointee).Kind == TypeKind::Vector)
+    for (size_t K = 0; K < Slots.size(); ++K)
+      Slots[K].Offset = K * P.VecStride;
+  if (Slots.size() != V.Comps.size()) {
+    fail("stored value does not match the pointer's type");
+    return;
+  }
+  for (size_t K = 0; K < Slots.size(); ++K) {
+    const ScalarSlot &S = Slots[K];
+    Value *X = V.Comps[K];
+    bool IsBool = S.Type.Kind == ScalarKind::Bool;
+    uint32_t Bytes = S.Type.bytes();
+    Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                        S.Offset));
+    Value *InB = inBounds(P, Off, Bytes);
+    if (!P.offsetVarying() && !V.Varying) {
+      // All active lanes write the same value to the same place.
+      if (IsBool)
+        X = B.CreateZExt(X, B.getInt32Ty());
+      Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+      if (InB)
+        B.CreateMaskedStore(B.CreateVectorSplat(1, X), Addr, Align(Bytes),
+                            B.CreateVectorSplat(1, InB));
+      else
+        B.CreateAlignedStore(X, Addr, Align(Bytes));
+      continue;
+    }
+    X = splat(X);
+    if (IsBool)
+      X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
+    Value *Mask = CurMask;
+    if (InB)
+      Mask = B.CreateAnd(Mask, P.offsetVarying() ? InB : splat(InB));
+    std::optional<AffineInfo> Af =
+        P.offsetVarying() ? affineOf(P.Offset) : std::nullopt;
+    if (Af && Af->Stride == int64_t(Bytes)) {
+      Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base,
+                                B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
+      B.CreateMaskedStore(X, Addr, Align(Bytes), Mask);
+    } else {
+      // Lanes writing one address: the highest active lane's value stays,
+      // as the scatter writes in lane order.
+      Value *Offs = P.offsetVarying() ? Off : splat(Off);
+      Value *Ptrs = B.CreateGEP(B.getInt8Ty(), P.Base, Offs);
+      B.CreateMaskedScatter(X, Ptrs, Align(Bytes), Mask);
+    }
+  }
+}
+
+} // namespace spirv2llvm::simd

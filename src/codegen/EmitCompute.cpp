@@ -1,0 +1,356 @@
+//===- EmitCompute.cpp - Compute built-ins, atomics, barriers -------------===//
+//
+// A SIMD group holds W consecutive LocalInvocationIndex values of one
+// workgroup (the runtime never lets a group span two workgroups; lanes past
+// the workgroup's end are inactive). Built-ins are computed from the group
+// arguments (abi.h): lane i has LocalInvocationIndex first_local_index + i.
+//
+// Atomics run lane by lane in lane order, so lanes hitting one address see
+// each other's updates and get distinct return values, as separate
+// invocations would. A workgroup barrier calls back into the runtime, which
+// switches to the workgroup's other SIMD groups (docs/compute.md).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/SimdEmitter.h"
+
+#include "parser/SpirvNames.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+using llvm::Constant;
+using llvm::Type;
+
+Value *SimdEmitter::argField(unsigned Index, Type *T, const Twine &Name) {
+  return B.CreateLoad(T, B.CreateStructGEP(ArgsType, ArgsPtr, Index), Name);
+}
+
+Value *SimdEmitter::laneIndices(Type *ElemTy) {
+  SmallVector<Constant *, 16> Lanes;
+  for (unsigned L = 0; L < W; ++L)
+    Lanes.push_back(ConstantInt::get(ElemTy, L));
+  return ConstantVector::get(Lanes);
+}
+
+bool SimdEmitter::isComputeBuiltIn(uint32_t Var) const {
+  return EP.Model == spv::ExecutionModel::GLCompute &&
+         M.decorationValue(Var, spv::Decoration::BuiltIn).has_value();
+}
+
+void SimdEmitter::computeReflection() {
+  if (EP.Model != spv::ExecutionModel::GLCompute)
+    return;
+  // Workgroup size: LocalSize, LocalSizeId, or a WorkgroupSize constant,
+  // which wins over both.
+  for (const auto &[Mode, Lits] : EP.Modes) {
+    if (Mode == spv::ExecutionMode::LocalSize && Lits.size() >= 3)
+      WorkgroupSize = {Lits[0], Lits[1], Lits[2]};
+    if (Mode == spv::ExecutionMode::LocalSizeId && Lits.size() >= 3)
+      for (int K = 0; K < 3; ++K)
+        if (const spirv2llvm::Constant *C = M.findConstant(Lits[K]))
+          WorkgroupSize[K] = uint32_t(C->scalarBits());
+  }
+  for (ValueId C : M.ConstantOrder) {
+    auto BI = M.decorationValue(C.value(), spv::Decoration::BuiltIn);
+    if (!BI || spv::BuiltIn(*BI) != spv::BuiltIn::WorkgroupSize)
+      continue;
+    const spirv2llvm::Constant *K = M.findConstant(C.value());
+    for (size_t I = 0; I < 3 && I < K->Elements.size(); ++I)
+      if (const spirv2llvm::Constant *E =
+              M.findConstant(K->Elements[I].value()))
+        WorkgroupSize[I] = uint32_t(E->scalarBits());
+  }
+  for (uint32_t &S : WorkgroupSize)
+    if (S == 0) {
+      fail("workgroup size has a zero dimension");
+      S = 1;
+    }
+  if (uint64_t(WorkgroupSize[0]) * WorkgroupSize[1] * WorkgroupSize[2] >
+      1024 * 1024)
+    fail("workgroup size " + Twine(WorkgroupSize[0]) + "x" +
+         Twine(WorkgroupSize[1]) + "x" + Twine(WorkgroupSize[2]) +
+         " is too large");
+  Compute.WorkgroupSize = WorkgroupSize;
+
+  uint32_t WgOffset = 0;
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    switch (V.Storage) {
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::Uniform: {
+      ComputeInfo::Binding Bd;
+      Bd.Set = M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
+                   .value_or(0);
+      Bd.Binding =
+          M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      Bd.IsUniform = V.Storage == spv::StorageClass::Uniform &&
+                     !M.hasDecoration(V.Pointee.value(),
+                                      spv::Decoration::BufferBlock);
+      Bd.MinSize = ML.sizeOf(V.Pointee);
+      const Type *T = nullptr;
+      (void)T;
+      const spirv2llvm::Type &PT = M.type(V.Pointee);
+      if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
+          M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)
+        Bd.HasRuntimeArray = true;
+      Compute.Bindings.push_back(Bd);
+      break;
+    }
+    case spv::StorageClass::PushConstant:
+      Compute.PushConstantSize =
+          std::max<uint32_t>(Compute.PushConstantSize,
+                             uint32_t(ML.sizeOf(V.Pointee)));
+      break;
+    case spv::StorageClass::Workgroup: {
+      uint32_t Align = std::max<uint32_t>(ML.alignOf(V.Pointee), 4);
+      WgOffset = (WgOffset + Align - 1) / Align * Align;
+      WorkgroupOffsets[Id.value()] = WgOffset;
+      WgOffset += uint32_t(ML.sizeOf(V.Pointee));
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  Compute.WorkgroupMemorySize = (WgOffset + 15) / 16 * 16;
+  for (const Instruction &I : M.Insts)
+    if (I.Opcode == spv::Op::OpControlBarrier)
+      Compute.HasBarriers = true;
+}
+
+LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
+  auto BI = spv::BuiltIn(*M.decorationValue(Var, spv::Decoration::BuiltIn));
+  Type *I32 = B.getInt32Ty();
+  const unsigned X = WorkgroupSize[0], Y = WorkgroupSize[1],
+                 Z = WorkgroupSize[2];
+  auto Field3 = [&](unsigned Index, const char *Name) {
+    Value *Arr = B.CreateStructGEP(ArgsType, ArgsPtr, Index);
+    LaneValue V;
+    for (unsigned K = 0; K < 3; ++K)
+      V.Comps.push_back(B.CreateLoad(
+          I32, B.CreateConstInBoundsGEP2_32(ArrayType::get(I32, 3), Arr, 0, K),
+          Twine(Name) + "." + Twine("xyz"[K])));
+    return V;
+  };
+  auto Const = [&](uint32_t C) -> Value * { return B.getInt32(C); };
+  Value *First = argField(9, I32, "first.index");
+  // Lane i's LocalInvocationIndex.
+  Value *Lanes = laneIndices(I32);
+  Value *Index = B.CreateAdd(splat(First), Lanes, "local.index");
+  setAffine(Index, First, 1);
+  auto LocalId = [&]() {
+    LaneValue V;
+    V.Varying = true;
+    if (X % W == 0) {
+      // A group lies within one row: x is consecutive, y and z uniform.
+      Value *X0 = B.CreateURem(First, Const(X));
+      Value *Lx = B.CreateAdd(splat(X0), Lanes, "local.x");
+      setAffine(Lx, X0, 1);
+      V.Comps.push_back(Lx);
+      V.Comps.push_back(
+          splat(B.CreateURem(B.CreateUDiv(First, Const(X)), Const(Y))));
+      V.Comps.push_back(splat(B.CreateUDiv(First, Const(X * Y))));
+    } else {
+      Value *SX = splat(Const(X));
+      V.Comps.push_back(B.CreateURem(Index, SX, "local.x"));
+      V.Comps.push_back(
+          B.CreateURem(B.CreateUDiv(Index, SX), splat(Const(Y)), "local.y"));
+      V.Comps.push_back(B.CreateUDiv(Index, splat(Const(X * Y)), "local.z"));
+    }
+    return V;
+  };
+  (void)Z;
+  LaneValue R;
+  switch (BI) {
+  case spv::BuiltIn::LocalInvocationIndex:
+    R.Varying = true;
+    R.Comps.push_back(Index);
+    return R;
+  case spv::BuiltIn::LocalInvocationId:
+    return LocalId();
+  case spv::BuiltIn::WorkgroupId:
+    return Field3(7, "workgroup.id");
+  case spv::BuiltIn::NumWorkgroups:
+    return Field3(8, "num.workgroups");
+  case spv::BuiltIn::WorkgroupSize:
+    for (unsigned K = 0; K < 3; ++K)
+      R.Comps.push_back(Const(WorkgroupSize[K]));
+    return R;
+  case spv::BuiltIn::GlobalInvocationId: {
+    LaneValue Wg = Field3(7, "workgroup.id");
+    LaneValue L = LocalId();
+    R.Varying = true;
+    for (unsigned K = 0; K < 3; ++K) {
+      Value *Base = B.CreateMul(Wg.Comps[K], Const(WorkgroupSize[K]));
+      Value *G = B.CreateAdd(splat(Base), L.Comps[K],
+                             Twine("global.") + Twine("xyz"[K]));
+      if (auto Af = affineOf(L.Comps[K]))
+        setAffine(G, B.CreateAdd(Base, Af->Base), Af->Stride);
+      R.Comps.push_back(G);
+    }
+    return R;
+  }
+  case spv::BuiltIn::SubgroupSize:
+    R.Comps.push_back(Const(W));
+    return R;
+  case spv::BuiltIn::SubgroupLocalInvocationId:
+    R.Varying = true;
+    R.Comps.push_back(Lanes);
+    setAffine(Lanes, Const(0), 1);
+    return R;
+  case spv::BuiltIn::SubgroupId:
+    R.Comps.push_back(argField(10, I32, "subgroup.id"));
+    return R;
+  case spv::BuiltIn::NumSubgroups:
+    R.Comps.push_back(Const((X * Y * Z + W - 1) / W));
+    return R;
+  default: {
+    const char *N = builtInName(BI);
+    fail(Twine("built-in ") + (N ? N : "?") +
+         " is not supported in compute shaders");
+    for (const ScalarType &S : components(M.findVariable(Var)->Pointee))
+      R.Comps.push_back(Constant::getNullValue(scalarType(S)));
+    return R;
+  }
+  }
+}
+
+bool SimdEmitter::emitBarrier(const Instruction &I) {
+  using spv::Op;
+  if (I.Opcode != Op::OpControlBarrier && I.Opcode != Op::OpMemoryBarrier)
+    return false;
+  // Scopes are constant ids; a workgroup (or wider) execution scope means
+  // the other SIMD groups must catch up. Lanes of one group run in
+  // lockstep, so a subgroup barrier needs no code.
+  auto ScopeOf = [&](uint32_t Id) {
+    const spirv2llvm::Constant *C = M.findConstant(Id);
+    return C ? spv::Scope(C->scalarBits()) : spv::Scope::Workgroup;
+  };
+  if (I.Opcode == Op::OpControlBarrier &&
+      ScopeOf(I.Operands[0]) <= spv::Scope::Workgroup &&
+      EP.Model == spv::ExecutionModel::GLCompute) {
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    Value *Fn = argField(11, B.getPtrTy(), "barrier.fn");
+    Value *Arg = argField(12, B.getPtrTy(), "barrier.ctx");
+    B.CreateCall(FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false), Fn,
+                 {Arg});
+  }
+  B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+  return true;
+}
+
+bool SimdEmitter::emitAtomic(const Instruction &I) {
+  using spv::Op;
+  std::optional<AtomicRMWInst::BinOp> RMW;
+  bool IsLoad = false, IsStore = false, IsCmpXchg = false;
+  int Delta = 0; // IIncrement / IDecrement
+  switch (I.Opcode) {
+  case Op::OpAtomicLoad: IsLoad = true; break;
+  case Op::OpAtomicStore: IsStore = true; break;
+  case Op::OpAtomicExchange: RMW = AtomicRMWInst::Xchg; break;
+  case Op::OpAtomicCompareExchange: IsCmpXchg = true; break;
+  case Op::OpAtomicIIncrement: RMW = AtomicRMWInst::Add; Delta = 1; break;
+  case Op::OpAtomicIDecrement: RMW = AtomicRMWInst::Sub; Delta = 1; break;
+  case Op::OpAtomicIAdd: RMW = AtomicRMWInst::Add; break;
+  case Op::OpAtomicISub: RMW = AtomicRMWInst::Sub; break;
+  case Op::OpAtomicSMin: RMW = AtomicRMWInst::Min; break;
+  case Op::OpAtomicUMin: RMW = AtomicRMWInst::UMin; break;
+  case Op::OpAtomicSMax: RMW = AtomicRMWInst::Max; break;
+  case Op::OpAtomicUMax: RMW = AtomicRMWInst::UMax; break;
+  case Op::OpAtomicAnd: RMW = AtomicRMWInst::And; break;
+  case Op::OpAtomicOr: RMW = AtomicRMWInst::Or; break;
+  case Op::OpAtomicXor: RMW = AtomicRMWInst::Xor; break;
+  default:
+    return false;
+  }
+  PointerValue P;
+  if (!pointerOf(I.Operands[0], P))
+    return true;
+  if (!P.InMemory) {
+    failAt(I, "atomics are only supported on buffer and workgroup memory");
+    return true;
+  }
+  const std::vector<ScalarType> &Comps = components(P.Pointee);
+  if (Comps.size() != 1 || Comps[0].Kind == ScalarKind::Float ||
+      Comps[0].Kind == ScalarKind::Bool) {
+    failAt(I, "atomics need a 32- or 64-bit integer");
+    return true;
+  }
+  Type *T = scalarType(Comps[0]);
+  uint32_t Bytes = Comps[0].bytes();
+
+  // Operands per lane.
+  LaneValue Value1, Value2;
+  if (IsStore)
+    Value1 = get(I.Operands[3]);
+  else if (IsCmpXchg) {
+    Value1 = get(I.Operands[4]); // new value
+    Value2 = get(I.Operands[5]); // comparator
+  } else if (RMW && !Delta)
+    Value1 = get(I.Operands[3]);
+  auto LaneOf = [&](const LaneValue &V, unsigned L) -> Value * {
+    Value *C = V.Comps[0];
+    return C->getType()->isVectorTy() ? B.CreateExtractElement(C, L) : C;
+  };
+  Value *InB = inBounds(P, P.Offset, Bytes);
+  Value *Active = InB ? B.CreateAnd(CurMask, InB) : CurMask;
+  uint32_t Id = I.Result.value();
+  bool ResultVarying = Id && isVarying(Id);
+  Value *Result = ResultVarying ? Constant::getNullValue(FixedVectorType::get(T, W))
+                                : Constant::getNullValue(T);
+  // One conditional block per lane, in lane order.
+  for (unsigned L = 0; L < W; ++L) {
+    Value *On = B.CreateExtractElement(Active, L);
+    BasicBlock *Do = BasicBlock::Create(Ctx, "atomic.lane", LF);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "atomic.next", LF);
+    BasicBlock *From = B.GetInsertBlock();
+    B.CreateCondBr(On, Do, Done);
+    B.SetInsertPoint(Do);
+    Value *Off = P.offsetVarying() ? B.CreateExtractElement(P.Offset, L)
+                                   : P.Offset;
+    Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+    Value *R = nullptr;
+    if (IsLoad) {
+      LoadInst *Ld = B.CreateAlignedLoad(T, Addr, Align(Bytes));
+      Ld->setAtomic(AtomicOrdering::SequentiallyConsistent);
+      R = Ld;
+    } else if (IsStore) {
+      StoreInst *St = B.CreateAlignedStore(LaneOf(Value1, L), Addr, Align(Bytes));
+      St->setAtomic(AtomicOrdering::SequentiallyConsistent);
+    } else if (IsCmpXchg) {
+      Value *Pair = B.CreateAtomicCmpXchg(
+          Addr, LaneOf(Value2, L), LaneOf(Value1, L), Align(Bytes),
+          AtomicOrdering::SequentiallyConsistent,
+          AtomicOrdering::SequentiallyConsistent);
+      R = B.CreateExtractValue(Pair, 0);
+    } else {
+      Value *V = Delta ? ConstantInt::get(T, 1) : LaneOf(Value1, L);
+      R = B.CreateAtomicRMW(*RMW, Addr, V, Align(Bytes),
+                            AtomicOrdering::SequentiallyConsistent);
+    }
+    BasicBlock *DoEnd = B.GetInsertBlock();
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    if (R) {
+      PHINode *Phi = B.CreatePHI(T, 2);
+      Phi->addIncoming(R, DoEnd);
+      Phi->addIncoming(Constant::getNullValue(T), From);
+      if (ResultVarying) {
+        Value *WithLane = B.CreateInsertElement(Result, Phi, L);
+        Result = B.CreateSelect(On, WithLane, Result);
+      } else {
+        Result = B.CreateSelect(On, Phi, Result);
+      }
+    }
+  }
+  if (Id) {
+    LaneValue V;
+    V.Varying = ResultVarying;
+    V.Comps.push_back(Result);
+    set(Id, std::move(V));
+  }
+  return true;
+}
+
+} // namespace spirv2llvm::simd
