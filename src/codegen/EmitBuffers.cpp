@@ -47,6 +47,33 @@ void SimdEmitter::setAffine(Value *V, Value *Base, int64_t Stride) {
 }
 
 void SimdEmitter::createMemoryVariables() {
+  // Function and Private variables indexed with a non-constant index live
+  // in memory, one copy per lane (see loadMemory); the others stay in
+  // registers (EmitMemory.cpp).
+  for (uint32_t Var : DynamicallyIndexed) {
+    const Variable &V = *M.findVariable(Var);
+    uint64_t Size = std::max<uint64_t>(ML.sizeOf(V.Pointee), 4);
+    AllocaInst *Mem = createSlot(ArrayType::get(B.getInt8Ty(), Size * W),
+                                 llvmName(Var) + ".mem");
+    Mem->setAlignment(Align(16));
+    PointerValue P;
+    P.Var = Var;
+    P.Pointee = V.Pointee;
+    P.InMemory = true;
+    P.Storage = V.Storage;
+    P.Base = Mem;
+    P.Size = B.getInt64(Size);
+    P.Offset = B.getInt64(0);
+    P.AffineBase = P.Offset;
+    B.CreateMemSet(Mem, B.getInt8(0), Size * W, Align(16));
+    if (V.Initializer && M.findConstant(V.Initializer.value())) {
+      Value *Saved = CurMask;
+      CurMask = Constant::getAllOnesValue(maskType());
+      storeMemory(P, constantValue(V.Initializer.value()));
+      CurMask = Saved;
+    }
+    Pointers[Var] = P;
+  }
   Type *Ptr = B.getPtrTy();
   Type *I64 = B.getInt64Ty();
   Value *Sets = nullptr, *Push = nullptr, *Wg = nullptr;
@@ -124,7 +151,7 @@ void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
 Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
                              uint64_t Bytes) {
   if (!Opts.RobustBufferAccess || P.Storage == spv::StorageClass::Workgroup ||
-      !P.Size)
+      isPerInvocationStorage(P.Storage) || !P.Size)
     return nullptr;
   // Offset + Bytes <= Size, with offsets treated as signed so that negative
   // indices are out of bounds too.
@@ -135,6 +162,16 @@ Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
   Value *NonNeg =
       B.CreateICmpSGE(Offset, Constant::getNullValue(Offset->getType()));
   return B.CreateAnd(NonNeg, B.CreateICmpULE(End, Size), "in.bounds");
+}
+
+Value *SimdEmitter::clampToVariable(const PointerValue &P, Value *Offset,
+                                    uint64_t Bytes) {
+  // Unsigned minimum: negative offsets are huge and clamp too.
+  Value *Last = ConstantInt::get(
+      Offset->getType(),
+      cast<ConstantInt>(P.Size)->getZExtValue() - std::min<uint64_t>(
+          Bytes, cast<ConstantInt>(P.Size)->getZExtValue()));
+  return B.CreateBinaryIntrinsic(Intrinsic::umin, Offset, Last);
 }
 
 bool SimdEmitter::emitAccessChain(const Instruction &I) {
@@ -281,6 +318,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
   if (P.VecStride && M.type(P.Pointee).Kind == TypeKind::Vector)
     for (size_t K = 0; K < Slots.size(); ++K)
       Slots[K].Offset = K * P.VecStride;
+  bool PerInvocation = isPerInvocationStorage(P.Storage);
   for (const ScalarSlot &S : Slots) {
     bool IsBool = S.Type.Kind == ScalarKind::Bool;
     Type *MemT = IsBool ? B.getInt32Ty() : scalarType(S.Type);
@@ -289,7 +327,30 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
                                                         S.Offset));
     Value *InB = inBounds(P, Off, Bytes);
     Value *X;
-    if (!P.offsetVarying()) {
+    if (PerInvocation) {
+      // Each lane has its own copy: the scalar at logical offset o of lane
+      // l is at o * W + l * size, so a uniform offset is one vector access.
+      // Out-of-range indices are clamped: they must not reach the stack.
+      Off = clampToVariable(P, Off, Bytes);
+      Value *Phys = B.CreateMul(Off, ConstantInt::get(Off->getType(), W));
+      if (!P.offsetVarying() && !R.Varying) {
+        X = B.CreateAlignedLoad(MemT, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
+                                Align(Bytes));
+      } else if (!P.offsetVarying()) {
+        Type *VT = FixedVectorType::get(MemT, W);
+        X = B.CreateMaskedLoad(VT, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
+                               Align(Bytes), CurMask,
+                               Constant::getNullValue(VT));
+      } else {
+        Type *VT = FixedVectorType::get(MemT, W);
+        Value *Lane = B.CreateMul(laneIndices(B.getInt64Ty()),
+                                  splat(B.getInt64(Bytes)));
+        Value *Ptrs =
+            B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane));
+        X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), CurMask,
+                                 Constant::getNullValue(VT));
+      }
+    } else if (!P.offsetVarying()) {
       Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
       if (InB) {
         // A one-lane masked load cannot fault when the mask is off.
@@ -339,6 +400,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     fail("stored value does not match the pointer's type");
     return;
   }
+  bool PerInvocation = isPerInvocationStorage(P.Storage);
   for (size_t K = 0; K < Slots.size(); ++K) {
     const ScalarSlot &S = Slots[K];
     Value *X = V.Comps[K];
@@ -347,6 +409,25 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
                                                         S.Offset));
     Value *InB = inBounds(P, Off, Bytes);
+    if (PerInvocation) {
+      // Lane copies as in loadMemory; only the current lanes are written.
+      Off = clampToVariable(P, Off, Bytes);
+      X = splat(X);
+      if (IsBool)
+        X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
+      Value *Phys = B.CreateMul(Off, ConstantInt::get(Off->getType(), W));
+      if (!P.offsetVarying()) {
+        B.CreateMaskedStore(X, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
+                            Align(Bytes), CurMask);
+      } else {
+        Value *Lane = B.CreateMul(laneIndices(B.getInt64Ty()),
+                                  splat(B.getInt64(Bytes)));
+        Value *Ptrs =
+            B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane));
+        B.CreateMaskedScatter(X, Ptrs, Align(Bytes), CurMask);
+      }
+      continue;
+    }
     if (!P.offsetVarying() && !V.Varying) {
       // All active lanes write the same value to the same place.
       if (IsBool)

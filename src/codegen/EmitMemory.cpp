@@ -20,7 +20,38 @@ using llvm::Constant;
 using llvm::Type;
 
 void SimdEmitter::createVariables() {
+  // Variables behind an access chain with a non-constant index need memory
+  // (createMemoryVariables); find them first.
+  std::unordered_set<uint32_t> Dynamic;
+  for (const Block &Blk : F->Blocks)
+    for (uint32_t Index : Blk.Insts) {
+      const Instruction &I = M.Insts[Index];
+      if (I.Opcode != spv::Op::OpAccessChain &&
+          I.Opcode != spv::Op::OpInBoundsAccessChain)
+        continue;
+      uint32_t Root = I.Operands[0];
+      for (unsigned Steps = 0; Steps < 4096 && !M.findVariable(Root); ++Steps) {
+        const Instruction *D = M.def(Root);
+        if (!D || (D->Opcode != spv::Op::OpAccessChain &&
+                   D->Opcode != spv::Op::OpInBoundsAccessChain &&
+                   D->Opcode != spv::Op::OpCopyObject))
+          break;
+        Root = D->Operands[0];
+      }
+      const Variable *V = M.findVariable(Root);
+      if (!V || (V->Storage != spv::StorageClass::Function &&
+                 V->Storage != spv::StorageClass::Private))
+        continue;
+      for (size_t K = 1; K < I.Operands.size(); ++K) {
+        const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
+        if (!C || C->Kind != ConstantKind::Scalar || C->IsSpec)
+          if (Dynamic.insert(Root).second)
+            DynamicallyIndexed.push_back(Root);
+      }
+    }
   auto Create = [&](const Variable &V) {
+    if (Dynamic.count(V.Id.value()))
+      return;
     bool Varying = UI.variable(V.Id) == Uniformity::Varying;
     auto &Slots = VarSlots[V.Id.value()];
     for (const ScalarType &S : components(V.Pointee))

@@ -145,6 +145,10 @@ private:
   /// (nullptr when robust access is off).
   llvm::Value *inBounds(const PointerValue &P, llvm::Value *Offset,
                         uint64_t Bytes);
+  /// \p Offset clamped so an access of \p Bytes stays inside the
+  /// per-invocation variable \p P.
+  llvm::Value *clampToVariable(const PointerValue &P, llvm::Value *Offset,
+                               uint64_t Bytes);
   /// Records the pointer \p Id and, if used in other blocks, its offsets.
   void setPointer(uint32_t Id, PointerValue P);
   /// Lane i's value is Base + i * Stride for affine integer vectors.
@@ -213,6 +217,8 @@ private:
   std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
       PointerSlots;
   std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
+  /// Function/Private variables some access chain indexes dynamically.
+  std::vector<uint32_t> DynamicallyIndexed;
   llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
   /// Affine values used in other blocks: slot of the base, and the stride.
   std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>

@@ -154,6 +154,27 @@ const Shader Shaders[] = {
          I++;
        }
      }},
+    {"DynamicallyIndexedLocalArray",
+     // A Function array indexed with uniform and varying indices lives in
+     // memory, one copy per lane.
+     R"(float a[8]; int n = int(x);
+        for (int k = 0; k < 8; k++) a[k] = float(k * k) + float(n % 3);
+        int j = n % 8; a[j] = -1.0;
+        ivec2 v[3] = ivec2[3](ivec2(1, 2), ivec2(3, 4), ivec2(5, 6));
+        v[n % 3].y += n;
+        r = int(a[(j + 3) % 8] * 10.0) + int(a[j]) * 1000 + v[(n + 1) % 3].y * 100000 + v[n % 3].y;)",
+     [](float X) -> std::optional<int32_t> {
+       float A[8];
+       int N = int(X);
+       for (int K = 0; K < 8; K++)
+         A[K] = float(K * K) + float(N % 3);
+       int J = N % 8;
+       A[J] = -1.0f;
+       int V[3][2] = {{1, 2}, {3, 4}, {5, 6}};
+       V[N % 3][1] += N;
+       return int(A[(J + 3) % 8] * 10.0f) + int(A[J]) * 1000 +
+              V[(N + 1) % 3][1] * 100000 + V[N % 3][1];
+     }},
     {"NestedVaryingIfElse",
      R"(int a = int(x); int s;
         if (a > 10) { if (a % 2 == 0) s = a; else s = -a; }
