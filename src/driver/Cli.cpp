@@ -10,6 +10,7 @@
 #include "cfg/CfgPrinter.h"
 #include "codegen/Codegen.h"
 #include "driver/Pipeline.h"
+#include "driver/RunCommand.h"
 #include "frontend/Frontend.h"
 #include "runtime/Optimizer.h"
 #include "support/Diagnostic.h"
@@ -29,6 +30,7 @@ namespace spirv2llvm {
 namespace {
 
 const char *const HelpText = R"(usage: spirv2llvm [options] INPUT
+       spirv2llvm run SHADER [options]   (runs a compute shader; see run --help)
 
 Translates a shader to LLVM IR that runs W invocations per call.
 INPUT is a SPIR-V binary (.spv, either byte order), SPIR-V assembly
@@ -233,6 +235,8 @@ Error writeOutput(const CliOptions &O, Translation &T, raw_ostream &Out) {
 } // namespace
 
 int runCli(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
+  if (!Args.empty() && Args[0] == "run")
+    return runCommand(Args.drop_front(), Out, Err);
   CliOptions O;
   if (auto Msg = parseArgs(Args, O)) {
     Err << "spirv2llvm: error: " << *Msg

@@ -1,0 +1,488 @@
+//===- RunCommand.cpp - `spirv2llvm run`: dispatch a compute shader -------===//
+//
+// Parses the run command line into RunOptions by hand (no global cl::opt
+// state), creates and initializes the buffers, translates and JIT-compiles
+// the shader, checks the buffers and push constants against what the
+// shader reads, then dispatches and times it.
+//
+// Usage errors are found in two rounds: the command line alone (malformed
+// numbers, sizes, kinds), then against the shader's reflection (a missing
+// binding, a buffer smaller than its type, too few push-constant bytes).
+// Both exit 2; only what the shader itself does wrong exits 1.
+//
+//===----------------------------------------------------------------------===//
+#include "driver/RunCommand.h"
+
+#include "spirv2llvm/Compute.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+namespace {
+
+const char *const ErrorPrefix = "spirv2llvm run: error: ";
+
+const char *const HelpText = R"(usage: spirv2llvm run SHADER [options]
+
+Translates and JIT-compiles a GLCompute entry point, dispatches it on the
+CPU and reports how fast it ran. SHADER is any input spirv2llvm reads.
+
+Resources:
+  --buffer [SET.]BINDING:SIZE[:init=KIND]
+                          a buffer for the shader's binding (set 0 if SET is
+                          left out); SIZE in bytes, a multiple of 4, with an
+                          optional K, M or G suffix (KiB, MiB, GiB); its
+                          type (storage or uniform) comes from the shader.
+                          Word i of the buffer gets, by KIND:
+                            zero (default)   0
+                            iota_u32         i
+                            iota_f32         float(i)
+                            random_u32:SEED  upper 32 bits of splitmix64(
+                                               SEED * 0xD1B54A32D192ED03 + i)
+                            random_f32:SEED  float(random_u32 >> 8) * 2^-24
+                            fill_u32:V       V
+                            fill_f32:V       V
+                            file:PATH        the file's bytes (rest zero)
+  --push HEX              push-constant bytes, in memory order
+  --push-u32 A[,B..]      push-constant words (also --push-i32, --push-f32);
+                          all --push options append in command-line order
+
+Dispatch:
+  --dispatch X[,Y[,Z]]    workgroups to run (default 1,1,1)
+  --entry NAME            entry point (default: the only one)
+  --threads N             worker threads (default 0: all cores)
+  --width=4|8|16          invocations per SIMD call (default 4)
+  -O0 .. -O3              LLVM optimization level (default -O2)
+  --spec ID=VALUE         specialization constant SpecId ID
+  --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
+  --repeat N              one warm-up dispatch, then N timed ones, each from
+                          the initial buffer contents (default: one dispatch)
+
+Output:
+  --dump [SET.]BINDING:PATH  write the buffer to PATH after the run (the
+                          result of one dispatch)
+  -q                      print only the RESULT line
+
+The last line is
+  RESULT invocations=N dispatches=N median_ms=X min_ms=X max_ms=X
+         minv_per_s=X compile_ms=X
+(invocations per dispatch, timed dispatches, millions of invocations per
+second at the median, translate + JIT time). Exit status: 0 success, 1 the
+shader failed to translate, compile or run, 2 bad usage.
+)";
+
+std::string bindingName(uint32_t Set, uint32_t Binding) {
+  return std::to_string(Set) + "." + std::to_string(Binding);
+}
+
+/// Parses [SET.]BINDING.
+bool parseBindingRef(StringRef S, uint32_t &Set, uint32_t &Binding) {
+  Set = 0;
+  if (S.contains('.')) {
+    auto [SetText, BindingText] = S.split('.');
+    return parseU32(SetText, Set) && parseU32(BindingText, Binding);
+  }
+  return parseU32(S, Binding);
+}
+
+/// Parses --buffer's value; the error does not repeat the option.
+Expected<RunBuffer> parseBufferSpec(StringRef V) {
+  RunBuffer B;
+  B.Spec = V.str();
+  auto [Ref, Rest] = V.split(':');
+  if (!V.contains(':'))
+    return makeError("expected [SET.]BINDING:SIZE[:init=KIND]");
+  if (!parseBindingRef(Ref, B.Set, B.Binding))
+    return makeError("malformed binding '" + Ref +
+                     "' (expected [SET.]BINDING)");
+  // The KIND may itself contain ':' (random_u32:7, file:C:/x), so split
+  // once more only.
+  auto [SizeText, InitText] = Rest.split(':');
+  if (!parseByteSize(SizeText, B.Size))
+    return makeError("malformed size '" + SizeText +
+                     "' (bytes, optionally with a K, M or G suffix)");
+  if (B.Size == 0 || B.Size % 4)
+    return makeError("size " + Twine(B.Size) +
+                     " is not a positive multiple of 4");
+  if (Rest.contains(':')) {
+    if (!InitText.starts_with("init="))
+      return makeError("expected 'init=KIND' after the size, not '" + InitText +
+                       "'");
+    auto Init = parseBufferInit(InitText.drop_front(5));
+    if (!Init)
+      return Init.takeError();
+    B.Init = std::move(*Init);
+  }
+  return B;
+}
+
+/// Appends \p List (comma-separated) to \p Bytes, 4 bytes per element in
+/// host byte order.
+template <typename T>
+bool appendWords(StringRef List, bool (*Parse)(StringRef, T &),
+                 std::vector<uint8_t> &Bytes, std::string &Bad) {
+  SmallVector<StringRef, 8> Items;
+  List.split(Items, ',');
+  for (StringRef Item : Items) {
+    T Value;
+    if (!Parse(Item.trim(), Value)) {
+      Bad = Item.str();
+      return false;
+    }
+    uint8_t Raw[4];
+    std::memcpy(Raw, &Value, 4);
+    Bytes.insert(Bytes.end(), Raw, Raw + 4);
+  }
+  return true;
+}
+
+/// Checks the buffers and push constants of \p O against what the shader
+/// reads (\p Info). Returns the usage error.
+std::optional<std::string> checkResources(const RunOptions &O,
+                                          const ComputeInfo &Info) {
+  for (const ComputeInfo::Binding &B : Info.Bindings) {
+    const char *Kind = B.IsUniform ? "uniform buffer" : "storage buffer";
+    std::string Name = bindingName(B.Set, B.Binding);
+    const RunBuffer *Buf = O.findBuffer(B.Set, B.Binding);
+    if (!Buf)
+      return "the shader uses binding " + Name + " (" + Kind +
+             (B.MinSize ? ", at least " + std::to_string(B.MinSize) + " bytes"
+                        : std::string()) +
+             ") but no --buffer gives it";
+    if (Buf->Size < B.MinSize)
+      return "--buffer " + Name + ": " + std::to_string(Buf->Size) +
+             " bytes, but the shader's " + Kind + " at " + Name +
+             " needs at least " + std::to_string(B.MinSize);
+  }
+  if (O.PushConstants.size() < Info.PushConstantSize)
+    return "the shader reads " + std::to_string(Info.PushConstantSize) +
+           " bytes of push constants but --push/--push-u32/--push-i32/"
+           "--push-f32 give " +
+           std::to_string(O.PushConstants.size());
+  return std::nullopt;
+}
+
+const ComputeInfo::Binding *findBinding(const ComputeInfo &Info, uint32_t Set,
+                                        uint32_t Binding) {
+  for (const ComputeInfo::Binding &B : Info.Bindings)
+    if (B.Set == Set && B.Binding == Binding)
+      return &B;
+  return nullptr;
+}
+
+/// Prints the human summary that precedes the RESULT line.
+void printSummary(const RunOptions &O, const std::string &Entry,
+                  const ComputeShader &S, raw_ostream &Out) {
+  const ComputeInfo &Info = S.info();
+  const auto &WG = Info.WorkgroupSize;
+  uint64_t PerGroup = uint64_t(WG[0]) * WG[1] * WG[2];
+  uint64_t Groups = uint64_t(O.Groups[0]) * O.Groups[1] * O.Groups[2];
+  Out << "shader:    " << O.Shader << "\n";
+  Out << "entry:     " << Entry << " (width " << S.width() << ", -O"
+      << O.JitOptLevel << (O.T.RobustBufferAccess ? ", robust" : "") << ")\n";
+  Out << "threads:   ";
+  if (O.Threads)
+    Out << O.Threads << "\n";
+  else
+    Out << "all cores (" << std::max(1u, std::thread::hardware_concurrency())
+        << ")\n";
+  Out << "workgroup: " << WG[0] << "x" << WG[1] << "x" << WG[2] << " ("
+      << PerGroup << " invocations" << (Info.HasBarriers ? ", barriers" : "")
+      << "), dispatch " << O.Groups[0] << "x" << O.Groups[1] << "x"
+      << O.Groups[2] << " = " << Groups * PerGroup << " invocations\n";
+  for (const RunBuffer &B : O.Buffers) {
+    const ComputeInfo::Binding *SB = findBinding(Info, B.Set, B.Binding);
+    Out << "binding:   " << bindingName(B.Set, B.Binding) << " "
+        << (!SB             ? "unused"
+            : SB->IsUniform ? "uniform"
+                            : "storage")
+        << ", " << B.Size << " bytes, init=" << B.Init.Text << "\n";
+  }
+  if (Info.Bindings.empty() && O.Buffers.empty())
+    Out << "binding:   none\n";
+  Out << "push:      " << O.PushConstants.size() << " bytes (shader reads "
+      << Info.PushConstantSize << ")\n";
+  Out << "repeat:    ";
+  if (O.Repeat)
+    Out << "1 warm-up + " << *O.Repeat << " timed dispatches\n";
+  else
+    Out << "1 dispatch\n";
+}
+
+/// Median of \p Ms, which it sorts.
+double median(std::vector<double> &Ms) {
+  std::sort(Ms.begin(), Ms.end());
+  size_t N = Ms.size();
+  return N % 2 ? Ms[N / 2] : (Ms[N / 2 - 1] + Ms[N / 2]) / 2;
+}
+
+double msSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
+} // namespace
+
+const RunBuffer *RunOptions::findBuffer(uint32_t Set, uint32_t Binding) const {
+  for (const RunBuffer &B : Buffers)
+    if (B.Set == Set && B.Binding == Binding)
+      return &B;
+  return nullptr;
+}
+
+std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
+                                        RunOptions &O) {
+  // The JIT optimizes; translating at -O0 keeps it from optimizing twice.
+  O.T.OptLevel = 0;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    // "--flag=value" or "--flag value" for options that take a value;
+    // -1 when the value is missing.
+    auto Value = [&](StringRef Flag, std::string &Out) -> int {
+      if (A == Flag) {
+        if (I + 1 >= Args.size())
+          return -1;
+        Out = Args[++I];
+        return 1;
+      }
+      if (A.starts_with(Flag) && A.size() > Flag.size() &&
+          A[Flag.size()] == '=') {
+        Out = A.substr(Flag.size() + 1).str();
+        return 1;
+      }
+      return 0;
+    };
+    std::string V;
+    int R;
+    auto Quoted = [&](StringRef Flag) { return (Flag + " '" + V + "'").str(); };
+    if (A == "--help" || A == "-h") {
+      O.Help = true;
+    } else if (A == "-q" || A == "--quiet") {
+      O.Quiet = true;
+    } else if (A.size() == 3 && A.starts_with("-O") && A[2] >= '0' &&
+               A[2] <= '3') {
+      O.JitOptLevel = unsigned(A[2] - '0');
+    } else if ((R = Value("--buffer", V))) {
+      if (R < 0)
+        return "--buffer needs [SET.]BINDING:SIZE[:init=KIND]";
+      auto B = parseBufferSpec(V);
+      if (!B)
+        return Quoted("--buffer") + ": " + toString(B.takeError());
+      if (O.findBuffer(B->Set, B->Binding))
+        return Quoted("--buffer") + ": binding " +
+               bindingName(B->Set, B->Binding) + " already has a buffer";
+      O.Buffers.push_back(std::move(*B));
+    } else if ((R = Value("--push", V))) {
+      if (R < 0 || V.empty())
+        return "--push needs hexadecimal bytes, for example --push 0a000000";
+      if (V.size() % 2 || !all_of(V, isHexDigit))
+        return Quoted("--push") +
+               ": malformed bytes (an even number of hexadecimal digits)";
+      for (size_t J = 0; J < V.size(); J += 2)
+        O.PushConstants.push_back(
+            uint8_t(hexDigitValue(V[J]) * 16 + hexDigitValue(V[J + 1])));
+    } else if ((R = Value("--push-u32", V)) || (R = Value("--push-i32", V)) ||
+               (R = Value("--push-f32", V))) {
+      StringRef Flag = A.take_front(10);
+      if (R < 0 || V.empty())
+        return (Flag + " needs a comma-separated list of values").str();
+      std::string Bad;
+      bool Ok = Flag == "--push-u32"
+                    ? appendWords<uint32_t>(V, parseU32, O.PushConstants, Bad)
+                : Flag == "--push-i32"
+                    ? appendWords<int32_t>(V, parseI32, O.PushConstants, Bad)
+                    : appendWords<float>(V, parseF32, O.PushConstants, Bad);
+      if (!Ok)
+        return Quoted(Flag) + ": malformed number '" + Bad + "'";
+    } else if ((R = Value("--dispatch", V))) {
+      SmallVector<StringRef, 3> Items;
+      StringRef(V).split(Items, ',');
+      if (R < 0 || Items.size() > 3)
+        return Quoted("--dispatch") + ": expected X[,Y[,Z]]";
+      O.Groups = {1, 1, 1};
+      for (size_t J = 0; J < Items.size(); ++J)
+        if (!parseU32(Items[J].trim(), O.Groups[J]) || O.Groups[J] == 0)
+          return Quoted("--dispatch") + ": malformed number '" +
+                 Items[J].str() + "' (a positive workgroup count)";
+    } else if ((R = Value("--entry", V))) {
+      if (R < 0 || V.empty())
+        return "--entry needs a name";
+      O.T.EntryPoint = V;
+    } else if ((R = Value("--threads", V))) {
+      uint32_t N;
+      if (R < 0 || !parseU32(V, N))
+        return Quoted("--threads") +
+               ": malformed number (a thread count, 0 for all cores)";
+      O.Threads = N;
+    } else if ((R = Value("--width", V))) {
+      if (R < 0 || (V != "4" && V != "8" && V != "16"))
+        return Quoted("--width") + ": --width takes 4, 8 or 16";
+      O.T.Width = unsigned(std::stoul(V));
+    } else if ((R = Value("--spec", V))) {
+      auto [IdText, ValueText] = StringRef(V).split('=');
+      uint32_t Id;
+      if (R < 0 || !StringRef(V).contains('=') || ValueText.empty() ||
+          !parseU32(IdText, Id))
+        return Quoted("--spec") + ": --spec takes ID=VALUE, for example "
+                                  "--spec 3=16";
+      O.T.SpecValues.emplace_back(Id, ValueText.str());
+    } else if (A == "--robust-buffer-access") {
+      O.T.RobustBufferAccess = true;
+    } else if ((R = Value("--repeat", V))) {
+      uint32_t N;
+      if (R < 0 || !parseU32(V, N) || N == 0)
+        return Quoted("--repeat") + ": malformed number (a positive count)";
+      O.Repeat = N;
+    } else if ((R = Value("--dump", V))) {
+      RunDump D;
+      auto [Ref, Path] = StringRef(V).split(':');
+      if (R < 0 || !StringRef(V).contains(':') || Path.empty())
+        return Quoted("--dump") + ": expected [SET.]BINDING:PATH";
+      if (!parseBindingRef(Ref, D.Set, D.Binding))
+        return Quoted("--dump") + ": malformed binding '" + Ref.str() +
+               "' (expected [SET.]BINDING)";
+      D.Path = Path.str();
+      O.Dumps.push_back(std::move(D));
+    } else if (!A.starts_with("-") || A == "-") {
+      if (!O.Shader.empty())
+        return "more than one shader ('" + O.Shader + "' and '" + A.str() +
+               "')";
+      O.Shader = A.str();
+    } else {
+      return "unknown option '" + A.str() + "'";
+    }
+  }
+  if (O.Help)
+    return std::nullopt;
+  if (O.Shader.empty())
+    return "no shader file";
+  // Checked after the loop so that --dump may come before its --buffer.
+  for (const RunDump &D : O.Dumps)
+    if (!O.findBuffer(D.Set, D.Binding))
+      return "--dump '" + bindingName(D.Set, D.Binding) + ":" + D.Path +
+             "': no --buffer gives binding " + bindingName(D.Set, D.Binding);
+  return std::nullopt;
+}
+
+int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
+  RunOptions O;
+  auto Usage = [&](const Twine &Msg) {
+    Err << ErrorPrefix << Msg << "\n(run 'spirv2llvm run --help' for usage)\n";
+    return 2;
+  };
+  auto Fail = [&](const Twine &Msg) {
+    Err << ErrorPrefix << Msg << "\n";
+    return 1;
+  };
+  if (auto Msg = parseRunArgs(Args, O))
+    return Usage(*Msg);
+  if (O.Help) {
+    Out << HelpText;
+    return 0;
+  }
+
+  // The buffers first: a file that cannot be read is bad usage, whatever
+  // the shader.
+  std::vector<std::vector<uint8_t>> Data(O.Buffers.size());
+  for (size_t I = 0; I < O.Buffers.size(); ++I) {
+    const RunBuffer &B = O.Buffers[I];
+    Data[I].resize(B.Size);
+    if (Error E = fillBuffer(B.Init, Data[I]))
+      return Usage("--buffer '" + B.Spec + "': " + toString(std::move(E)));
+  }
+
+  auto CompileStart = std::chrono::steady_clock::now();
+  auto T = translateFile(O.Shader, O.T);
+  if (!T)
+    return Fail(toString(T.takeError()));
+  if (T->EntryStage != Stage::Compute)
+    return Fail(O.Shader + ": entry point '" + T->EntryName +
+                "' is not a GLCompute shader");
+  // Reflection comes with the translation, so mismatched buffers are
+  // reported before paying for the JIT.
+  if (auto Msg = checkResources(O, T->Compute))
+    return Usage(*Msg);
+  std::string Entry = T->EntryName;
+  auto S = ComputeShader::create(std::move(*T), O.JitOptLevel);
+  if (!S)
+    return Fail(O.Shader + ": " + toString(S.takeError()));
+  double CompileMs = msSince(CompileStart);
+  if (auto Msg = checkResources(O, (*S)->info()))
+    return Usage(*Msg);
+
+  DispatchResources R;
+  for (size_t I = 0; I < O.Buffers.size(); ++I)
+    R.bind(O.Buffers[I].Set, O.Buffers[I].Binding, Data[I].data(),
+           Data[I].size());
+  R.PushConstants = O.PushConstants;
+
+  if (!O.Quiet) {
+    printSummary(O, Entry, **S, Out);
+    Out.flush();
+  }
+
+  // Every dispatch starts from the initial contents, so a shader that
+  // accumulates (x += 1) shows one dispatch's effect in --dump and does
+  // the same work each time. The copy back is not timed.
+  unsigned Timed = O.Repeat.value_or(1);
+  unsigned Total = O.Repeat ? Timed + 1 : 1;
+  std::vector<std::vector<uint8_t>> Initial;
+  if (Total > 1)
+    Initial = Data;
+  std::vector<double> Ms;
+  for (unsigned D = 0; D < Total; ++D) {
+    if (D > 0)
+      for (size_t I = 0; I < Data.size(); ++I)
+        std::memcpy(Data[I].data(), Initial[I].data(), Data[I].size());
+    auto Start = std::chrono::steady_clock::now();
+    if (Error E = (*S)->dispatch(O.Groups, R, O.Threads))
+      return Fail(O.Shader + ": " + toString(std::move(E)));
+    double Elapsed = msSince(Start);
+    bool WarmUp = O.Repeat && D == 0;
+    if (!WarmUp)
+      Ms.push_back(Elapsed);
+  }
+
+  for (const RunDump &D : O.Dumps) {
+    size_t I = O.findBuffer(D.Set, D.Binding) - O.Buffers.data();
+    std::error_code EC;
+    raw_fd_ostream OS(D.Path, EC, sys::fs::OF_None);
+    if (!EC) {
+      OS.write(reinterpret_cast<const char *>(Data[I].data()), Data[I].size());
+      OS.close();
+      EC = OS.error();
+    }
+    if (EC)
+      return Fail(D.Path + ": cannot write: " + EC.message());
+  }
+
+  const auto &WG = (*S)->info().WorkgroupSize;
+  uint64_t Invocations =
+      uint64_t(O.Groups[0]) * O.Groups[1] * O.Groups[2] * WG[0] * WG[1] * WG[2];
+  double MinMs = *std::min_element(Ms.begin(), Ms.end());
+  double MaxMs = *std::max_element(Ms.begin(), Ms.end());
+  double MedianMs = median(Ms);
+  // Invocations per microsecond at the median is millions per second.
+  double MinvPerS = MedianMs > 0 ? double(Invocations) / (MedianMs * 1e3) : 0;
+  Out << "RESULT invocations=" << Invocations << " dispatches=" << Timed
+      << format(" median_ms=%.4f min_ms=%.4f max_ms=%.4f", MedianMs, MinMs,
+                MaxMs)
+      << format(" minv_per_s=%.2f compile_ms=%.2f", MinvPerS, CompileMs)
+      << "\n";
+  return 0;
+}
+
+} // namespace spirv2llvm
