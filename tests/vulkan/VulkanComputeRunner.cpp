@@ -1,0 +1,943 @@
+//===- VulkanComputeRunner.cpp - Compute dispatches on lavapipe -----------===//
+//
+// One instance, device, queue and command pool live as long as the runner;
+// everything a dispatch needs (shader module, layouts, pipeline, buffers,
+// descriptors, command buffer, fence) lives in a DispatchResources that
+// destroys it when the dispatch ends, so repeated runs leak nothing.
+//
+//===----------------------------------------------------------------------===//
+#include "VulkanComputeRunner.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <set>
+
+using namespace spirv2llvm::vk;
+using llvm::Error;
+using llvm::Expected;
+
+namespace {
+
+/// How long a dispatch may run. lavapipe cannot preempt a shader, so a
+/// non-terminating one would otherwise block the test binary until ctest
+/// kills it; with a bound the caller gets an error naming the dispatch.
+constexpr uint64_t FenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+
+constexpr uint32_t SpirvMagic = 0x07230203;
+constexpr uint32_t OpEntryPoint = 15;
+constexpr uint32_t ExecutionModelGLCompute = 5;
+
+Error makeError(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+const char *resultName(VkResult R) {
+  switch (R) {
+#define S2L_RESULT(Name)                                                       \
+  case Name:                                                                   \
+    return #Name;
+    S2L_RESULT(VK_SUCCESS)
+    S2L_RESULT(VK_NOT_READY)
+    S2L_RESULT(VK_TIMEOUT)
+    S2L_RESULT(VK_INCOMPLETE)
+    S2L_RESULT(VK_ERROR_OUT_OF_HOST_MEMORY)
+    S2L_RESULT(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    S2L_RESULT(VK_ERROR_INITIALIZATION_FAILED)
+    S2L_RESULT(VK_ERROR_DEVICE_LOST)
+    S2L_RESULT(VK_ERROR_MEMORY_MAP_FAILED)
+    S2L_RESULT(VK_ERROR_LAYER_NOT_PRESENT)
+    S2L_RESULT(VK_ERROR_EXTENSION_NOT_PRESENT)
+    S2L_RESULT(VK_ERROR_FEATURE_NOT_PRESENT)
+    S2L_RESULT(VK_ERROR_INCOMPATIBLE_DRIVER)
+    S2L_RESULT(VK_ERROR_TOO_MANY_OBJECTS)
+    S2L_RESULT(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    S2L_RESULT(VK_ERROR_FRAGMENTED_POOL)
+    S2L_RESULT(VK_ERROR_UNKNOWN)
+    S2L_RESULT(VK_ERROR_OUT_OF_POOL_MEMORY)
+    S2L_RESULT(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    S2L_RESULT(VK_ERROR_FRAGMENTATION)
+    S2L_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
+    S2L_RESULT(VK_PIPELINE_COMPILE_REQUIRED)
+    S2L_RESULT(VK_ERROR_INVALID_SHADER_NV)
+#undef S2L_RESULT
+  default:
+    return "unknown VkResult";
+  }
+}
+
+/// "vkCreateBuffer failed: VK_ERROR_OUT_OF_DEVICE_MEMORY (-2)", or success.
+Error check(VkResult R, const char *Call) {
+  if (R == VK_SUCCESS)
+    return Error::success();
+  return makeError(llvm::formatv("{0} failed: {1} ({2})", Call, resultName(R),
+                                 static_cast<int>(R)));
+}
+
+template <typename T> T makeStruct(VkStructureType Type) {
+  T S{};
+  S.sType = Type;
+  return S;
+}
+
+std::string versionString(uint32_t V) {
+  return llvm::formatv("{0}.{1}.{2}", VK_API_VERSION_MAJOR(V),
+                       VK_API_VERSION_MINOR(V), VK_API_VERSION_PATCH(V));
+}
+
+/// Checks the module header and that it declares a GLCompute entry point
+/// named \p Name: a wrong name is undefined behaviour that drivers need not
+/// diagnose (and no validation layer is installed), so the runner does,
+/// listing the names it found.
+Error checkEntryPoint(llvm::ArrayRef<uint32_t> Words, llvm::StringRef Name) {
+  if (Words.size() < 5)
+    return makeError(llvm::formatv(
+        "spir-v module too short: {0} words, the header alone has 5",
+        Words.size()));
+  if (Words[0] != SpirvMagic)
+    return makeError(llvm::formatv(
+        "not a spir-v module in host byte order: magic number {0:x8}",
+        Words[0]));
+  std::vector<std::string> Found;
+  for (size_t I = 5; I < Words.size();) {
+    uint32_t Count = Words[I] >> 16, Opcode = Words[I] & 0xffff;
+    if (Count == 0 || I + Count > Words.size())
+      return makeError(llvm::formatv(
+          "malformed spir-v: instruction at word {0} has word count {1}", I,
+          Count));
+    if (Opcode == OpEntryPoint && Count >= 4) {
+      const char *Begin = reinterpret_cast<const char *>(&Words[I + 3]);
+      std::string EntryName(Begin, strnlen(Begin, (Count - 3) * 4));
+      if (Words[I + 1] == ExecutionModelGLCompute && EntryName == Name)
+        return Error::success();
+      Found.push_back(EntryName);
+    }
+    I += Count;
+  }
+  return makeError(llvm::formatv(
+      "no GLCompute entry point named '{0}' (entry points: {1})", Name,
+      Found.empty() ? std::string("none") : llvm::join(Found, ", ")));
+}
+
+/// The structures the device was created with, reused for reporting.
+/// Vulkan13 also records subgroupSizeControl/computeFullSubgroups on a 1.2
+/// device, copied from the VK_EXT_subgroup_size_control structure.
+struct DeviceFeatures {
+  VkPhysicalDeviceFeatures2 Core = makeStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  VkPhysicalDeviceVulkan11Features Vulkan11 =
+      makeStruct<VkPhysicalDeviceVulkan11Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+  VkPhysicalDeviceVulkan12Features Vulkan12 =
+      makeStruct<VkPhysicalDeviceVulkan12Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  VkPhysicalDeviceVulkan13Features Vulkan13 =
+      makeStruct<VkPhysicalDeviceVulkan13Features>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+  VkPhysicalDeviceSubgroupSizeControlFeatures SizeControl =
+      makeStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT AtomicFloat =
+      makeStruct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT AtomicFloat2 =
+      makeStruct<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+};
+
+/// Shader-relevant features, by their Vulkan member names, for
+/// enabledFeatures(). Not every enabled feature: only those a compute
+/// shader's capabilities or layout can depend on.
+struct FeatureName {
+  const char *Name;
+  bool (*Get)(const DeviceFeatures &);
+};
+// clang-format would split '#Member' onto a line of its own.
+// clang-format off
+#define S2L_FEATURE(Struct, Member)                                            \
+  FeatureName{#Member, [](const DeviceFeatures &F) -> bool {                   \
+                return F.Struct.Member;                                        \
+              }}
+// clang-format on
+const FeatureName ShaderFeatures[] = {
+    S2L_FEATURE(Core.features, shaderFloat64),
+    S2L_FEATURE(Core.features, shaderInt64),
+    S2L_FEATURE(Core.features, shaderInt16),
+    S2L_FEATURE(Vulkan11, storageBuffer16BitAccess),
+    S2L_FEATURE(Vulkan11, uniformAndStorageBuffer16BitAccess),
+    S2L_FEATURE(Vulkan11, storagePushConstant16),
+    S2L_FEATURE(Vulkan11, variablePointersStorageBuffer),
+    S2L_FEATURE(Vulkan11, variablePointers),
+    S2L_FEATURE(Vulkan12, storageBuffer8BitAccess),
+    S2L_FEATURE(Vulkan12, uniformAndStorageBuffer8BitAccess),
+    S2L_FEATURE(Vulkan12, storagePushConstant8),
+    S2L_FEATURE(Vulkan12, shaderBufferInt64Atomics),
+    S2L_FEATURE(Vulkan12, shaderSharedInt64Atomics),
+    S2L_FEATURE(Vulkan12, shaderFloat16),
+    S2L_FEATURE(Vulkan12, shaderInt8),
+    S2L_FEATURE(Vulkan12, scalarBlockLayout),
+    S2L_FEATURE(Vulkan12, uniformBufferStandardLayout),
+    S2L_FEATURE(Vulkan12, shaderSubgroupExtendedTypes),
+    S2L_FEATURE(Vulkan12, bufferDeviceAddress),
+    S2L_FEATURE(Vulkan12, vulkanMemoryModel),
+    S2L_FEATURE(Vulkan12, vulkanMemoryModelDeviceScope),
+    S2L_FEATURE(Vulkan12, vulkanMemoryModelAvailabilityVisibilityChains),
+    S2L_FEATURE(Vulkan13, subgroupSizeControl),
+    S2L_FEATURE(Vulkan13, computeFullSubgroups),
+    S2L_FEATURE(Vulkan13, shaderDemoteToHelperInvocation),
+    S2L_FEATURE(Vulkan13, shaderTerminateInvocation),
+    S2L_FEATURE(Vulkan13, shaderIntegerDotProduct),
+    S2L_FEATURE(Vulkan13, shaderZeroInitializeWorkgroupMemory),
+    S2L_FEATURE(Vulkan13, maintenance4),
+    S2L_FEATURE(AtomicFloat, shaderBufferFloat32Atomics),
+    S2L_FEATURE(AtomicFloat, shaderBufferFloat32AtomicAdd),
+    S2L_FEATURE(AtomicFloat, shaderBufferFloat64Atomics),
+    S2L_FEATURE(AtomicFloat, shaderBufferFloat64AtomicAdd),
+    S2L_FEATURE(AtomicFloat, shaderSharedFloat32Atomics),
+    S2L_FEATURE(AtomicFloat, shaderSharedFloat32AtomicAdd),
+    S2L_FEATURE(AtomicFloat, shaderSharedFloat64Atomics),
+    S2L_FEATURE(AtomicFloat, shaderSharedFloat64AtomicAdd),
+    S2L_FEATURE(AtomicFloat2, shaderBufferFloat32AtomicMinMax),
+    S2L_FEATURE(AtomicFloat2, shaderSharedFloat32AtomicMinMax),
+    S2L_FEATURE(AtomicFloat2, shaderBufferFloat64AtomicMinMax),
+    S2L_FEATURE(AtomicFloat2, shaderSharedFloat64AtomicMinMax),
+};
+#undef S2L_FEATURE
+
+} // namespace
+
+namespace spirv2llvm::vk::detail {
+
+/// The objects that live as long as the runner.
+struct RunnerState {
+  VkInstance Instance = VK_NULL_HANDLE;
+  VkPhysicalDevice Physical = VK_NULL_HANDLE;
+  VkDevice Device = VK_NULL_HANDLE;
+  VkQueue Queue = VK_NULL_HANDLE;
+  uint32_t QueueFamily = 0;
+  VkCommandPool CommandPool = VK_NULL_HANDLE;
+  VkPhysicalDeviceProperties Props{};
+  VkPhysicalDeviceMemoryProperties MemoryProps{};
+  uint32_t ApiVersion = 0;
+  DeviceFeatures Enabled;
+  VkSubgroupInfo Subgroups;
+  /// A dispatch timed out: its objects and the device are still in use by
+  /// the driver's threads, so nothing may be destroyed or submitted.
+  bool Hung = false;
+
+  ~RunnerState();
+  Error createInstance();
+  Error pickDevice();
+  Error createDevice();
+  Expected<uint32_t> findHostMemoryType(uint32_t TypeBits) const;
+};
+
+RunnerState::~RunnerState() {
+  // After a timeout the device is still executing; destroying it is
+  // undefined, so leak it (the process is about to report and exit).
+  if (Hung)
+    return;
+  if (Device) {
+    vkDeviceWaitIdle(Device);
+    if (CommandPool)
+      vkDestroyCommandPool(Device, CommandPool, nullptr);
+    vkDestroyDevice(Device, nullptr);
+  }
+  if (Instance)
+    vkDestroyInstance(Instance, nullptr);
+}
+
+Error RunnerState::createInstance() {
+  uint32_t LoaderVersion = VK_API_VERSION_1_0;
+  if (Error E = check(vkEnumerateInstanceVersion(&LoaderVersion),
+                      "vkEnumerateInstanceVersion"))
+    return E;
+  if (LoaderVersion < VK_API_VERSION_1_2)
+    return makeError("the vulkan loader implements " +
+                     versionString(LoaderVersion) + "; 1.2 is needed");
+  VkApplicationInfo App =
+      makeStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  App.pApplicationName = "spirv2llvm-vulkan-runner";
+  App.apiVersion = std::min<uint32_t>(LoaderVersion, VK_API_VERSION_1_3);
+  // No extensions or layers: the runner is headless and needs no surface.
+  // Validation can still be switched on from outside, with
+  // VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation, where installed.
+  VkInstanceCreateInfo Info =
+      makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  Info.pApplicationInfo = &App;
+  ApiVersion = App.apiVersion;
+  return check(vkCreateInstance(&Info, nullptr, &Instance), "vkCreateInstance");
+}
+
+Error RunnerState::pickDevice() {
+  const char *Hint =
+      "; install mesa-vulkan-drivers, and if VK_ICD_FILENAMES or "
+      "VK_DRIVER_FILES is set, include "
+      "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+  uint32_t Count = 0;
+  // The loader fails this way when no driver has a device.
+  if (Error E = check(vkEnumeratePhysicalDevices(Instance, &Count, nullptr),
+                      "vkEnumeratePhysicalDevices"))
+    return makeError("no lavapipe device: " + llvm::toString(std::move(E)) +
+                     Hint);
+  std::vector<VkPhysicalDevice> Devices(Count);
+  if (Error E =
+          check(vkEnumeratePhysicalDevices(Instance, &Count, Devices.data()),
+                "vkEnumeratePhysicalDevices"))
+    return E;
+  std::vector<std::string> Names;
+  for (VkPhysicalDevice D : Devices) {
+    VkPhysicalDeviceProperties P;
+    vkGetPhysicalDeviceProperties(D, &P);
+    Names.push_back(P.deviceName);
+    // The name and not the device type or the loader's order: hardware
+    // drivers may come first, and the reference must be lavapipe.
+    if (!llvm::StringRef(P.deviceName).contains("llvmpipe"))
+      continue;
+    Physical = D;
+    Props = P;
+    uint32_t DeviceVersion =
+        VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(P.apiVersion),
+                            VK_API_VERSION_MINOR(P.apiVersion), 0);
+    if (DeviceVersion < VK_API_VERSION_1_2)
+      return makeError(llvm::formatv("{0} implements vulkan {1}; 1.2 is needed",
+                                     P.deviceName,
+                                     versionString(P.apiVersion)));
+    ApiVersion = std::min(ApiVersion, DeviceVersion);
+    vkGetPhysicalDeviceMemoryProperties(D, &MemoryProps);
+    return Error::success();
+  }
+  return makeError(
+      "no lavapipe device (deviceName containing 'llvmpipe'); devices found: " +
+      (Names.empty() ? std::string("none") : llvm::join(Names, ", ")) + Hint);
+}
+
+Error RunnerState::createDevice() {
+  uint32_t ExtCount = 0;
+  if (Error E = check(vkEnumerateDeviceExtensionProperties(Physical, nullptr,
+                                                           &ExtCount, nullptr),
+                      "vkEnumerateDeviceExtensionProperties"))
+    return E;
+  std::vector<VkExtensionProperties> Exts(ExtCount);
+  if (Error E = check(vkEnumerateDeviceExtensionProperties(
+                          Physical, nullptr, &ExtCount, Exts.data()),
+                      "vkEnumerateDeviceExtensionProperties"))
+    return E;
+  auto HasExt = [&](const char *Name) {
+    return llvm::any_of(Exts, [&](const VkExtensionProperties &P) {
+      return std::strcmp(P.extensionName, Name) == 0;
+    });
+  };
+
+  // Query and enable the same chain: whatever the driver reports.
+  bool Is13 = ApiVersion >= VK_API_VERSION_1_3;
+  bool SizeControlExt =
+      !Is13 && HasExt(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  std::vector<const char *> EnabledExts;
+  DeviceFeatures &F = Enabled;
+  void **Tail = &F.Core.pNext;
+  auto Append = [&](auto &S) {
+    *Tail = &S;
+    Tail = &S.pNext;
+  };
+  Append(F.Vulkan11);
+  Append(F.Vulkan12);
+  if (Is13)
+    Append(F.Vulkan13);
+  // The promoted structure must not be chained next to Vulkan13Features.
+  if (SizeControlExt) {
+    Append(F.SizeControl);
+    EnabledExts.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  }
+  bool AtomicFloat = HasExt(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  if (AtomicFloat) {
+    Append(F.AtomicFloat);
+    EnabledExts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+    // atomic_float2 requires atomic_float.
+    if (HasExt(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) {
+      Append(F.AtomicFloat2);
+      EnabledExts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+    }
+  }
+  vkGetPhysicalDeviceFeatures2(Physical, &F.Core);
+  // Robustness defines out-of-bounds results that our JIT does not; a
+  // reference must not hide a shader's out-of-bounds access behind them.
+  F.Core.features.robustBufferAccess = VK_FALSE;
+  F.Vulkan13.robustImageAccess = VK_FALSE;
+
+  uint32_t FamilyCount = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(Physical, &FamilyCount, nullptr);
+  std::vector<VkQueueFamilyProperties> Families(FamilyCount);
+  vkGetPhysicalDeviceQueueFamilyProperties(Physical, &FamilyCount,
+                                           Families.data());
+  auto It = llvm::find_if(Families, [](const VkQueueFamilyProperties &P) {
+    return (P.queueFlags & VK_QUEUE_COMPUTE_BIT) != 0;
+  });
+  if (It == Families.end())
+    return makeError(llvm::Twine(Props.deviceName) + " has no compute queue");
+  QueueFamily = static_cast<uint32_t>(It - Families.begin());
+
+  float Priority = 1.0f;
+  VkDeviceQueueCreateInfo QueueInfo = makeStruct<VkDeviceQueueCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  QueueInfo.queueFamilyIndex = QueueFamily;
+  QueueInfo.queueCount = 1;
+  QueueInfo.pQueuePriorities = &Priority;
+  VkDeviceCreateInfo Info =
+      makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  Info.pNext = &F.Core; // features come from the chain, not pEnabledFeatures
+  Info.queueCreateInfoCount = 1;
+  Info.pQueueCreateInfos = &QueueInfo;
+  Info.enabledExtensionCount = static_cast<uint32_t>(EnabledExts.size());
+  Info.ppEnabledExtensionNames = EnabledExts.data();
+  if (Error E = check(vkCreateDevice(Physical, &Info, nullptr, &Device),
+                      "vkCreateDevice"))
+    return E;
+  vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
+
+  VkCommandPoolCreateInfo PoolInfo = makeStruct<VkCommandPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  PoolInfo.queueFamilyIndex = QueueFamily;
+  if (Error E =
+          check(vkCreateCommandPool(Device, &PoolInfo, nullptr, &CommandPool),
+                "vkCreateCommandPool"))
+    return E;
+
+  // Reporting only from here on: record the subgroup facts.
+  if (SizeControlExt) {
+    F.Vulkan13.subgroupSizeControl = F.SizeControl.subgroupSizeControl;
+    F.Vulkan13.computeFullSubgroups = F.SizeControl.computeFullSubgroups;
+  }
+  auto SubgroupProps = makeStruct<VkPhysicalDeviceSubgroupProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  auto SizeProps = makeStruct<VkPhysicalDeviceSubgroupSizeControlProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
+  auto Props2 = makeStruct<VkPhysicalDeviceProperties2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  Props2.pNext = &SubgroupProps;
+  if (Is13 || SizeControlExt)
+    SubgroupProps.pNext = &SizeProps;
+  vkGetPhysicalDeviceProperties2(Physical, &Props2);
+  Subgroups.DefaultSize = SubgroupProps.subgroupSize;
+  if (SubgroupProps.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
+    Subgroups.SupportedOperations = SubgroupProps.supportedOperations;
+  Subgroups.SizeControl =
+      F.Vulkan13.subgroupSizeControl &&
+      (SizeProps.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+  Subgroups.MinSize =
+      Subgroups.SizeControl ? SizeProps.minSubgroupSize : Subgroups.DefaultSize;
+  Subgroups.MaxSize =
+      Subgroups.SizeControl ? SizeProps.maxSubgroupSize : Subgroups.DefaultSize;
+  return Error::success();
+}
+
+Expected<uint32_t> RunnerState::findHostMemoryType(uint32_t TypeBits) const {
+  // Coherent, so that neither the upload nor the read-back needs a flush
+  // or an invalidate; lavapipe's only memory type has every property.
+  const VkMemoryPropertyFlags Wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (uint32_t I = 0; I < MemoryProps.memoryTypeCount; ++I)
+    if ((TypeBits & (1u << I)) &&
+        (MemoryProps.memoryTypes[I].propertyFlags & Wanted) == Wanted)
+      return I;
+  return makeError("no host-visible, host-coherent memory type for a buffer");
+}
+
+} // namespace spirv2llvm::vk::detail
+
+namespace {
+
+/// Everything one VkDispatch needs, destroyed in reverse order of creation
+/// (handles still null were never created).
+class DispatchResources {
+public:
+  explicit DispatchResources(detail::RunnerState &R) : R(R) {}
+  ~DispatchResources();
+  DispatchResources(const DispatchResources &) = delete;
+  DispatchResources &operator=(const DispatchResources &) = delete;
+
+  /// Checks \p D against the device and creates every object, up to a
+  /// recorded command buffer. Does not upload buffer contents.
+  Error build(const VkDispatch &D);
+  /// Writes the initial buffer contents (zero-filling the padding).
+  void upload(const VkDispatch &D);
+  Error submitAndWait();
+  /// Copies every buffer back into D.Buffers[i].Data (same size as before).
+  void download(VkDispatch &D) const;
+
+private:
+  struct Buffer {
+    VkBuffer Handle = VK_NULL_HANDLE;
+    VkDeviceMemory Memory = VK_NULL_HANDLE;
+    void *Mapped = nullptr;
+    VkDeviceSize Size = 0;
+  };
+
+  Error checkLimits(const VkDispatch &D) const;
+  Error createPipeline(const VkDispatch &D);
+  Error createBuffers(const VkDispatch &D);
+  Error createDescriptors(const VkDispatch &D);
+  Error recordCommands(const VkDispatch &D);
+
+  detail::RunnerState &R;
+  VkShaderModule Module = VK_NULL_HANDLE;
+  /// One layout per set index 0..max used; unused indices get empty layouts
+  /// because a pipeline layout cannot skip a set number.
+  std::vector<VkDescriptorSetLayout> SetLayouts;
+  VkPipelineLayout PipelineLayout = VK_NULL_HANDLE;
+  VkPipeline Pipeline = VK_NULL_HANDLE;
+  std::vector<Buffer> Buffers;
+  VkDescriptorPool Pool = VK_NULL_HANDLE;
+  std::vector<VkDescriptorSet> Sets;
+  VkCommandBuffer Commands = VK_NULL_HANDLE;
+  VkFence Fence = VK_NULL_HANDLE;
+  std::vector<uint8_t> PushData;
+};
+
+DispatchResources::~DispatchResources() {
+  // See RunnerState::Hung: objects of a timed-out dispatch are still in use.
+  if (R.Hung)
+    return;
+  VkDevice Dev = R.Device;
+  if (Fence)
+    vkDestroyFence(Dev, Fence, nullptr);
+  if (Commands)
+    vkFreeCommandBuffers(Dev, R.CommandPool, 1, &Commands);
+  if (Pool) // frees Sets too
+    vkDestroyDescriptorPool(Dev, Pool, nullptr);
+  for (Buffer &B : Buffers) {
+    if (B.Handle)
+      vkDestroyBuffer(Dev, B.Handle, nullptr);
+    if (B.Memory)
+      vkFreeMemory(Dev, B.Memory, nullptr); // unmaps implicitly
+  }
+  if (Pipeline)
+    vkDestroyPipeline(Dev, Pipeline, nullptr);
+  if (PipelineLayout)
+    vkDestroyPipelineLayout(Dev, PipelineLayout, nullptr);
+  for (VkDescriptorSetLayout L : SetLayouts)
+    vkDestroyDescriptorSetLayout(Dev, L, nullptr);
+  if (Module)
+    vkDestroyShaderModule(Dev, Module, nullptr);
+}
+
+Error DispatchResources::checkLimits(const VkDispatch &D) const {
+  const VkPhysicalDeviceLimits &L = R.Props.limits;
+  if (Error E = checkEntryPoint(D.Spirv, D.EntryPoint))
+    return E;
+  const uint32_t Groups[3] = {D.GroupsX, D.GroupsY, D.GroupsZ};
+  for (unsigned I = 0; I < 3; ++I)
+    if (Groups[I] == 0 || Groups[I] > L.maxComputeWorkGroupCount[I])
+      return makeError(
+          llvm::formatv("group count {0} in dimension {1} is outside 1..{2}",
+                        Groups[I], I, L.maxComputeWorkGroupCount[I]));
+  if (D.PushConstants.size() > L.maxPushConstantsSize)
+    return makeError(
+        llvm::formatv("{0} bytes of push constants; the device allows {1}",
+                      D.PushConstants.size(), L.maxPushConstantsSize));
+  std::set<std::pair<uint32_t, uint32_t>> Bindings;
+  for (const VkBufferSpec &B : D.Buffers) {
+    if (!Bindings.insert({B.Set, B.Binding}).second)
+      return makeError(llvm::formatv("two buffers at set {0} binding {1}",
+                                     B.Set, B.Binding));
+    if (B.Set >= L.maxBoundDescriptorSets)
+      return makeError(
+          llvm::formatv("set {0} is out of range: the device binds {1} sets",
+                        B.Set, L.maxBoundDescriptorSets));
+    uint64_t Limit =
+        B.IsUniform ? L.maxUniformBufferRange : L.maxStorageBufferRange;
+    if (B.Data.size() > Limit)
+      return makeError(llvm::formatv(
+          "{0} buffer at set {1} binding {2} has {3} bytes; the device allows "
+          "{4}",
+          B.IsUniform ? "uniform" : "storage", B.Set, B.Binding, B.Data.size(),
+          Limit));
+  }
+  std::set<uint32_t> SpecIds;
+  for (const auto &[Id, Value] : D.SpecConstants)
+    if (!SpecIds.insert(Id).second)
+      return makeError(llvm::formatv("spec constant {0} given twice", Id));
+  const VkSubgroupInfo &S = R.Subgroups;
+  uint32_t Size = D.RequiredSubgroupSize;
+  if (Size != 0 && (!S.SizeControl || !llvm::isPowerOf2_32(Size) ||
+                    Size < S.MinSize || Size > S.MaxSize))
+    return makeError(
+        S.SizeControl
+            ? llvm::formatv("subgroup size {0} not supported: the device "
+                            "allows powers of two in {1}..{2}",
+                            Size, S.MinSize, S.MaxSize)
+                  .str()
+            : llvm::formatv("subgroup size {0} not supported: no subgroup "
+                            "size control for compute (fixed size {1})",
+                            Size, S.DefaultSize)
+                  .str());
+  return Error::success();
+}
+
+Error DispatchResources::createPipeline(const VkDispatch &D) {
+  VkDevice Dev = R.Device;
+  VkShaderModuleCreateInfo ModuleInfo = makeStruct<VkShaderModuleCreateInfo>(
+      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  ModuleInfo.codeSize = D.Spirv.size() * sizeof(uint32_t);
+  ModuleInfo.pCode = D.Spirv.data();
+  if (Error E = check(vkCreateShaderModule(Dev, &ModuleInfo, nullptr, &Module),
+                      "vkCreateShaderModule"))
+    return E;
+
+  uint32_t SetCount = 0;
+  for (const VkBufferSpec &B : D.Buffers)
+    SetCount = std::max(SetCount, B.Set + 1);
+  for (uint32_t Set = 0; Set < SetCount; ++Set) {
+    std::vector<VkDescriptorSetLayoutBinding> Bindings;
+    for (const VkBufferSpec &B : D.Buffers) {
+      if (B.Set != Set)
+        continue;
+      VkDescriptorSetLayoutBinding LB{};
+      LB.binding = B.Binding;
+      LB.descriptorType = B.IsUniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      LB.descriptorCount = 1;
+      LB.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+      Bindings.push_back(LB);
+    }
+    VkDescriptorSetLayoutCreateInfo Info =
+        makeStruct<VkDescriptorSetLayoutCreateInfo>(
+            VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    Info.bindingCount = static_cast<uint32_t>(Bindings.size());
+    Info.pBindings = Bindings.data();
+    VkDescriptorSetLayout Layout = VK_NULL_HANDLE;
+    if (Error E =
+            check(vkCreateDescriptorSetLayout(Dev, &Info, nullptr, &Layout),
+                  "vkCreateDescriptorSetLayout"))
+      return E;
+    SetLayouts.push_back(Layout);
+  }
+
+  // vkCmdPushConstants takes multiples of 4 bytes.
+  PushData = D.PushConstants;
+  PushData.resize(llvm::alignTo(PushData.size(), 4), 0);
+  VkPushConstantRange Range{VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                            static_cast<uint32_t>(PushData.size())};
+  VkPipelineLayoutCreateInfo LayoutInfo =
+      makeStruct<VkPipelineLayoutCreateInfo>(
+          VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+  LayoutInfo.setLayoutCount = static_cast<uint32_t>(SetLayouts.size());
+  LayoutInfo.pSetLayouts = SetLayouts.data();
+  LayoutInfo.pushConstantRangeCount = PushData.empty() ? 0 : 1;
+  LayoutInfo.pPushConstantRanges = &Range;
+  if (Error E = check(
+          vkCreatePipelineLayout(Dev, &LayoutInfo, nullptr, &PipelineLayout),
+          "vkCreatePipelineLayout"))
+    return E;
+
+  std::vector<VkSpecializationMapEntry> Entries;
+  std::vector<uint32_t> SpecData;
+  for (const auto &[Id, Value] : D.SpecConstants) {
+    Entries.push_back({Id, static_cast<uint32_t>(SpecData.size() * 4), 4});
+    SpecData.push_back(Value);
+  }
+  VkSpecializationInfo Spec{};
+  Spec.mapEntryCount = static_cast<uint32_t>(Entries.size());
+  Spec.pMapEntries = Entries.data();
+  Spec.dataSize = SpecData.size() * 4;
+  Spec.pData = SpecData.data();
+
+  auto SizeInfo = makeStruct<
+      VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO);
+  SizeInfo.requiredSubgroupSize = D.RequiredSubgroupSize;
+  VkComputePipelineCreateInfo Info = makeStruct<VkComputePipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  Info.stage = makeStruct<VkPipelineShaderStageCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+  if (D.RequiredSubgroupSize != 0)
+    Info.stage.pNext = &SizeInfo;
+  Info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  Info.stage.module = Module;
+  Info.stage.pName = D.EntryPoint.c_str();
+  Info.stage.pSpecializationInfo = Entries.empty() ? nullptr : &Spec;
+  Info.layout = PipelineLayout;
+  return check(vkCreateComputePipelines(Dev, VK_NULL_HANDLE, 1, &Info, nullptr,
+                                        &Pipeline),
+               "vkCreateComputePipelines");
+}
+
+Error DispatchResources::createBuffers(const VkDispatch &D) {
+  VkDevice Dev = R.Device;
+  for (const VkBufferSpec &Spec : D.Buffers) {
+    Buffer &B = Buffers.emplace_back();
+    // Vulkan has no empty buffers; the descriptor range is this size too.
+    B.Size = std::max<VkDeviceSize>(Spec.Data.size(), 4);
+    VkBufferCreateInfo Info =
+        makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    Info.size = B.Size;
+    Info.usage = Spec.IsUniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    Info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    if (Error E = check(vkCreateBuffer(Dev, &Info, nullptr, &B.Handle),
+                        "vkCreateBuffer"))
+      return E;
+    VkMemoryRequirements Req;
+    vkGetBufferMemoryRequirements(Dev, B.Handle, &Req);
+    Expected<uint32_t> Type = R.findHostMemoryType(Req.memoryTypeBits);
+    if (!Type)
+      return Type.takeError();
+    VkMemoryAllocateInfo Alloc = makeStruct<VkMemoryAllocateInfo>(
+        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    Alloc.allocationSize = Req.size;
+    Alloc.memoryTypeIndex = *Type;
+    if (Error E = check(vkAllocateMemory(Dev, &Alloc, nullptr, &B.Memory),
+                        "vkAllocateMemory"))
+      return E;
+    if (Error E = check(vkBindBufferMemory(Dev, B.Handle, B.Memory, 0),
+                        "vkBindBufferMemory"))
+      return E;
+    if (Error E =
+            check(vkMapMemory(Dev, B.Memory, 0, VK_WHOLE_SIZE, 0, &B.Mapped),
+                  "vkMapMemory"))
+      return E;
+  }
+  return Error::success();
+}
+
+Error DispatchResources::createDescriptors(const VkDispatch &D) {
+  if (SetLayouts.empty())
+    return Error::success();
+  VkDevice Dev = R.Device;
+  uint32_t Storage = 0, Uniform = 0;
+  for (const VkBufferSpec &B : D.Buffers)
+    ++(B.IsUniform ? Uniform : Storage);
+  std::vector<VkDescriptorPoolSize> Sizes;
+  if (Storage)
+    Sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, Storage});
+  if (Uniform)
+    Sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, Uniform});
+  VkDescriptorPoolCreateInfo PoolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  PoolInfo.maxSets = static_cast<uint32_t>(SetLayouts.size());
+  PoolInfo.poolSizeCount = static_cast<uint32_t>(Sizes.size());
+  PoolInfo.pPoolSizes = Sizes.data();
+  if (Error E = check(vkCreateDescriptorPool(Dev, &PoolInfo, nullptr, &Pool),
+                      "vkCreateDescriptorPool"))
+    return E;
+  VkDescriptorSetAllocateInfo Alloc = makeStruct<VkDescriptorSetAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+  Alloc.descriptorPool = Pool;
+  Alloc.descriptorSetCount = static_cast<uint32_t>(SetLayouts.size());
+  Alloc.pSetLayouts = SetLayouts.data();
+  Sets.resize(SetLayouts.size());
+  if (Error E = check(vkAllocateDescriptorSets(Dev, &Alloc, Sets.data()),
+                      "vkAllocateDescriptorSets"))
+    return E;
+
+  // Reserved up front: the writes point into BufferInfos.
+  std::vector<VkDescriptorBufferInfo> BufferInfos;
+  BufferInfos.reserve(D.Buffers.size());
+  std::vector<VkWriteDescriptorSet> Writes;
+  for (size_t I = 0; I < D.Buffers.size(); ++I) {
+    const VkBufferSpec &Spec = D.Buffers[I];
+    BufferInfos.push_back({Buffers[I].Handle, 0, Buffers[I].Size});
+    VkWriteDescriptorSet W = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    W.dstSet = Sets[Spec.Set];
+    W.dstBinding = Spec.Binding;
+    W.descriptorCount = 1;
+    W.descriptorType = Spec.IsUniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    W.pBufferInfo = &BufferInfos.back();
+    Writes.push_back(W);
+  }
+  vkUpdateDescriptorSets(Dev, static_cast<uint32_t>(Writes.size()),
+                         Writes.data(), 0, nullptr);
+  return Error::success();
+}
+
+Error DispatchResources::recordCommands(const VkDispatch &D) {
+  VkDevice Dev = R.Device;
+  VkCommandBufferAllocateInfo Alloc = makeStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  Alloc.commandPool = R.CommandPool;
+  Alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  Alloc.commandBufferCount = 1;
+  if (Error E = check(vkAllocateCommandBuffers(Dev, &Alloc, &Commands),
+                      "vkAllocateCommandBuffers"))
+    return E;
+  // Not one-time-submit: timeDispatch submits it repeatedly.
+  VkCommandBufferBeginInfo Begin = makeStruct<VkCommandBufferBeginInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  if (Error E =
+          check(vkBeginCommandBuffer(Commands, &Begin), "vkBeginCommandBuffer"))
+    return E;
+  vkCmdBindPipeline(Commands, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
+  if (!Sets.empty())
+    vkCmdBindDescriptorSets(
+        Commands, VK_PIPELINE_BIND_POINT_COMPUTE, PipelineLayout, 0,
+        static_cast<uint32_t>(Sets.size()), Sets.data(), 0, nullptr);
+  if (!PushData.empty())
+    vkCmdPushConstants(Commands, PipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       static_cast<uint32_t>(PushData.size()), PushData.data());
+  vkCmdDispatch(Commands, D.GroupsX, D.GroupsY, D.GroupsZ);
+  // The submission makes host writes visible to the shader; the shader's
+  // writes need this barrier to become visible to host reads.
+  VkMemoryBarrier Barrier =
+      makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  Barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  Barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(Commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &Barrier, 0, nullptr,
+                       0, nullptr);
+  if (Error E = check(vkEndCommandBuffer(Commands), "vkEndCommandBuffer"))
+    return E;
+  VkFenceCreateInfo FenceInfo =
+      makeStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+  return check(vkCreateFence(Dev, &FenceInfo, nullptr, &Fence),
+               "vkCreateFence");
+}
+
+Error DispatchResources::build(const VkDispatch &D) {
+  if (Error E = checkLimits(D))
+    return E;
+  if (Error E = createPipeline(D))
+    return E;
+  if (Error E = createBuffers(D))
+    return E;
+  if (Error E = createDescriptors(D))
+    return E;
+  return recordCommands(D);
+}
+
+void DispatchResources::upload(const VkDispatch &D) {
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    const std::vector<uint8_t> &Data = D.Buffers[I].Data;
+    auto *Dst = static_cast<uint8_t *>(Buffers[I].Mapped);
+    if (!Data.empty())
+      std::memcpy(Dst, Data.data(), Data.size());
+    std::memset(Dst + Data.size(), 0, Buffers[I].Size - Data.size());
+  }
+}
+
+Error DispatchResources::submitAndWait() {
+  if (Error E = check(vkResetFences(R.Device, 1, &Fence), "vkResetFences"))
+    return E;
+  VkSubmitInfo Submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  Submit.commandBufferCount = 1;
+  Submit.pCommandBuffers = &Commands;
+  if (Error E =
+          check(vkQueueSubmit(R.Queue, 1, &Submit, Fence), "vkQueueSubmit"))
+    return E;
+  VkResult Wait = vkWaitForFences(R.Device, 1, &Fence, VK_TRUE, FenceTimeoutNs);
+  if (Wait == VK_TIMEOUT) {
+    R.Hung = true;
+    return makeError(llvm::formatv(
+        "vkWaitForFences failed: VK_TIMEOUT after {0} s (the shader does not "
+        "terminate?); the runner is unusable from now on",
+        FenceTimeoutNs / 1000000000));
+  }
+  return check(Wait, "vkWaitForFences");
+}
+
+void DispatchResources::download(VkDispatch &D) const {
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    std::vector<uint8_t> &Data = D.Buffers[I].Data;
+    if (!Data.empty())
+      std::memcpy(Data.data(), Buffers[I].Mapped, Data.size());
+  }
+}
+
+Error checkUsable(const detail::RunnerState &R) {
+  if (R.Hung)
+    return makeError("vulkan runner unusable: an earlier dispatch timed out");
+  return Error::success();
+}
+
+} // namespace
+
+namespace spirv2llvm::vk {
+
+VulkanComputeRunner::VulkanComputeRunner(std::unique_ptr<detail::RunnerState> P)
+    : P(std::move(P)) {}
+
+VulkanComputeRunner::~VulkanComputeRunner() = default;
+
+Expected<std::unique_ptr<VulkanComputeRunner>> VulkanComputeRunner::create() {
+  auto I = std::make_unique<detail::RunnerState>();
+  if (Error E = I->createInstance())
+    return E;
+  if (Error E = I->pickDevice())
+    return E;
+  if (Error E = I->createDevice())
+    return E;
+  return std::unique_ptr<VulkanComputeRunner>(
+      new VulkanComputeRunner(std::move(I)));
+}
+
+Error VulkanComputeRunner::run(VkDispatch &D) {
+  if (Error E = checkUsable(*P))
+    return E;
+  DispatchResources Res(*P);
+  if (Error E = Res.build(D))
+    return E;
+  Res.upload(D);
+  if (Error E = Res.submitAndWait())
+    return E;
+  Res.download(D);
+  return Error::success();
+}
+
+Expected<double> VulkanComputeRunner::timeDispatch(VkDispatch &D,
+                                                   unsigned Repeats) {
+  if (Repeats == 0)
+    return makeError("timeDispatch needs at least one repeat");
+  if (Error E = checkUsable(*P))
+    return E;
+  DispatchResources Res(*P);
+  if (Error E = Res.build(D))
+    return E;
+  std::vector<double> Ms;
+  for (unsigned I = 0; I < Repeats; ++I) {
+    Res.upload(D);
+    auto Start = std::chrono::steady_clock::now();
+    if (Error E = Res.submitAndWait())
+      return E;
+    auto End = std::chrono::steady_clock::now();
+    Ms.push_back(
+        std::chrono::duration<double, std::milli>(End - Start).count());
+  }
+  Res.download(D);
+  std::sort(Ms.begin(), Ms.end());
+  size_t Mid = Ms.size() / 2;
+  return Ms.size() % 2 ? Ms[Mid] : (Ms[Mid - 1] + Ms[Mid]) / 2;
+}
+
+std::string VulkanComputeRunner::deviceName() const {
+  return P->Props.deviceName;
+}
+
+uint32_t VulkanComputeRunner::apiVersion() const { return P->ApiVersion; }
+
+const VkSubgroupInfo &VulkanComputeRunner::subgroupInfo() const {
+  return P->Subgroups;
+}
+
+std::vector<std::string> VulkanComputeRunner::enabledFeatures() const {
+  std::vector<std::string> Names;
+  for (const FeatureName &F : ShaderFeatures)
+    if (F.Get(P->Enabled))
+      Names.push_back(F.Name);
+  return Names;
+}
+
+bool VulkanComputeRunner::hasFeature(llvm::StringRef Name) const {
+  return llvm::any_of(ShaderFeatures, [&](const FeatureName &F) {
+    return Name == F.Name && F.Get(P->Enabled);
+  });
+}
+
+} // namespace spirv2llvm::vk

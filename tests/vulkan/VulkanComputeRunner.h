@@ -1,0 +1,139 @@
+//===- VulkanComputeRunner.h - Compute dispatches on lavapipe ---*- C++ -*-===//
+//
+// Runs one SPIR-V compute shader on Mesa's lavapipe (the CPU Vulkan driver,
+// Debian mesa-vulkan-drivers), the reference of the differential tests: the
+// same module goes through lavapipe and through our JIT, and the buffers are
+// compared.
+//
+// Device selection: the runner enumerates every physical device the Vulkan
+// loader finds and takes the first whose deviceName contains "llvmpipe", so
+// no VK_ICD_FILENAMES / VK_DRIVER_FILES is needed; it runs headless (no
+// surface extensions). If those variables are set, they must include
+// /usr/share/vulkan/icd.d/lvp_icd.x86_64.json or creation fails, listing the
+// devices it did find.
+//
+// Features: the device is created with every core 1.0/1.1/1.2/1.3 feature the
+// driver reports (and VK_EXT_shader_atomic_float{,2} when present), except
+// robustBufferAccess and robustImageAccess: robustness gives out-of-bounds
+// accesses defined results that the JIT does not promise, so a differential
+// test must not depend on them.
+//
+// Subgroups: lavapipe's subgroup size is its vector width in 32-bit lanes,
+// fixed when the driver loads: 8 by default ("256 bits" in the device
+// name), 4 or 16 with LP_NATIVE_VECTOR_WIDTH=128 or 512 in the environment
+// before create(). Subgroup size control is reported but its range is that
+// one size, so RequiredSubgroupSize cannot pick another width; to compare
+// with the JIT at W = 4/8/16, run the process with the matching variable.
+//
+// Limitations: one queue, one dispatch at a time, buffers only (no images or
+// samplers), 32-bit specialization constants only. Not thread safe.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_TESTS_VULKAN_VULKANCOMPUTERUNNER_H
+#define SPIRV2LLVM_TESTS_VULKAN_VULKANCOMPUTERUNNER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace spirv2llvm::vk {
+
+namespace detail {
+struct RunnerState; // instance, device, queue; VulkanComputeRunner.cpp
+} // namespace detail
+
+/// One descriptor: a storage buffer (VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) or,
+/// with IsUniform, a uniform buffer. Data is the initial content and, after
+/// VulkanComputeRunner::run, the final content (same size). The descriptor
+/// range is Data.size() bytes, which is what a runtime array's length() sees;
+/// an empty Data gets a 4-byte buffer, since Vulkan has no empty buffers.
+struct VkBufferSpec {
+  uint32_t Set = 0, Binding = 0;
+  bool IsUniform = false;
+  std::vector<uint8_t> Data;
+};
+
+/// Everything one dispatch needs.
+struct VkDispatch {
+  std::vector<uint32_t> Spirv; ///< module words, host byte order
+  std::string EntryPoint = "main";
+  std::vector<VkBufferSpec> Buffers; ///< contents in, results out
+  /// Push constant bytes from offset 0; zero-padded to a multiple of 4.
+  std::vector<uint8_t> PushConstants;
+  /// SpecId -> 32-bit value (bool: 0 or 1; float: the bit pattern).
+  std::vector<std::pair<uint32_t, uint32_t>> SpecConstants;
+  uint32_t GroupsX = 1, GroupsY = 1, GroupsZ = 1;
+  /// 0 = driver default. Otherwise the pipeline requires this subgroup size
+  /// (VK_EXT_subgroup_size_control, core in 1.3); run() fails if the device
+  /// cannot honour it, rather than silently running at another size.
+  uint32_t RequiredSubgroupSize = 0;
+};
+
+/// What the device says about subgroups.
+struct VkSubgroupInfo {
+  /// VkPhysicalDeviceSubgroupProperties::subgroupSize: the size used when
+  /// no size is required.
+  uint32_t DefaultSize = 0;
+  /// Range RequiredSubgroupSize may take (powers of two in [Min, Max]) when
+  /// SizeControl; both equal DefaultSize otherwise.
+  uint32_t MinSize = 0, MaxSize = 0;
+  /// subgroupSizeControl is enabled and covers the compute stage.
+  bool SizeControl = false;
+  /// VkSubgroupFeatureFlags supported in compute shaders.
+  uint32_t SupportedOperations = 0;
+};
+
+class VulkanComputeRunner {
+public:
+  /// Creates the instance, picks lavapipe, creates the device (features as
+  /// in the file comment), a compute queue and a command pool. Do this once:
+  /// it loads every installed ICD and takes tens of milliseconds.
+  static llvm::Expected<std::unique_ptr<VulkanComputeRunner>> create();
+  ~VulkanComputeRunner();
+  VulkanComputeRunner(const VulkanComputeRunner &) = delete;
+  VulkanComputeRunner &operator=(const VulkanComputeRunner &) = delete;
+
+  /// Builds the pipeline and resources for \p D, dispatches
+  /// (GroupsX, GroupsY, GroupsZ), waits, copies every buffer back into
+  /// D.Buffers[i].Data and destroys what it created. Fails (naming the
+  /// Vulkan call and its VkResult, or the bad input) on: no GLCompute entry
+  /// point named D.EntryPoint, a (Set, Binding) used twice, push constants
+  /// or group counts or buffer sizes over the device limits, an
+  /// unsupported RequiredSubgroupSize, or a shader that runs for more than
+  /// a minute. After that last error the runner refuses further work: the
+  /// CPU threads still run the shader and its objects cannot be freed.
+  llvm::Error run(VkDispatch &D);
+
+  /// Like run(), but submits the same command buffer \p Repeats times and
+  /// returns the median wall time of submit + wait, in milliseconds.
+  /// Buffer contents are restored from \p D before each repeat (outside
+  /// the timed part), so D ends with the result of a single dispatch even
+  /// for shaders that accumulate.
+  llvm::Expected<double> timeDispatch(VkDispatch &D, unsigned Repeats);
+
+  /// VkPhysicalDeviceProperties::deviceName, e.g.
+  /// "llvmpipe (LLVM 15.0.6, 256 bits)".
+  std::string deviceName() const;
+  /// The API version the device was created with (VK_MAKE_API_VERSION).
+  uint32_t apiVersion() const;
+  const VkSubgroupInfo &subgroupInfo() const;
+  /// Names of the enabled shader-relevant features ("shaderFloat64",
+  /// "storageBuffer8BitAccess", "shaderBufferFloat32AtomicAdd", ...), for
+  /// skipping shaders that need something missing and for reports.
+  std::vector<std::string> enabledFeatures() const;
+  bool hasFeature(llvm::StringRef Name) const;
+
+private:
+  explicit VulkanComputeRunner(std::unique_ptr<detail::RunnerState> P);
+  // Behind a pointer so that users do not include vulkan.h.
+  std::unique_ptr<detail::RunnerState> P;
+};
+
+} // namespace spirv2llvm::vk
+
+#endif
