@@ -164,7 +164,7 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
     return R;
   }
   auto &Slots = VarSlots[P.Var];
-  if (Slots.empty() || P.FirstComp + Comps.size() > Slots.size()) {
+  if (P.FirstComp + Comps.size() > Slots.size()) {
     // The variable's type has no component form (reported already).
     fail("variable " + M.friendlyName(P.Var) + " has a type that cannot be "
          "held in registers");
@@ -209,11 +209,13 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
     return;
   }
   auto &Slots = VarSlots[P.Var];
-  if (Slots.empty() || P.FirstComp + Comps.size() > Slots.size()) {
+  if (P.FirstComp + Comps.size() > Slots.size()) {
     fail("variable " + M.friendlyName(P.Var) + " has a type that cannot be "
          "held in registers");
     return;
   }
+  if (Comps.empty())
+    return; // nothing to store: an empty struct
   bool SlotVarying = Slots[0]->getAllocatedType()->isVectorTy();
   Val = coerce(std::move(Val), SlotVarying);
   for (size_t C = 0; C < Comps.size(); ++C) {

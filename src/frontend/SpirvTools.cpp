@@ -169,6 +169,9 @@ canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
   }
   Optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
       .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
+  // The inliner skips functions with early returns, so returns are merged
+  // first (spirv-opt -O does the same).
+  Optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
   if (Opts.Inline)
     Optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass())
         .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
@@ -181,7 +184,6 @@ canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
       .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
       .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
       .RegisterPass(spvtools::CreateLocalMultiStoreElimPass())
-      .RegisterPass(spvtools::CreateMergeReturnPass())
       .RegisterPass(spvtools::CreateAggressiveDCEPass());
 
   // The input is valid by contract (validateSpirv ran, or the user turned it

@@ -709,7 +709,11 @@ Error ModuleBuilder::checkUses() {
           IdKind Kind = M.kindOf(Id);
           if (Kind == IdKind::Undefined)
             return errorAt(I, "use of undefined id " + name(Id));
-          if (!operandKindOk(I, K, Kind))
+          // Non-semantic instructions take strings, types and labels.
+          bool NonSemantic =
+              I.Opcode == spv::Op::OpExtInst && K > 0 &&
+              M.ExtInstImports[I.Operands[0]].rfind("NonSemantic.", 0) == 0;
+          if (!NonSemantic && !operandKindOk(I, K, Kind))
             return errorAt(I, "operand " + name(Id) + " is " +
                                   kindName(Kind) + ", which is not allowed here");
           if (I.Opcode == spv::Op::OpBranch ||
