@@ -75,7 +75,11 @@ void SimdEmitter::trackAffine(spv::Op Opcode, Value *Result, Value *X,
     break;
   case spv::Op::OpShiftLeftLogical:
     if (auto C = ConstOf(*AY); C && *C >= 0 && *C < 32)
-      setAffine(Result, B.CreateShl(AX->Base, AY->Base),
+      // The shift amount may be narrower or wider than the shifted value
+      // (uint64_t(id) << 5 shifts an i64 by an i32).
+      setAffine(Result,
+                B.CreateShl(AX->Base,
+                            ConstantInt::get(AX->Base->getType(), *C)),
                 AX->Stride * (int64_t(1) << *C));
     break;
   default:

@@ -23,19 +23,26 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   case spv::Op::OpNoLine:
   case spv::Op::OpSelectionMerge:
   case spv::Op::OpLoopMerge:
-  case spv::Op::OpExtInst:
-    if (I.Opcode == spv::Op::OpExtInst &&
-        M.ExtInstImports.count(I.Operands[0]) &&
-        M.ExtInstImports.at(I.Operands[0]).rfind("NonSemantic.", 0) != 0) {
-      failAt(I, "extended instruction " + Twine(I.Operands[1]) + " of " +
-                    M.ExtInstImports.at(I.Operands[0]) +
-                    " is not supported yet");
-    }
     return;
+  case spv::Op::OpExtInst: {
+    auto Set = M.ExtInstImports.find(I.Operands[0]);
+    if (Set == M.ExtInstImports.end())
+      return;
+    if (Set->second == "GLSL.std.450") {
+      emitGlslStd450(I);
+      return;
+    }
+    // NonSemantic.* sets are debug and reflection information: no code.
+    if (Set->second.rfind("NonSemantic.", 0) != 0)
+      failAt(I, "extended instruction " + Twine(I.Operands[1]) + " of " +
+                    Set->second + " is not supported yet");
+    return;
+  }
   default:
     break;
   }
-  if (emitArithmetic(I) || emitComposite(I) || emitMemory(I) ||
+  if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
+      emitBitwise(I) || emitMemory(I) ||
       emitAtomic(I) || emitBarrier(I))
     return;
   failAt(I, "unsupported instruction");

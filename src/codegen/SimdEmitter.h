@@ -132,7 +132,12 @@ private:
   // --- instructions (EmitInstruction.cpp is the one opcode dispatch) ------
   void emitInstruction(const Instruction &I);
   bool emitArithmetic(const Instruction &I);
+  /// OpExtInst of GLSL.std.450 (EmitGlslStd450.cpp); false after a
+  /// diagnostic.
+  bool emitGlslStd450(const Instruction &I);
   bool emitComposite(const Instruction &I);
+  bool emitMatrix(const Instruction &I);
+  bool emitBitwise(const Instruction &I);
   bool emitMemory(const Instruction &I);
 
   // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------

@@ -146,6 +146,10 @@ llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
   // Default options, as spirv-val without flags (friendly names in
   // messages included).
   spvtools::ValidatorOptions Options;
+  // Shaders may declare scalar block layout (VK_EXT_scalar_block_layout,
+  // core in Vulkan 1.2); the translator reads whatever Offset and
+  // ArrayStride decorations say, so accept it.
+  Options.SetScalarBlockLayout(true);
   if (Tools.Validate(Words.data(), Words.size(), Options))
     return llvm::Error::success();
   return toolError(Words, "validation failed", First);

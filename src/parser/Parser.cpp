@@ -836,6 +836,8 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::ImageMSArray:
   case Capability::SampleRateShading:
   case Capability::ImageRect:
+  case Capability::Int64Atomics:
+  case Capability::InterpolationFunction:
   case Capability::SampledRect:
     return true;
   default:

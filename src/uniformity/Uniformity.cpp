@@ -12,6 +12,8 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <unordered_set>
+
 #include <spirv/unified1/GLSL.std.450.h>
 
 using namespace llvm;
@@ -153,6 +155,8 @@ private:
   /// Per instruction index: its block and function (~0u outside functions).
   std::vector<BlockIndex> DefBlockOf;
   std::vector<uint32_t> DefFunction;
+  /// Per function: varying branches whose join points are already marked.
+  std::vector<std::unordered_set<BlockIndex>> JoinsDone;
 };
 
 uint32_t UniformityState::rootVariable(uint32_t Ptr) const {
@@ -194,6 +198,7 @@ void UniformityState::initialize() {
   LoopBlocks.resize(M.Functions.size());
   InnermostLoop.resize(M.Functions.size());
   IterationDeps.resize(M.Functions.size());
+  JoinsDone.resize(M.Functions.size());
 
   for (ValueId C : M.ConstantOrder) {
     R.Has[C.value()] = true;
@@ -442,6 +447,44 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
     }
   }
 
+  // Join points proper (the sync dependence of Karrenberg and Hack): paths
+  // from different successors of a varying branch meet at B. The rule above
+  // misses joins whose incoming blocks depend on the same varying branches
+  // as B itself, e.g. a continue target reached from a varying `continue`
+  // and from the rest of the body when a varying `break` makes the
+  // continue target depend on the branch too. Propagate one label per
+  // successor forward in reverse postorder (not across back edges); a block
+  // reached with two labels is a join and starts a label of its own.
+  std::vector<BlockIndex> Label(N, cfg::NoBlock);
+  for (BlockIndex X : A.G.rpo()) {
+    if (!FI.VaryingBranch[X] || JoinsDone[Fn].count(X))
+      continue;
+    JoinsDone[Fn].insert(X);
+    std::fill(Label.begin(), Label.end(), cfg::NoBlock);
+    uint32_t Start = A.G.rpoIndex(X);
+    for (BlockIndex S : A.G.block(X).Succs)
+      if (A.G.isReachable(S) && !A.G.isBackEdge(X, S))
+        Label[S] = S;
+    const std::vector<BlockIndex> &Rpo = A.G.rpo();
+    for (uint32_t K = Start + 1; K < Rpo.size(); ++K) {
+      BlockIndex B = Rpo[K];
+      for (BlockIndex P : A.G.block(B).Preds) {
+        if (!A.G.isReachable(P) || A.G.isBackEdge(P, B) ||
+            Label[P] == cfg::NoBlock)
+          continue;
+        if (Label[B] == cfg::NoBlock) {
+          Label[B] = Label[P];
+        } else if (Label[B] != Label[P]) {
+          if (!FI.DivergentJoin[B]) {
+            FI.DivergentJoin[B] = true;
+            Changed = true;
+          }
+          Label[B] = B;
+        }
+      }
+    }
+  }
+
   // Divergent loops: some lanes leave while others stay.
   for (const cfg::Construct &C : A.Tree.constructs()) {
     if (C.Kind != cfg::ConstructKind::Loop || FI.DivergentLoop[C.Header])
@@ -518,6 +561,26 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
           Changed |= lower(R.Values, Dst, U);
         continue;
       }
+      case spv::Op::OpExtInst: {
+        // GLSL.std.450 Modf and Frexp store through their pointer operand
+        // like OpStore; InterpolateAt* read an input like OpLoad.
+        auto Set = M.ExtInstImports.find(I.Operands[0]);
+        if (Set == M.ExtInstImports.end() || Set->second != "GLSL.std.450" ||
+            I.Operands.size() < 4)
+          break;
+        uint32_t Ext = I.Operands[1];
+        if (Ext == GLSLstd450Modf || Ext == GLSLstd450Frexp) {
+          uint32_t Ptr = I.Operands[3];
+          if (uint32_t Var = rootVariable(Ptr)) {
+            const Variable *V = M.findVariable(Var);
+            if (V && isPerInvocationStorage(V->Storage)) {
+              Uniformity U = meet(R.Values[I.Operands[2]], R.Addresses[Ptr]);
+              Changed |= lower(R.Values, Var, meet(U, FI.Blocks[B]));
+            }
+          }
+        }
+        break;
+      }
       case spv::Op::OpFunctionCall:
         // Pointer arguments may be written by the callee.
         for (size_t K = 1; K < I.Operands.size(); ++K)
@@ -554,6 +617,17 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
           U = meet(U, R.Values[Var]);
         else
           U = meet(U, Uniformity::Uniform);
+      } else if (I.Opcode == spv::Op::OpExtInst &&
+                 M.ExtInstImports.count(I.Operands[0]) &&
+                 M.ExtInstImports.at(I.Operands[0]) == "GLSL.std.450" &&
+                 I.Operands.size() >= 3 &&
+                 (I.Operands[1] == GLSLstd450InterpolateAtCentroid ||
+                  I.Operands[1] == GLSLstd450InterpolateAtSample ||
+                  I.Operands[1] == GLSLstd450InterpolateAtOffset)) {
+        // Reads the input its pointer operand names, like a load.
+        uint32_t Var = rootVariable(I.Operands[2]);
+        U = Var ? meet(R.Values[Var], operandsMeet(I)) : Uniformity::Varying;
+        U = meet(U, Uniformity::Uniform);
       } else if (I.Opcode == spv::Op::OpUndef) {
         U = Uniformity::Constant;
       } else {

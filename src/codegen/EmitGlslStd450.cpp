@@ -1,0 +1,955 @@
+//===- EmitGlslStd450.cpp - The GLSL.std.450 extended instructions --------===//
+//
+// All 81 instructions of the set (IMix is reserved and rejected), for 16-,
+// 32- and 64-bit floats and integers of any width, component by component
+// over vectors. Like the core arithmetic, a component is a scalar when the
+// result is Uniform and <W x T> when it is Varying.
+//
+// Where an LLVM intrinsic has the instruction's meaning it is used (the
+// backend scalarizes vectors into libm calls where it has no vector code);
+// asinh, acosh, atanh and atan2, which have no intrinsic in LLVM 19, are
+// libm calls made once per lane. The JIT resolves libm from the process.
+// 16-bit transcendental functions are computed in 32 bits and rounded,
+// well inside Vulkan's 16-bit precision.
+//
+// Choices where the specification leaves room, and where this stops:
+// - Round rounds halfway cases away from zero (llvm.round); the packing
+//   instructions' round() rounds them to even, as GPUs do.
+// - FMin/FMax/FClamp are NMin/NMax/NClamp (llvm.minnum/maxnum): with one
+//   NaN operand the other is returned, which SPIR-V allows.
+// - Frexp and Ldexp are exact bit manipulation, with no libm call and no
+//   flushing of denormals; Frexp of 0, +-Inf or NaN returns x and 0.
+// - Modf of +-Inf returns +-0 and +-Inf; both parts keep x's sign.
+// - Length, Distance, Normalize and the matrix functions use the plain
+//   formulas (sqrt(dot(x, x)), cofactors), so they overflow as those do;
+//   Vulkan's precision for them is inherited from the formulas.
+// - InterpolateAtCentroid/Sample/Offset return the input's value at the
+//   invocation's own position: inputs are given per invocation, with no
+//   interpolation state to evaluate elsewhere. (The parser does not accept
+//   the InterpolationFunction capability yet.)
+// - The uniformity analysis treats pointer operands as values: it does not
+//   count Modf/Frexp as stores nor InterpolateAt* as loads. A Function or
+//   Private variable it left Uniform cannot take a per-lane (or partially
+//   masked) write, and a Uniform interpolation of a Varying input would
+//   keep lane 0; both are diagnostics rather than silently wrong code.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/SimdEmitter.h"
+
+#include "parser/SpirvNames.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <numbers>
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+// LLVM's Type and Constant, not the parser's, unless qualified.
+using llvm::Constant;
+using llvm::Type;
+
+namespace {
+
+/// Number of operands after the instruction number; 0 for numbers that are
+/// not instructions (including the reserved IMix).
+unsigned operandCount(uint32_t Inst) {
+  switch (Inst) {
+  case GLSLstd450Atan2:
+  case GLSLstd450Pow:
+  case GLSLstd450Modf:
+  case GLSLstd450FMin:
+  case GLSLstd450UMin:
+  case GLSLstd450SMin:
+  case GLSLstd450FMax:
+  case GLSLstd450UMax:
+  case GLSLstd450SMax:
+  case GLSLstd450Step:
+  case GLSLstd450Frexp:
+  case GLSLstd450Ldexp:
+  case GLSLstd450Distance:
+  case GLSLstd450Cross:
+  case GLSLstd450Reflect:
+  case GLSLstd450InterpolateAtSample:
+  case GLSLstd450InterpolateAtOffset:
+  case GLSLstd450NMin:
+  case GLSLstd450NMax:
+    return 2;
+  case GLSLstd450FClamp:
+  case GLSLstd450UClamp:
+  case GLSLstd450SClamp:
+  case GLSLstd450FMix:
+  case GLSLstd450SmoothStep:
+  case GLSLstd450Fma:
+  case GLSLstd450FaceForward:
+  case GLSLstd450Refract:
+  case GLSLstd450NClamp:
+    return 3;
+  case GLSLstd450IMix:
+    return 0;
+  default:
+    return Inst >= GLSLstd450Round && Inst < GLSLstd450Count ? 1 : 0;
+  }
+}
+
+/// Whether two flattened types have the same shape: as many components,
+/// each float or integer alike and of the same width (signedness may
+/// differ, as SPIR-V allows for the integer instructions).
+bool sameShape(const std::vector<ScalarType> &A,
+               const std::vector<ScalarType> &B) {
+  if (A.size() != B.size() || A.empty())
+    return false;
+  for (size_t C = 0; C < A.size(); ++C)
+    if ((A[C].Kind == ScalarKind::Float) != (B[C].Kind == ScalarKind::Float) ||
+        A[C].Kind == ScalarKind::Bool || B[C].Kind == ScalarKind::Bool ||
+        A[C].Bits != B[C].Bits)
+      return false;
+  return true;
+}
+
+bool allOfKind(const std::vector<ScalarType> &A, bool Float) {
+  for (const ScalarType &S : A)
+    if (S.Kind == ScalarKind::Bool || (S.Kind == ScalarKind::Float) != Float)
+      return false;
+  return !A.empty();
+}
+
+/// Scalar or <W x T> math on single components. Every operation takes and
+/// returns values of one lane type (a scalar or a vector of W lanes).
+class MathBuilder {
+public:
+  MathBuilder(IRBuilder<> &B, llvm::Module &LM) : B(B), LM(LM) {}
+
+  Value *fconst(Type *T, double V) { return ConstantFP::get(T, V); }
+  Value *iconst(Type *T, int64_t V) {
+    return ConstantInt::get(T, uint64_t(V), /*IsSigned=*/true);
+  }
+  Value *unary(Intrinsic::ID IID, Value *X) {
+    return B.CreateUnaryIntrinsic(IID, X);
+  }
+  Value *binary(Intrinsic::ID IID, Value *X, Value *Y) {
+    return B.CreateBinaryIntrinsic(IID, X, Y);
+  }
+  Value *fma(Value *X, Value *Y, Value *Z) {
+    return B.CreateIntrinsic(Intrinsic::fma, {X->getType()}, {X, Y, Z});
+  }
+  Value *fmin(Value *X, Value *Y) { return binary(Intrinsic::minnum, X, Y); }
+  Value *fmax(Value *X, Value *Y) { return binary(Intrinsic::maxnum, X, Y); }
+  Value *fclamp(Value *X, Value *Lo, Value *Hi) {
+    return fmin(fmax(X, Lo), Hi);
+  }
+
+  /// libm's \p Name (the double version; "f" is appended for float) on
+  /// every lane. libm has no vector entry points, so a vector becomes one
+  /// call per lane.
+  Value *libm(StringRef Name, ArrayRef<Value *> Args) {
+    Type *T = Args[0]->getType();
+    Type *ET = T->getScalarType();
+    std::string Symbol = (Name + (ET->isFloatTy() ? "f" : "")).str();
+    SmallVector<Type *, 2> Params(Args.size(), ET);
+    FunctionCallee F =
+        LM.getOrInsertFunction(Symbol, FunctionType::get(ET, Params, false));
+    if (auto *Fn = dyn_cast<llvm::Function>(F.getCallee())) {
+      // Only errno is written, which no shader can observe.
+      Fn->setDoesNotThrow();
+      Fn->setWillReturn();
+      Fn->setDoesNotAccessMemory();
+    }
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    if (!VT)
+      return B.CreateCall(F, Args);
+    Value *R = PoisonValue::get(T);
+    for (unsigned L = 0; L < VT->getNumElements(); ++L) {
+      SmallVector<Value *, 2> LaneArgs;
+      for (Value *A : Args)
+        LaneArgs.push_back(B.CreateExtractElement(A, uint64_t(L)));
+      R = B.CreateInsertElement(R, B.CreateCall(F, LaneArgs), uint64_t(L));
+    }
+    return R;
+  }
+
+  /// \p F applied to \p Args, computed in float when they are half: libm
+  /// has no half functions, and float rounded to half is more precise
+  /// than Vulkan asks of 16-bit transcendental functions.
+  Value *viaFloat(ArrayRef<Value *> Args,
+                  function_ref<Value *(ArrayRef<Value *>)> F) {
+    Type *T = Args[0]->getType();
+    if (!T->getScalarType()->isHalfTy())
+      return F(Args);
+    Type *FT = T->getWithNewType(B.getFloatTy());
+    SmallVector<Value *, 3> Ext;
+    for (Value *A : Args)
+      Ext.push_back(B.CreateFPExt(A, FT));
+    return B.CreateFPTrunc(F(Ext), T);
+  }
+
+  /// Integer type of the same width and shape as the float type \p T.
+  Type *bitsType(Type *T) {
+    return T->getWithNewType(
+        B.getIntNTy(T->getScalarType()->getPrimitiveSizeInBits()));
+  }
+
+  /// 2^K for integer K (of bitsType(T)) in the normal range of \p T.
+  Value *pow2(Type *T, Value *K) {
+    const fltSemantics &S = T->getScalarType()->getFltSemantics();
+    unsigned Mant = APFloat::semanticsPrecision(S) - 1;
+    int Bias = -APFloat::semanticsMinExponent(S) + 1;
+    Type *IT = bitsType(T);
+    Value *E = B.CreateAdd(K, iconst(IT, Bias));
+    return B.CreateBitCast(B.CreateShl(E, iconst(IT, Mant)), T);
+  }
+
+  /// x * 2^E: exact for normal results (a denormal one may be rounded
+  /// twice, which Vulkan allows as it may even flush it). E is clamped to
+  /// the range in which the result can still be finite and nonzero, then
+  /// applied in three steps that each stay in the normal exponent range;
+  /// no libm call, so vectors stay vectors.
+  Value *ldexp(Value *X, Value *E) {
+    Type *T = X->getType();
+    const fltSemantics &S = T->getScalarType()->getFltSemantics();
+    int Mant = int(APFloat::semanticsPrecision(S)) - 1;
+    int Bias = -APFloat::semanticsMinExponent(S) + 1;
+    int64_t Limit = 2 * Bias + Mant + 2;
+    Type *I32 = T->getWithNewType(B.getInt32Ty());
+    Type *ET = E->getType();
+    if (ET->getScalarSizeInBits() > 32) {
+      E = B.CreateBinaryIntrinsic(Intrinsic::smin, E, iconst(ET, Limit));
+      E = B.CreateBinaryIntrinsic(Intrinsic::smax, E, iconst(ET, -Limit));
+      E = B.CreateTrunc(E, I32);
+    } else {
+      E = B.CreateSExt(E, I32);
+      E = B.CreateBinaryIntrinsic(Intrinsic::smin, E, iconst(I32, Limit));
+      E = B.CreateBinaryIntrinsic(Intrinsic::smax, E, iconst(I32, -Limit));
+    }
+    Value *E1 = B.CreateSDiv(E, iconst(I32, 3));
+    Value *Rest = B.CreateSub(E, E1);
+    Value *E2 = B.CreateSDiv(Rest, iconst(I32, 2));
+    Value *E3 = B.CreateSub(Rest, E2);
+    Type *IT = bitsType(T);
+    Value *R = X;
+    for (Value *K : {E1, E2, E3})
+      R = B.CreateFMul(R, pow2(T, B.CreateSExtOrTrunc(K, IT)));
+    return R;
+  }
+
+  /// frexp: a mantissa with magnitude in [0.5, 1) and the exponent, in
+  /// bitsType(T). 0, +-Inf and NaN give x and 0; denormals are scaled into
+  /// the normal range first.
+  std::pair<Value *, Value *> frexp(Value *X) {
+    Type *T = X->getType();
+    const fltSemantics &S = T->getScalarType()->getFltSemantics();
+    int Mant = int(APFloat::semanticsPrecision(S)) - 1;
+    int Bias = -APFloat::semanticsMinExponent(S) + 1;
+    int ExpBits = int(T->getScalarSizeInBits()) - 1 - Mant;
+    Type *IT = bitsType(T);
+    Value *Abs = unary(Intrinsic::fabs, X);
+    Value *Special =
+        B.CreateOr(B.CreateFCmpUEQ(X, fconst(T, 0.0)),
+                   B.CreateFCmpOEQ(Abs, ConstantFP::getInfinity(T)));
+    Value *Denormal = B.CreateFCmpOLT(
+        Abs, ConstantFP::get(T, APFloat::getSmallestNormalized(S)));
+    Value *Scaled = B.CreateSelect(
+        Denormal, B.CreateFMul(X, pow2(T, iconst(IT, Mant + 1))), X);
+    Value *Bits = B.CreateBitCast(Scaled, IT);
+    Value *Field = B.CreateAnd(B.CreateLShr(Bits, iconst(IT, Mant)),
+                               iconst(IT, (int64_t(1) << ExpBits) - 1));
+    Value *Exp = B.CreateSub(Field, iconst(IT, Bias - 1));
+    Exp = B.CreateSelect(Denormal, B.CreateSub(Exp, iconst(IT, Mant + 1)), Exp);
+    APInt FieldMask =
+        APInt::getBitsSet(T->getScalarSizeInBits(), Mant, Mant + ExpBits);
+    Value *MantBits =
+        B.CreateOr(B.CreateAnd(Bits, ConstantInt::get(IT, ~FieldMask)),
+                   iconst(IT, int64_t(Bias - 1) << Mant));
+    Value *M = B.CreateBitCast(MantBits, T);
+    return {B.CreateSelect(Special, X, M),
+            B.CreateSelect(Special, Constant::getNullValue(IT), Exp)};
+  }
+
+  /// Sum of the products of \p X and \p Y, in component order (as OpDot).
+  Value *dot(ArrayRef<Value *> X, ArrayRef<Value *> Y) {
+    Value *Sum = nullptr;
+    for (size_t C = 0; C < X.size(); ++C) {
+      Value *P = B.CreateFMul(X[C], Y[C]);
+      Sum = Sum ? B.CreateFAdd(Sum, P) : P;
+    }
+    return Sum;
+  }
+
+  Value *length(ArrayRef<Value *> X) {
+    // A scalar's length is exact; the vector formula would overflow.
+    if (X.size() == 1)
+      return unary(Intrinsic::fabs, X[0]);
+    return unary(Intrinsic::sqrt, dot(X, X));
+  }
+
+  /// Determinant of the N x N matrix A (A[R * N + C] is row R, column C),
+  /// by Laplace expansion along row 0. N is at most 4.
+  Value *determinant(ArrayRef<Value *> A, unsigned N) {
+    if (N == 1)
+      return A[0];
+    if (N == 2)
+      return B.CreateFSub(B.CreateFMul(A[0], A[3]), B.CreateFMul(A[1], A[2]));
+    Value *Sum = nullptr;
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Term = B.CreateFMul(A[C], determinant(minor(A, N, 0, C), N - 1));
+      Sum = !Sum    ? Term
+            : C % 2 ? B.CreateFSub(Sum, Term)
+                    : B.CreateFAdd(Sum, Term);
+    }
+    return Sum;
+  }
+
+  /// The cofactor (-1)^(R+C) * det(minor(R, C)) of A.
+  Value *cofactor(ArrayRef<Value *> A, unsigned N, unsigned R, unsigned C) {
+    Value *D = determinant(minor(A, N, R, C), N - 1);
+    return (R + C) % 2 ? B.CreateFNeg(D) : D;
+  }
+
+private:
+  static SmallVector<Value *, 16> minor(ArrayRef<Value *> A, unsigned N,
+                                        unsigned SkipR, unsigned SkipC) {
+    SmallVector<Value *, 16> Out;
+    for (unsigned R = 0; R < N; ++R)
+      for (unsigned C = 0; C < N; ++C)
+        if (R != SkipR && C != SkipC)
+          Out.push_back(A[R * N + C]);
+    return Out;
+  }
+
+  IRBuilder<> &B;
+  llvm::Module &LM;
+};
+
+} // namespace
+
+bool SimdEmitter::emitGlslStd450(const Instruction &I) {
+  if (I.Operands.size() < 2 || !I.Result) {
+    failAt(I, "GLSL.std.450 instruction without an instruction number or "
+              "result");
+    return false;
+  }
+  const uint32_t Inst = I.Operands[1];
+  const char *Name = glslStd450Name(Inst);
+  const unsigned Count = operandCount(Inst);
+  const std::string What =
+      "GLSL.std.450 " + (Name ? std::string(Name) : std::to_string(Inst));
+  if (!Count) {
+    failAt(I, What + (Inst == GLSLstd450IMix ? " is reserved"
+                                             : " is not an instruction"));
+    return false;
+  }
+  if (I.Operands.size() - 2 != Count) {
+    failAt(I, What + " takes " + Twine(Count) + " operands, not " +
+                  Twine(I.Operands.size() - 2));
+    return false;
+  }
+  auto Bad = [&](const Twine &Msg) {
+    failAt(I, What + ": " + Msg);
+    return false;
+  };
+
+  const uint32_t Id = I.Result.value();
+  const bool Varying = isVarying(Id);
+  const std::vector<ScalarType> RC = components(I.ResultType);
+  if (RC.empty())
+    return Bad("result type has no components");
+  auto OpId = [&](size_t K) { return I.Operands[2 + K]; };
+  auto OpTypes = [&](size_t K) -> const std::vector<ScalarType> & {
+    return components(M.typeOf(OpId(K)));
+  };
+  // Operand K's components, with the result's uniformity.
+  auto Arg = [&](size_t K) { return coerce(get(OpId(K)), Varying); };
+  auto Finish = [&](SmallVectorImpl<Value *> &Comps) {
+    LaneValue R;
+    R.Varying = Varying;
+    R.Comps.assign(Comps.begin(), Comps.end());
+    set(Id, std::move(R));
+    return true;
+  };
+  MathBuilder MB(B, *LM);
+  Type *T0 = laneType(RC[0], Varying);
+
+  // Component-wise instructions whose operands all have the result's type.
+  using Fn = std::function<Value *(ArrayRef<Value *>)>;
+  Fn Map;
+  bool FloatOp = true, Transcendental = false;
+  auto Un = [&](Intrinsic::ID IID) {
+    Map = [&MB, IID](ArrayRef<Value *> A) { return MB.unary(IID, A[0]); };
+  };
+  auto Bin = [&](Intrinsic::ID IID) {
+    Map = [&MB, IID](ArrayRef<Value *> A) {
+      return MB.binary(IID, A[0], A[1]);
+    };
+  };
+  auto Lib = [&](StringRef Sym) {
+    Map = [&MB, Sym](ArrayRef<Value *> A) { return MB.libm(Sym, A); };
+    Transcendental = true;
+  };
+  auto IntBin = [&](Intrinsic::ID IID) {
+    Bin(IID);
+    FloatOp = false;
+  };
+  auto IntClamp = [&](Intrinsic::ID Max, Intrinsic::ID Min) {
+    Map = [&MB, Max, Min](ArrayRef<Value *> A) {
+      return MB.binary(Min, MB.binary(Max, A[0], A[1]), A[2]);
+    };
+    FloatOp = false;
+  };
+  // One line per simple case: the switch reads as a table.
+  // clang-format off
+  switch (Inst) {
+  case GLSLstd450Round: Un(Intrinsic::round); break;
+  case GLSLstd450RoundEven: Un(Intrinsic::roundeven); break;
+  case GLSLstd450Trunc: Un(Intrinsic::trunc); break;
+  case GLSLstd450FAbs: Un(Intrinsic::fabs); break;
+  case GLSLstd450Floor: Un(Intrinsic::floor); break;
+  case GLSLstd450Ceil: Un(Intrinsic::ceil); break;
+  case GLSLstd450SAbs:
+    // abs(INT_MIN) is INT_MIN, not poison.
+    Map = [&](ArrayRef<Value *> A) {
+      return B.CreateBinaryIntrinsic(Intrinsic::abs, A[0], B.getFalse());
+    };
+    FloatOp = false;
+    break;
+  case GLSLstd450SSign:
+    Map = [&](ArrayRef<Value *> A) {
+      Type *T = A[0]->getType();
+      return MB.binary(Intrinsic::smin,
+                       MB.binary(Intrinsic::smax, A[0], MB.iconst(T, -1)),
+                       MB.iconst(T, 1));
+    };
+    FloatOp = false;
+    break;
+  case GLSLstd450FSign:
+    // +-0 and NaN come back unchanged.
+    Map = [&](ArrayRef<Value *> A) {
+      Type *T = A[0]->getType();
+      Value *Neg = B.CreateSelect(B.CreateFCmpOLT(A[0], MB.fconst(T, 0.0)),
+                                  MB.fconst(T, -1.0), A[0]);
+      return B.CreateSelect(B.CreateFCmpOGT(A[0], MB.fconst(T, 0.0)),
+                            MB.fconst(T, 1.0), Neg);
+    };
+    break;
+  case GLSLstd450Fract:
+    // The definition, x - floor(x): 1.0 for tiny negative x, NaN for Inf.
+    Map = [&](ArrayRef<Value *> A) {
+      return B.CreateFSub(A[0], MB.unary(Intrinsic::floor, A[0]));
+    };
+    break;
+  case GLSLstd450Radians:
+  case GLSLstd450Degrees: {
+    double K = Inst == GLSLstd450Radians ? std::numbers::pi / 180.0
+                                         : 180.0 / std::numbers::pi;
+    Map = [&, K](ArrayRef<Value *> A) {
+      return B.CreateFMul(A[0], MB.fconst(A[0]->getType(), K));
+    };
+    break;
+  }
+  case GLSLstd450Sin: Un(Intrinsic::sin); Transcendental = true; break;
+  case GLSLstd450Cos: Un(Intrinsic::cos); Transcendental = true; break;
+  case GLSLstd450Tan: Un(Intrinsic::tan); Transcendental = true; break;
+  case GLSLstd450Asin: Un(Intrinsic::asin); Transcendental = true; break;
+  case GLSLstd450Acos: Un(Intrinsic::acos); Transcendental = true; break;
+  case GLSLstd450Atan: Un(Intrinsic::atan); Transcendental = true; break;
+  case GLSLstd450Sinh: Un(Intrinsic::sinh); Transcendental = true; break;
+  case GLSLstd450Cosh: Un(Intrinsic::cosh); Transcendental = true; break;
+  case GLSLstd450Tanh: Un(Intrinsic::tanh); Transcendental = true; break;
+  case GLSLstd450Asinh: Lib("asinh"); break;
+  case GLSLstd450Acosh: Lib("acosh"); break;
+  case GLSLstd450Atanh: Lib("atanh"); break;
+  case GLSLstd450Atan2: Lib("atan2"); break;
+  case GLSLstd450Pow: Bin(Intrinsic::pow); Transcendental = true; break;
+  case GLSLstd450Exp: Un(Intrinsic::exp); Transcendental = true; break;
+  case GLSLstd450Log: Un(Intrinsic::log); Transcendental = true; break;
+  case GLSLstd450Exp2: Un(Intrinsic::exp2); Transcendental = true; break;
+  case GLSLstd450Log2: Un(Intrinsic::log2); Transcendental = true; break;
+  case GLSLstd450Sqrt: Un(Intrinsic::sqrt); break;
+  case GLSLstd450InverseSqrt:
+    Map = [&](ArrayRef<Value *> A) {
+      return B.CreateFDiv(MB.fconst(A[0]->getType(), 1.0),
+                          MB.unary(Intrinsic::sqrt, A[0]));
+    };
+    break;
+  case GLSLstd450FMin:
+  case GLSLstd450NMin: Bin(Intrinsic::minnum); break;
+  case GLSLstd450FMax:
+  case GLSLstd450NMax: Bin(Intrinsic::maxnum); break;
+  case GLSLstd450FClamp:
+  case GLSLstd450NClamp:
+    // maxnum(NaN, lo) is lo, which NClamp requires.
+    Map = [&](ArrayRef<Value *> A) { return MB.fclamp(A[0], A[1], A[2]); };
+    break;
+  case GLSLstd450UMin: IntBin(Intrinsic::umin); break;
+  case GLSLstd450SMin: IntBin(Intrinsic::smin); break;
+  case GLSLstd450UMax: IntBin(Intrinsic::umax); break;
+  case GLSLstd450SMax: IntBin(Intrinsic::smax); break;
+  case GLSLstd450UClamp: IntClamp(Intrinsic::umax, Intrinsic::umin); break;
+  case GLSLstd450SClamp: IntClamp(Intrinsic::smax, Intrinsic::smin); break;
+  case GLSLstd450FMix:
+    // x * (1 - a) + y * a, the definition: exact at a = 0 and a = 1.
+    Map = [&](ArrayRef<Value *> A) {
+      Value *OneMinusA = B.CreateFSub(MB.fconst(A[2]->getType(), 1.0), A[2]);
+      return B.CreateFAdd(B.CreateFMul(A[0], OneMinusA),
+                          B.CreateFMul(A[1], A[2]));
+    };
+    break;
+  case GLSLstd450Step:
+    Map = [&](ArrayRef<Value *> A) {
+      Type *T = A[1]->getType();
+      return B.CreateSelect(B.CreateFCmpOLT(A[1], A[0]), MB.fconst(T, 0.0),
+                            MB.fconst(T, 1.0));
+    };
+    break;
+  case GLSLstd450SmoothStep:
+    Map = [&](ArrayRef<Value *> A) {
+      Type *T = A[2]->getType();
+      Value *X =
+          B.CreateFDiv(B.CreateFSub(A[2], A[0]), B.CreateFSub(A[1], A[0]));
+      X = MB.fclamp(X, MB.fconst(T, 0.0), MB.fconst(T, 1.0));
+      Value *Poly =
+          B.CreateFSub(MB.fconst(T, 3.0), B.CreateFMul(MB.fconst(T, 2.0), X));
+      return B.CreateFMul(B.CreateFMul(X, X), Poly);
+    };
+    break;
+  case GLSLstd450Fma:
+    Map = [&](ArrayRef<Value *> A) { return MB.fma(A[0], A[1], A[2]); };
+    break;
+  default:
+    break;
+  }
+  // clang-format on
+  if (Map) {
+    if (!allOfKind(RC, FloatOp))
+      return Bad(Twine("result type must be ") +
+                 (FloatOp ? "floating-point" : "integer"));
+    SmallVector<LaneValue, 3> Args;
+    for (unsigned K = 0; K < Count; ++K) {
+      if (!sameShape(OpTypes(K), RC))
+        return Bad("operand " + Twine(K + 1) +
+                   " does not have the result's type");
+      Args.push_back(Arg(K));
+    }
+    SmallVector<Value *, 4> Comps;
+    for (size_t C = 0; C < RC.size(); ++C) {
+      SmallVector<Value *, 3> A;
+      for (const LaneValue &V : Args)
+        A.push_back(V.Comps[C]);
+      Comps.push_back(Transcendental ? MB.viaFloat(A, Map) : Map(A));
+    }
+    return Finish(Comps);
+  }
+
+  // The rest have operands of other shapes; each checks its own.
+  auto RequireFloat = [&](size_t K) {
+    return allOfKind(OpTypes(K), /*Float=*/true);
+  };
+  switch (Inst) {
+  case GLSLstd450Determinant:
+  case GLSLstd450MatrixInverse: {
+    const std::vector<ScalarType> &MT = OpTypes(0);
+    unsigned N = 0;
+    while (N < 5 && N * N < MT.size())
+      ++N;
+    if (N < 2 || N > 4 || N * N != MT.size() || !RequireFloat(0))
+      return Bad("operand must be a square floating-point matrix");
+    if (Inst == GLSLstd450Determinant
+            ? RC.size() != 1 || RC[0].Bits != MT[0].Bits
+            : !sameShape(RC, MT))
+      return Bad("result type does not match the matrix");
+    LaneValue X = Arg(0);
+    // Components are column-major: column C, row R is C * N + R.
+    SmallVector<Value *, 16> A(N * N);
+    for (unsigned R = 0; R < N; ++R)
+      for (unsigned C = 0; C < N; ++C)
+        A[R * N + C] = X.Comps[C * N + R];
+    SmallVector<Value *, 16> Comps;
+    if (Inst == GLSLstd450Determinant) {
+      Comps.push_back(MB.determinant(A, N));
+      return Finish(Comps);
+    }
+    // inverse = adjugate / det; the adjugate is the transposed cofactors.
+    SmallVector<Value *, 4> Row0;
+    Value *Det = nullptr;
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Cof = MB.cofactor(A, N, 0, C);
+      Row0.push_back(Cof);
+      Value *Term = B.CreateFMul(A[C], Cof);
+      Det = Det ? B.CreateFAdd(Det, Term) : Term;
+    }
+    Comps.resize(N * N);
+    for (unsigned R = 0; R < N; ++R)
+      for (unsigned C = 0; C < N; ++C) {
+        // Result column C, row R is cofactor (C, R) over det.
+        Value *Cof = C == 0 ? Row0[R] : MB.cofactor(A, N, C, R);
+        Comps[C * N + R] = B.CreateFDiv(Cof, Det);
+      }
+    return Finish(Comps);
+  }
+
+  case GLSLstd450Modf:
+  case GLSLstd450ModfStruct:
+  case GLSLstd450Frexp:
+  case GLSLstd450FrexpStruct: {
+    bool IsModf = Inst == GLSLstd450Modf || Inst == GLSLstd450ModfStruct;
+    bool Struct = Inst == GLSLstd450ModfStruct || Inst == GLSLstd450FrexpStruct;
+    const std::vector<ScalarType> &XT = OpTypes(0);
+    if (!RequireFloat(0))
+      return Bad("operand must be floating-point");
+    // The second part: a struct's second member or the pointer's pointee.
+    std::vector<ScalarType> Second;
+    PointerValue P;
+    if (Struct) {
+      if (RC.size() != 2 * XT.size())
+        return Bad("result must be a struct of two members of x's shape");
+      Second.assign(RC.begin() + XT.size(), RC.end());
+      if (!sameShape(
+              std::vector<ScalarType>(RC.begin(), RC.begin() + XT.size()), XT))
+        return Bad("result's first member does not have x's type");
+    } else {
+      if (!sameShape(RC, XT))
+        return Bad("result does not have x's type");
+      if (!pointerOf(OpId(1), P))
+        return false;
+      Second = components(P.Pointee);
+    }
+    if (IsModf ? !sameShape(Second, XT)
+               : Second.size() != XT.size() || !allOfKind(Second, false))
+      return Bad(IsModf ? "the whole part does not have x's type"
+                        : "the exponent must be integers, one per component");
+    LaneValue X = Arg(0);
+    SmallVector<Value *, 8> First, Rest;
+    for (size_t C = 0; C < XT.size(); ++C) {
+      Value *V = X.Comps[C];
+      Type *T = V->getType();
+      if (IsModf) {
+        // Both parts keep x's sign; Inf splits into +-Inf and +-0.
+        Value *Whole = MB.unary(Intrinsic::trunc, V);
+        Value *IsInf = B.CreateFCmpOEQ(MB.unary(Intrinsic::fabs, V),
+                                       ConstantFP::getInfinity(T));
+        Value *Frac =
+            B.CreateSelect(IsInf, MB.fconst(T, 0.0), B.CreateFSub(V, Whole));
+        First.push_back(MB.binary(Intrinsic::copysign, Frac, V));
+        Rest.push_back(Whole);
+      } else {
+        auto [Mant, Exp] = MB.frexp(V);
+        First.push_back(Mant);
+        Rest.push_back(B.CreateSExtOrTrunc(Exp, laneType(Second[C], Varying)));
+      }
+    }
+    if (Struct) {
+      First.append(Rest.begin(), Rest.end());
+      return Finish(First);
+    }
+    if (!P.InMemory) {
+      // The uniformity analysis does not count this write: a variable it
+      // left Uniform has one scalar slot, which a per-lane value or a
+      // partial mask cannot update.
+      const Variable *V = M.findVariable(P.Var);
+      if (V &&
+          (V->Storage == spv::StorageClass::Function ||
+           V->Storage == spv::StorageClass::Private) &&
+          UI.variable(ValueId(P.Var)) != Uniformity::Varying &&
+          (Varying || !isUniformBlock(CurBlock)))
+        return Bad("writing a per-invocation result through the pointer "
+                   "operand needs the uniformity analysis to treat it as a "
+                   "store to " +
+                   M.friendlyName(P.Var) + " (not supported yet)");
+    }
+    LaneValue Out;
+    Out.Varying = Varying;
+    Out.Comps.assign(Rest.begin(), Rest.end());
+    store(P, std::move(Out));
+    return Finish(First);
+  }
+
+  case GLSLstd450Ldexp: {
+    const std::vector<ScalarType> &ET = OpTypes(1);
+    if (!sameShape(RC, OpTypes(0)) || !RequireFloat(0))
+      return Bad("x must have the result's floating-point type");
+    if (ET.size() != RC.size() || !allOfKind(ET, false))
+      return Bad("the exponent must be integers, one per component");
+    LaneValue X = Arg(0), E = Arg(1);
+    SmallVector<Value *, 4> Comps;
+    for (size_t C = 0; C < RC.size(); ++C)
+      Comps.push_back(MB.ldexp(X.Comps[C], E.Comps[C]));
+    return Finish(Comps);
+  }
+
+  case GLSLstd450PackSnorm4x8:
+  case GLSLstd450PackUnorm4x8:
+  case GLSLstd450PackSnorm2x16:
+  case GLSLstd450PackUnorm2x16:
+  case GLSLstd450PackHalf2x16: {
+    bool Wide = Inst == GLSLstd450PackSnorm2x16 ||
+                Inst == GLSLstd450PackUnorm2x16 ||
+                Inst == GLSLstd450PackHalf2x16;
+    unsigned N = Wide ? 2 : 4, Bits = Wide ? 16 : 8;
+    const std::vector<ScalarType> &VT = OpTypes(0);
+    if (VT.size() != N || !RequireFloat(0) || VT[0].Bits != 32)
+      return Bad("operand must be a vector of " + Twine(N) + " 32-bit floats");
+    if (RC.size() != 1 || RC[0].Kind == ScalarKind::Float ||
+        RC[0].Kind == ScalarKind::Bool || RC[0].Bits != 32)
+      return Bad("result must be a 32-bit integer");
+    bool Signed =
+        Inst == GLSLstd450PackSnorm4x8 || Inst == GLSLstd450PackSnorm2x16;
+    double Scale = double((1u << (Bits - Signed)) - 1);
+    LaneValue X = Arg(0);
+    Value *Packed = nullptr;
+    for (unsigned C = 0; C < N; ++C) {
+      Value *V = X.Comps[C];
+      Type *FT = V->getType();
+      Value *Part;
+      if (Inst == GLSLstd450PackHalf2x16) {
+        Part = B.CreateBitCast(
+            B.CreateFPTrunc(V, FT->getWithNewType(B.getHalfTy())),
+            FT->getWithNewType(B.getInt16Ty()));
+        Part = B.CreateZExt(Part, T0);
+      } else {
+        // round(clamp(v, lo, 1) * scale); the clamp also turns NaN into lo,
+        // so the conversion is always defined.
+        V = MB.fclamp(V, MB.fconst(FT, Signed ? -1.0 : 0.0),
+                      MB.fconst(FT, 1.0));
+        V = MB.unary(Intrinsic::roundeven,
+                     B.CreateFMul(V, MB.fconst(FT, Scale)));
+        Part = B.CreateFPToSI(V, T0);
+        Part = B.CreateAnd(Part, MB.iconst(T0, (int64_t(1) << Bits) - 1));
+      }
+      if (C)
+        Part = B.CreateShl(Part, MB.iconst(T0, C * Bits));
+      Packed = Packed ? B.CreateOr(Packed, Part) : Part;
+    }
+    SmallVector<Value *, 1> Comps{Packed};
+    return Finish(Comps);
+  }
+
+  case GLSLstd450UnpackSnorm4x8:
+  case GLSLstd450UnpackUnorm4x8:
+  case GLSLstd450UnpackSnorm2x16:
+  case GLSLstd450UnpackUnorm2x16:
+  case GLSLstd450UnpackHalf2x16: {
+    bool Wide = Inst == GLSLstd450UnpackSnorm2x16 ||
+                Inst == GLSLstd450UnpackUnorm2x16 ||
+                Inst == GLSLstd450UnpackHalf2x16;
+    unsigned N = Wide ? 2 : 4, Bits = Wide ? 16 : 8;
+    const std::vector<ScalarType> &VT = OpTypes(0);
+    if (VT.size() != 1 || !allOfKind(VT, false) || VT[0].Bits != 32)
+      return Bad("operand must be a 32-bit integer");
+    if (RC.size() != N || !allOfKind(RC, true) || RC[0].Bits != 32)
+      return Bad("result must be a vector of " + Twine(N) + " 32-bit floats");
+    bool Signed =
+        Inst == GLSLstd450UnpackSnorm4x8 || Inst == GLSLstd450UnpackSnorm2x16;
+    double Scale = double((1u << (Bits - Signed)) - 1);
+    Value *X = Arg(0).Comps[0];
+    Type *PartT = X->getType()->getWithNewType(B.getIntNTy(Bits));
+    SmallVector<Value *, 4> Comps;
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Part = B.CreateTrunc(
+          C ? B.CreateLShr(X, MB.iconst(X->getType(), C * Bits)) : X, PartT);
+      Value *V;
+      if (Inst == GLSLstd450UnpackHalf2x16) {
+        V = B.CreateFPExt(
+            B.CreateBitCast(Part, PartT->getWithNewType(B.getHalfTy())), T0);
+      } else if (Signed) {
+        // -128 / 127 is below -1: clamp.
+        V = B.CreateFDiv(B.CreateSIToFP(Part, T0), MB.fconst(T0, Scale));
+        V = MB.fmax(V, MB.fconst(T0, -1.0));
+      } else {
+        V = B.CreateFDiv(B.CreateUIToFP(Part, T0), MB.fconst(T0, Scale));
+      }
+      Comps.push_back(V);
+    }
+    return Finish(Comps);
+  }
+
+  case GLSLstd450PackDouble2x32: {
+    const std::vector<ScalarType> &VT = OpTypes(0);
+    if (VT.size() != 2 || !allOfKind(VT, false) || VT[0].Bits != 32)
+      return Bad("operand must be a vector of two 32-bit integers");
+    if (RC.size() != 1 || !allOfKind(RC, true) || RC[0].Bits != 64)
+      return Bad("result must be a 64-bit float");
+    LaneValue X = Arg(0);
+    Type *I64 = T0->getWithNewType(B.getInt64Ty());
+    // Component 0 holds the low bits.
+    Value *Bits = B.CreateOr(
+        B.CreateZExt(X.Comps[0], I64),
+        B.CreateShl(B.CreateZExt(X.Comps[1], I64), MB.iconst(I64, 32)));
+    SmallVector<Value *, 1> Comps{B.CreateBitCast(Bits, T0)};
+    return Finish(Comps);
+  }
+
+  case GLSLstd450UnpackDouble2x32: {
+    const std::vector<ScalarType> &VT = OpTypes(0);
+    if (VT.size() != 1 || !RequireFloat(0) || VT[0].Bits != 64)
+      return Bad("operand must be a 64-bit float");
+    if (RC.size() != 2 || !allOfKind(RC, false) || RC[0].Bits != 32)
+      return Bad("result must be a vector of two 32-bit integers");
+    Value *X = Arg(0).Comps[0];
+    Value *Bits = B.CreateBitCast(X, MB.bitsType(X->getType()));
+    SmallVector<Value *, 2> Comps{
+        B.CreateTrunc(Bits, T0),
+        B.CreateTrunc(B.CreateLShr(Bits, MB.iconst(Bits->getType(), 32)), T0)};
+    return Finish(Comps);
+  }
+
+  case GLSLstd450Length:
+  case GLSLstd450Distance:
+  case GLSLstd450Normalize: {
+    const std::vector<ScalarType> &VT = OpTypes(0);
+    if (!RequireFloat(0))
+      return Bad("operand must be floating-point");
+    if (Inst == GLSLstd450Distance && !sameShape(OpTypes(1), VT))
+      return Bad("operands have different types");
+    if (Inst == GLSLstd450Normalize
+            ? !sameShape(RC, VT)
+            : RC.size() != 1 || RC[0].Bits != VT[0].Bits ||
+                  RC[0].Kind != ScalarKind::Float)
+      return Bad("result type does not match the operand");
+    LaneValue X = Arg(0);
+    if (Inst == GLSLstd450Distance) {
+      LaneValue Y = Arg(1);
+      for (size_t C = 0; C < X.Comps.size(); ++C)
+        X.Comps[C] = B.CreateFSub(X.Comps[C], Y.Comps[C]);
+    }
+    SmallVector<Value *, 4> Comps;
+    if (Inst != GLSLstd450Normalize) {
+      Comps.push_back(MB.length(X.Comps));
+      return Finish(Comps);
+    }
+    // x / length(x): the sign for a scalar, NaN for zero.
+    Value *Len = MB.length(X.Comps);
+    for (Value *C : X.Comps)
+      Comps.push_back(B.CreateFDiv(C, Len));
+    return Finish(Comps);
+  }
+
+  case GLSLstd450Cross: {
+    if (RC.size() != 3 || !allOfKind(RC, true) || !sameShape(OpTypes(0), RC) ||
+        !sameShape(OpTypes(1), RC))
+      return Bad("operands and result must be 3-component float vectors");
+    LaneValue X = Arg(0), Y = Arg(1);
+    auto Diff = [&](unsigned A, unsigned Bc) {
+      return B.CreateFSub(B.CreateFMul(X.Comps[A], Y.Comps[Bc]),
+                          B.CreateFMul(Y.Comps[A], X.Comps[Bc]));
+    };
+    SmallVector<Value *, 3> Comps{Diff(1, 2), Diff(2, 0), Diff(0, 1)};
+    return Finish(Comps);
+  }
+
+  case GLSLstd450FaceForward:
+  case GLSLstd450Reflect:
+  case GLSLstd450Refract: {
+    unsigned Vectors = Inst == GLSLstd450FaceForward ? 3 : 2;
+    if (!allOfKind(RC, true))
+      return Bad("result must be floating-point");
+    for (unsigned K = 0; K < Vectors; ++K)
+      if (!sameShape(OpTypes(K), RC))
+        return Bad("operand " + Twine(K + 1) +
+                   " does not have the result's type");
+    if (Inst == GLSLstd450Refract &&
+        (OpTypes(2).size() != 1 || !RequireFloat(2)))
+      return Bad("eta must be a floating-point scalar");
+    SmallVector<Value *, 4> Comps;
+    if (Inst == GLSLstd450FaceForward) {
+      // dot(Nref, I) < 0 ? N : -N
+      LaneValue N = Arg(0), In = Arg(1), Ref = Arg(2);
+      Value *Front =
+          B.CreateFCmpOLT(MB.dot(Ref.Comps, In.Comps), MB.fconst(T0, 0.0));
+      for (Value *C : N.Comps)
+        Comps.push_back(B.CreateSelect(Front, C, B.CreateFNeg(C)));
+      return Finish(Comps);
+    }
+    LaneValue In = Arg(0), N = Arg(1);
+    Value *D = MB.dot(N.Comps, In.Comps);
+    if (Inst == GLSLstd450Reflect) {
+      // I - 2 * dot(N, I) * N
+      Value *D2 = B.CreateFMul(MB.fconst(T0, 2.0), D);
+      for (size_t C = 0; C < RC.size(); ++C)
+        Comps.push_back(
+            B.CreateFSub(In.Comps[C], B.CreateFMul(D2, N.Comps[C])));
+      return Finish(Comps);
+    }
+    // k = 1 - eta^2 * (1 - dot(N, I)^2);
+    // k < 0 ? 0 : eta * I - (eta * dot(N, I) + sqrt(k)) * N
+    Value *Eta = B.CreateFPCast(Arg(2).Comps[0], T0);
+    Value *One = MB.fconst(T0, 1.0);
+    Value *K =
+        B.CreateFSub(One, B.CreateFMul(B.CreateFMul(Eta, Eta),
+                                       B.CreateFSub(One, B.CreateFMul(D, D))));
+    Value *Total = B.CreateFCmpOLT(K, MB.fconst(T0, 0.0));
+    Value *S = B.CreateFAdd(B.CreateFMul(Eta, D), MB.unary(Intrinsic::sqrt, K));
+    for (size_t C = 0; C < RC.size(); ++C) {
+      Value *V = B.CreateFSub(B.CreateFMul(Eta, In.Comps[C]),
+                              B.CreateFMul(S, N.Comps[C]));
+      Comps.push_back(B.CreateSelect(Total, MB.fconst(T0, 0.0), V));
+    }
+    return Finish(Comps);
+  }
+
+  case GLSLstd450FindILsb:
+  case GLSLstd450FindSMsb:
+  case GLSLstd450FindUMsb: {
+    const std::vector<ScalarType> &VT = OpTypes(0);
+    if (!allOfKind(VT, false) || !allOfKind(RC, false) ||
+        VT.size() != RC.size())
+      return Bad("operand and result must be integers with as many "
+                 "components");
+    LaneValue X = Arg(0);
+    SmallVector<Value *, 4> Comps;
+    for (size_t C = 0; C < RC.size(); ++C) {
+      Value *V = X.Comps[C];
+      Type *T = V->getType();
+      unsigned Bits = T->getScalarSizeInBits();
+      Value *R;
+      if (Inst == GLSLstd450FindILsb) {
+        // cttz(0) is the width; FindILsb(0) is -1.
+        R = B.CreateBinaryIntrinsic(Intrinsic::cttz, V, B.getFalse());
+        R = B.CreateSelect(B.CreateICmpEQ(V, Constant::getNullValue(T)),
+                           Constant::getAllOnesValue(T), R);
+      } else {
+        // The most significant bit that differs from the sign bit: a
+        // negative value is complemented first. width - 1 - ctlz gives
+        // -1 for 0 (and for -1 in the signed case).
+        if (Inst == GLSLstd450FindSMsb)
+          V = B.CreateSelect(B.CreateICmpSLT(V, Constant::getNullValue(T)),
+                             B.CreateNot(V), V);
+        R = B.CreateSub(
+            MB.iconst(T, Bits - 1),
+            B.CreateBinaryIntrinsic(Intrinsic::ctlz, V, B.getFalse()));
+      }
+      Comps.push_back(B.CreateSExtOrTrunc(R, laneType(RC[C], Varying)));
+    }
+    return Finish(Comps);
+  }
+
+  case GLSLstd450InterpolateAtCentroid:
+  case GLSLstd450InterpolateAtSample:
+  case GLSLstd450InterpolateAtOffset: {
+    // The input's value at this invocation (see the file comment).
+    PointerValue P;
+    if (!pointerOf(OpId(0), P))
+      return false;
+    const Variable *V = P.InMemory ? nullptr : M.findVariable(P.Var);
+    if (!V || V->Storage != spv::StorageClass::Input)
+      return Bad("interpolant must point into an Input variable");
+    if (!sameShape(components(P.Pointee), RC) || !allOfKind(RC, true))
+      return Bad("result type does not match the interpolant");
+    // The uniformity analysis reads the pointer operand as a value, not as
+    // a load: a Uniform result of a per-lane input would keep lane 0 only.
+    if (!Varying && UI.variable(ValueId(P.Var)) == Uniformity::Varying)
+      return Bad("the result of reading per-invocation input " +
+                 M.friendlyName(P.Var) +
+                 " needs the uniformity analysis to treat it as a load (not "
+                 "supported yet)");
+    set(Id, load(P, Varying));
+    return true;
+  }
+
+  default:
+    return Bad("not implemented");
+  }
+}
+
+} // namespace spirv2llvm::simd

@@ -1,0 +1,25 @@
+# Differential tests: every shader in shaders/compute runs on lavapipe and on
+# spirv2llvm's JIT at W = 4, 8 and 16, and the output buffers are compared
+# (DifferentialTest.cpp has the table of cases).
+#
+# lavapipe's subgroup size is fixed when the driver loads (its vector width,
+# LP_NATIVE_VECTOR_WIDTH), so each width's tests run with the matching
+# lavapipe: 128 bits for W = 4, 256 for W = 8, 512 for W = 16. Subgroup
+# built-ins are then compared directly. (Run by hand without the variable,
+# the binary compares size-dependent buffers only where W equals lavapipe's
+# size and says which it skipped.)
+add_executable(s2l-differential-tests DifferentialTest.cpp)
+target_link_libraries(s2l-differential-tests PRIVATE s2l_vulkan_runner
+                      s2l_driver GTest::gtest_main)
+target_compile_definitions(s2l-differential-tests PRIVATE
+  S2L_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+foreach(width_bits 4:128 8:256 16:512)
+  string(REPLACE ":" ";" width_bits ${width_bits})
+  list(GET width_bits 0 width)
+  list(GET width_bits 1 bits)
+  gtest_discover_tests(s2l-differential-tests
+    TEST_FILTER "W${width}/*"
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS vulkan TIMEOUT 300
+               ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=${bits}")
+endforeach()
