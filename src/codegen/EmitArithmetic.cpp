@@ -270,7 +270,10 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
       if (Varying && V->getType()->isIntOrIntVectorTy() &&
           X.Comps[C]->getType()->isIntOrIntVectorTy())
         if (auto Af = affineOf(X.Comps[C]))
-          setAffine(V, B.CreateSExtOrTrunc(Af->Base, T->getScalarType()),
+          setAffine(V,
+                    I.Opcode == Op::OpUConvert
+                        ? B.CreateZExtOrTrunc(Af->Base, T->getScalarType())
+                        : B.CreateSExtOrTrunc(Af->Base, T->getScalarType()),
                     Af->Stride);
       if (V->getType() != T) {
         failAt(I, "operand and result types do not match");

@@ -21,9 +21,9 @@
 // phis that skipped blocks need. Values live out of a divergent loop are
 // stored under the block's mask, so a lane that left keeps its last value.
 //
-// Limitation: constant indices only into per-invocation variables; storage
-// other than Function, Private, Input and Output, calls, images and extended
-// instructions are rejected with a diagnostic (later stages of the project).
+// Limitations: calls must be inlined (canonicalization does it by default),
+// and images, samplers and subgroup operations are rejected with a
+// diagnostic naming the instruction (later issues).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
