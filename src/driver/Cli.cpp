@@ -9,6 +9,7 @@
 
 #include "cfg/CfgPrinter.h"
 #include "codegen/Codegen.h"
+#include "driver/ArgParse.h"
 #include "driver/Pipeline.h"
 #include "driver/RunCommand.h"
 #include "frontend/Frontend.h"
@@ -91,19 +92,8 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     // "--flag=value" or "--flag value" for options that take a value.
-    auto Value = [&](StringRef Flag, std::string &Out) -> int {
-      if (A == Flag) {
-        if (I + 1 >= Args.size())
-          return -1;
-        Out = Args[++I];
-        return 1;
-      }
-      if (A.starts_with(Flag) && A.size() > Flag.size() &&
-          A[Flag.size()] == '=') {
-        Out = A.substr(Flag.size() + 1).str();
-        return 1;
-      }
-      return 0;
+    auto Value = [&](StringRef Flag, std::string &Out) {
+      return takeOptionValue(Args, I, Flag, Out);
     };
     std::string V;
     int R;

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "driver/RunCommand.h"
 
+#include "driver/ArgParse.h"
+
 #include "spirv2llvm/Compute.h"
 #include "support/Diagnostic.h"
 
@@ -251,19 +253,8 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
     StringRef A = Args[I];
     // "--flag=value" or "--flag value" for options that take a value;
     // -1 when the value is missing.
-    auto Value = [&](StringRef Flag, std::string &Out) -> int {
-      if (A == Flag) {
-        if (I + 1 >= Args.size())
-          return -1;
-        Out = Args[++I];
-        return 1;
-      }
-      if (A.starts_with(Flag) && A.size() > Flag.size() &&
-          A[Flag.size()] == '=') {
-        Out = A.substr(Flag.size() + 1).str();
-        return 1;
-      }
-      return 0;
+    auto Value = [&](StringRef Flag, std::string &Out) {
+      return takeOptionValue(Args, I, Flag, Out);
     };
     std::string V;
     int R;

@@ -8,7 +8,7 @@
 // (The differential suite against lavapipe lives in tests/vulkan.)
 //
 //===----------------------------------------------------------------------===//
-#include "spirv2llvm/Compute.h"
+#include "ComputeTestUtil.h"
 
 #include <gtest/gtest.h>
 
@@ -25,20 +25,11 @@ std::unique_ptr<ComputeShader> compile(const std::string &Source, unsigned W,
   TranslateOptions Opts;
   Opts.Width = W;
   Opts.RobustBufferAccess = Robust;
-  auto T = translateBytes(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Source.data()),
-                              Source.size()),
-      "test.comp", Opts);
-  if (!T) {
-    ADD_FAILURE() << llvm::toString(T.takeError());
-    return nullptr;
-  }
-  auto S = ComputeShader::create(std::move(*T));
-  if (!S) {
-    ADD_FAILURE() << llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
+  std::string Error;
+  auto S = spirv2llvm::exectest::compileCompute(Source, Opts, Error);
+  if (!S)
+    ADD_FAILURE() << Error;
+  return S;
 }
 
 class ComputeExec : public testing::TestWithParam<unsigned> {};

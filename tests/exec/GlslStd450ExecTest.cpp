@@ -26,7 +26,7 @@
 // variable, which waits for the uniformity analysis (see that test).
 //
 //===----------------------------------------------------------------------===//
-#include "spirv2llvm/Compute.h"
+#include "ComputeTestUtil.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -154,20 +154,7 @@ std::unique_ptr<ComputeShader> compile(const std::string &Source, unsigned W,
   TranslateOptions Opts;
   Opts.Width = W;
   Opts.Validate = Validate;
-  auto T = translateBytes(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Source.data()),
-                              Source.size()),
-      Name, Opts);
-  if (!T) {
-    Error = llvm::toString(T.takeError());
-    return nullptr;
-  }
-  auto S = ComputeShader::create(std::move(*T));
-  if (!S) {
-    Error = llvm::toString(S.takeError());
-    return nullptr;
-  }
-  return std::move(*S);
+  return spirv2llvm::exectest::compileCompute(Source, Opts, Error, Name);
 }
 
 /// Runs \p Source over \p N invocations (a multiple of LocalSize).

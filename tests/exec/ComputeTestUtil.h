@@ -1,0 +1,36 @@
+//===- ComputeTestUtil.h - Compile compute shaders in exec tests -*- C++ -*-===//
+#ifndef SPIRV2LLVM_TESTS_EXEC_COMPUTETESTUTIL_H
+#define SPIRV2LLVM_TESTS_EXEC_COMPUTETESTUTIL_H
+
+#include "spirv2llvm/Compute.h"
+
+#include <memory>
+#include <string>
+
+namespace spirv2llvm::exectest {
+
+/// Translates the shader \p Source (kind from \p Name's extension) with
+/// \p Opts and JIT-compiles it; on failure returns nullptr and the message
+/// in \p Error.
+inline std::unique_ptr<ComputeShader>
+compileCompute(const std::string &Source, const TranslateOptions &Opts,
+               std::string &Error, const char *Name = "test.comp") {
+  auto T = translateBytes(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Source.data()),
+                              Source.size()),
+      Name, Opts);
+  if (!T) {
+    Error = llvm::toString(T.takeError());
+    return nullptr;
+  }
+  auto S = ComputeShader::create(std::move(*T));
+  if (!S) {
+    Error = llvm::toString(S.takeError());
+    return nullptr;
+  }
+  return std::move(*S);
+}
+
+} // namespace spirv2llvm::exectest
+
+#endif
