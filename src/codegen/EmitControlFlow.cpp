@@ -148,7 +148,12 @@ void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
              " has an incoming value of a different type");
         return;
       }
-      Value *Take = Varying ? EdgeMask : GetTaken();
+      // Where lanes cannot arrive by different edges (a uniform block that
+      // joins no divergent paths), the edge is taken by all lanes or none,
+      // so one scalar condition selects the whole vector.
+      bool PerLane = Varying && (!isUniformBlock(To) ||
+                                 UI.isDivergentJoin(Fn, To));
+      Value *Take = PerLane ? EdgeMask : GetTaken();
       for (size_t C = 0; C < Slots.size(); ++C) {
         Value *Cur = B.CreateLoad(Slots[C]->getAllocatedType(), Slots[C]);
         B.CreateStore(B.CreateSelect(Take, In.Comps[C], Cur,

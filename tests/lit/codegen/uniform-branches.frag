@@ -21,8 +21,10 @@ void main() {
 }
 // The uniform condition is one scalar comparison (LLVM may then turn the
 // small arm into a select on it); the varying one compares all lanes.
-// O2: %{{.*}} = icmp sgt i32 %{{.*}}, 3
+// O2: [[U:%.*]] = icmp sgt i32 %{{.*}}, 3
 // O2-NOT: icmp sgt <4 x i32>
+// Its merge picks v with that one scalar, not a select per lane.
+// O2: select i1 [[U]], <4 x float>
 // O2: fcmp ogt <4 x float>
 // O2: call void @llvm.masked.store.v4f32
 //
