@@ -42,7 +42,7 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
     break;
   }
   if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
-      emitBitwise(I) || emitMemory(I) ||
+      emitBitwise(I) || emitSubgroup(I) || emitMemory(I) ||
       emitAtomic(I) || emitBarrier(I))
     return;
   failAt(I, "unsupported instruction");

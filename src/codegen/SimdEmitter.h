@@ -22,8 +22,9 @@
 // stored under the block's mask, so a lane that left keeps its last value.
 //
 // Limitations: calls must be inlined (canonicalization does it by default),
-// and images, samplers and subgroup operations are rejected with a
-// diagnostic naming the instruction (later issues).
+// and images and samplers are rejected with a diagnostic naming the
+// instruction (later issues). Subgroup operations work on the W lanes of a
+// call, which is one subgroup (EmitSubgroup.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
@@ -138,6 +139,7 @@ private:
   bool emitComposite(const Instruction &I);
   bool emitMatrix(const Instruction &I);
   bool emitBitwise(const Instruction &I);
+  bool emitSubgroup(const Instruction &I);
   bool emitMemory(const Instruction &I);
 
   // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
