@@ -88,8 +88,6 @@ void SimdEmitter::computeReflection() {
                      !M.hasDecoration(V.Pointee.value(),
                                       spv::Decoration::BufferBlock);
       Bd.MinSize = ML.sizeOf(V.Pointee);
-      const Type *T = nullptr;
-      (void)T;
       const spirv2llvm::Type &PT = M.type(V.Pointee);
       if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
           M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)
@@ -160,7 +158,6 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
     }
     return V;
   };
-  (void)Z;
   LaneValue R;
   switch (BI) {
   case spv::BuiltIn::LocalInvocationIndex:

@@ -12,6 +12,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <gtest/gtest.h>
+#include <pthread.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,6 +96,22 @@ inline Labels labels(const Cfg &G, const std::vector<BlockIndex> &Bs) {
   for (BlockIndex B : Bs)
     Out.push_back(G.block(B).Label);
   return Out;
+}
+
+/// Runs \p Fn on a thread with a 128 KiB stack: recursion over thousands of
+/// blocks or nested loops would overflow it.
+template <typename FnT> void runWithSmallStack(FnT Fn) {
+  pthread_attr_t Attr;
+  pthread_attr_init(&Attr);
+  pthread_attr_setstacksize(&Attr, 128 * 1024);
+  pthread_t Thread;
+  auto Thunk = [](void *P) -> void * {
+    (*static_cast<FnT *>(P))();
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&Thread, &Attr, Thunk, &Fn), 0);
+  pthread_join(Thread, nullptr);
+  pthread_attr_destroy(&Attr);
 }
 
 } // namespace spirv2llvm::cfg::testing

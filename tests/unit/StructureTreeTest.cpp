@@ -341,21 +341,6 @@ TEST(StructureTreeErrorTest, BadlyNestedLoops) {
 
 // --- depth -------------------------------------------------------------------
 
-/// Runs \p Fn on a thread with a 128 KiB stack, which recursion over a few
-/// thousand nested blocks would overflow.
-template <typename FnT> void runWithSmallStack(FnT Fn) {
-  pthread_attr_t Attr;
-  pthread_attr_init(&Attr);
-  pthread_attr_setstacksize(&Attr, 128 * 1024);
-  pthread_t Thread;
-  auto Thunk = [](void *P) -> void * {
-    (*static_cast<FnT *>(P))();
-    return nullptr;
-  };
-  ASSERT_EQ(pthread_create(&Thread, &Attr, Thunk, &Fn), 0);
-  pthread_join(Thread, nullptr);
-  pthread_attr_destroy(&Attr);
-}
 
 TEST(StructureTreeDepthTest, ThousandsOfNestedLoops) {
   runWithSmallStack([] {
