@@ -46,34 +46,33 @@ void SimdEmitter::setAffine(Value *V, Value *Base, int64_t Stride) {
     Affine[V] = AffineInfo{Base, Stride};
 }
 
-void SimdEmitter::createMemoryVariables() {
-  // Function and Private variables indexed with a non-constant index live
-  // in memory, one copy per lane (see loadMemory); the others stay in
-  // registers (EmitMemory.cpp).
-  for (uint32_t Var : DynamicallyIndexed) {
-    const Variable &V = *M.findVariable(Var);
-    uint64_t Size = std::max<uint64_t>(ML.sizeOf(V.Pointee), 4);
-    AllocaInst *Mem = createSlot(ArrayType::get(B.getInt8Ty(), Size * W),
-                                 llvmName(Var) + ".mem");
-    Mem->setAlignment(Align(16));
-    PointerValue P;
-    P.Var = Var;
-    P.Pointee = V.Pointee;
-    P.InMemory = true;
-    P.Storage = V.Storage;
-    P.Base = Mem;
-    P.Size = B.getInt64(Size);
-    P.Offset = B.getInt64(0);
-    P.AffineBase = P.Offset;
-    B.CreateMemSet(Mem, B.getInt8(0), Size * W, Align(16));
-    if (V.Initializer && M.findConstant(V.Initializer.value())) {
-      Value *Saved = CurMask;
-      CurMask = Constant::getAllOnesValue(maskType());
-      storeMemory(P, constantValue(V.Initializer.value()));
-      CurMask = Saved;
-    }
-    Pointers[Var] = P;
+void SimdEmitter::createLaneMemory(const Variable &V) {
+  // One copy per lane (see loadMemory).
+  uint32_t Var = V.Id.value();
+  uint64_t Size = std::max<uint64_t>(ML.sizeOf(V.Pointee), 4);
+  AllocaInst *Mem = createSlot(ArrayType::get(B.getInt8Ty(), Size * W),
+                               llvmName(Var) + ".mem");
+  Mem->setAlignment(Align(16));
+  PointerValue P;
+  P.Var = Var;
+  P.Pointee = V.Pointee;
+  P.InMemory = true;
+  P.Storage = V.Storage;
+  P.Base = Mem;
+  P.Size = B.getInt64(Size);
+  P.Offset = B.getInt64(0);
+  P.AffineBase = P.Offset;
+  B.CreateMemSet(Mem, B.getInt8(0), Size * W, Align(16));
+  if (V.Initializer && M.findConstant(V.Initializer.value())) {
+    Value *Saved = CurMask;
+    CurMask = Constant::getAllOnesValue(maskType());
+    storeMemory(P, constantValue(V.Initializer.value()));
+    CurMask = Saved;
   }
+  Pointers[Var] = P;
+}
+
+void SimdEmitter::createMemoryVariables() {
   Type *Ptr = B.getPtrTy();
   Type *I64 = B.getInt64Ty();
   Value *Sets = nullptr, *Push = nullptr, *Wg = nullptr;
@@ -166,11 +165,20 @@ Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
 
 Value *SimdEmitter::clampToVariable(const PointerValue &P, Value *Offset,
                                     uint64_t Bytes) {
-  // Unsigned minimum: negative offsets are huge and clamp too.
-  Value *Last = ConstantInt::get(
-      Offset->getType(),
-      cast<ConstantInt>(P.Size)->getZExtValue() - std::min<uint64_t>(
-          Bytes, cast<ConstantInt>(P.Size)->getZExtValue()));
+  // Unsigned minimum: negative offsets are huge and clamp too. The size is
+  // a constant except in a callee's memory-pointer parameter.
+  Value *Last;
+  if (auto *C = dyn_cast<ConstantInt>(P.Size)) {
+    Last = ConstantInt::get(Offset->getType(),
+                            C->getZExtValue() -
+                                std::min<uint64_t>(Bytes, C->getZExtValue()));
+  } else {
+    Value *Fits = B.CreateICmpUGE(P.Size, B.getInt64(Bytes));
+    Last = B.CreateSelect(Fits, B.CreateSub(P.Size, B.getInt64(Bytes)),
+                          B.getInt64(0));
+    if (Offset->getType()->isVectorTy())
+      Last = splat(Last);
+  }
   return B.CreateBinaryIntrinsic(Intrinsic::umin, Offset, Last);
 }
 

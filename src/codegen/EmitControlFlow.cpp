@@ -73,7 +73,8 @@ void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
     Value *Reached =
         B.CreateLoad(B.getInt1Ty(), MaskSlots[Bk], "reached." + Name);
     B.CreateCondBr(Reached, Body, Next);
-    CurMask = EntryMask;
+    B.SetInsertPoint(Body);
+    CurMask = uniformBlockMask();
   } else {
     Value *Mask = B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + Name);
     B.CreateCondBr(anyLane(Mask), Body, Next);
@@ -245,8 +246,17 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     B.CreateStore(B.CreateOr(Old, CurMask), KilledSlot);
     return;
   }
-  case spv::Op::OpReturn:
   case spv::Op::OpReturnValue:
+    if (!RetSlots.empty()) {
+      // A callee's lanes leave their result behind.
+      LaneValue V = coerce(get(T.Operands[0]), true);
+      for (size_t C = 0; C < RetSlots.size() && C < V.Comps.size(); ++C) {
+        Value *Old = B.CreateLoad(RetSlots[C]->getAllocatedType(), RetSlots[C]);
+        B.CreateStore(B.CreateSelect(CurMask, V.Comps[C], Old), RetSlots[C]);
+      }
+    }
+    return;
+  case spv::Op::OpReturn:
   case spv::Op::OpUnreachable:
     // The lanes leave: no edge carries them anywhere.
     return;

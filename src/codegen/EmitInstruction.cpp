@@ -43,7 +43,7 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   }
   if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
       emitBitwise(I) || emitSubgroup(I) || emitMemory(I) ||
-      emitAtomic(I) || emitBarrier(I))
+      emitAtomic(I) || emitBarrier(I) || emitCall(I))
     return;
   failAt(I, "unsupported instruction");
 }

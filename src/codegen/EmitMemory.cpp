@@ -20,57 +20,38 @@ using llvm::Constant;
 using llvm::Type;
 
 void SimdEmitter::createVariables() {
-  // Variables behind an access chain with a non-constant index need memory
-  // (createMemoryVariables); find them first.
-  std::unordered_set<uint32_t> Dynamic;
-  for (const Block &Blk : F->Blocks)
-    for (uint32_t Index : Blk.Insts) {
-      const Instruction &I = M.Insts[Index];
-      if (I.Opcode != spv::Op::OpAccessChain &&
-          I.Opcode != spv::Op::OpInBoundsAccessChain)
-        continue;
-      uint32_t Root = I.Operands[0];
-      for (unsigned Steps = 0; Steps < 4096 && !M.findVariable(Root); ++Steps) {
-        const Instruction *D = M.def(Root);
-        if (!D || (D->Opcode != spv::Op::OpAccessChain &&
-                   D->Opcode != spv::Op::OpInBoundsAccessChain &&
-                   D->Opcode != spv::Op::OpCopyObject))
-          break;
-        Root = D->Operands[0];
-      }
-      const Variable *V = M.findVariable(Root);
-      if (!V || (V->Storage != spv::StorageClass::Function &&
-                 V->Storage != spv::StorageClass::Private))
-        continue;
-      for (size_t K = 1; K < I.Operands.size(); ++K) {
-        const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
-        if (!C || C->Kind != ConstantKind::Scalar || C->IsSpec)
-          if (Dynamic.insert(Root).second)
-            DynamicallyIndexed.push_back(Root);
-      }
-    }
+  // Variables some access chain indexes dynamically live in memory
+  // (createLaneMemory); analyzeCalls found them. The others are registers.
   auto Create = [&](const Variable &V) {
-    if (Dynamic.count(V.Id.value()))
+    if (DynamicallyIndexed.count(V.Id.value())) {
+      createLaneMemory(V);
       return;
+    }
     bool Varying = UI.variable(V.Id) == Uniformity::Varying;
     auto &Slots = VarSlots[V.Id.value()];
-    for (const ScalarType &S : components(V.Pointee))
-      Slots.push_back(createSlot(laneType(S, Varying), llvmName(V.Id.value())));
+    for (const ScalarType &S : components(V.Pointee)) {
+      Type *T = laneType(S, Varying);
+      Slots.push_back({createSlot(T, llvmName(V.Id.value())), T});
+    }
     LaneValue Init;
     if (V.Initializer && M.findConstant(V.Initializer.value()))
       Init = coerce(constantValue(V.Initializer.value()), Varying);
     for (size_t C = 0; C < Slots.size(); ++C)
       B.CreateStore(C < Init.Comps.size()
                         ? Init.Comps[C]
-                        : Constant::getNullValue(Slots[C]->getAllocatedType()),
-                    Slots[C]);
+                        : Constant::getNullValue(Slots[C].Ty),
+                    Slots[C].Ptr);
     Pointers[V.Id.value()] = PointerValue{V.Id.value(), 0, V.Pointee};
   };
+  bool IsEntry = F->Id == EP.Function;
   for (ValueId Id : M.GlobalVariables) {
     const Variable &V = *M.findVariable(Id.value());
     switch (V.Storage) {
     case spv::StorageClass::Private:
-      Create(V);
+      // The entry function owns Private variables; callees reach them
+      // through the environment table (loadEnvironment).
+      if (IsEntry)
+        Create(V);
       break;
     case spv::StorageClass::Input:
     case spv::StorageClass::Output:
@@ -135,12 +116,13 @@ Value *SimdEmitter::interfaceAddress(uint32_t Var, uint32_t Comp) {
 
 LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
   const std::vector<ScalarType> &Comps = components(P.Pointee);
+  // Null for a pointer parameter of a callee.
   const Variable *V = M.findVariable(P.Var);
   LaneValue R;
   R.Varying = Varying;
   if (P.InMemory)
     return loadMemory(P, Varying);
-  if (V->Storage == spv::StorageClass::Input && isComputeBuiltIn(P.Var)) {
+  if (V && V->Storage == spv::StorageClass::Input && isComputeBuiltIn(P.Var)) {
     LaneValue All = computeBuiltIn(P.Var);
     for (size_t C = 0; C < Comps.size() && P.FirstComp + C < All.Comps.size();
          ++C)
@@ -148,8 +130,8 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
     R.Varying = All.Varying;
     return coerce(std::move(R), Varying);
   }
-  if (V->Storage == spv::StorageClass::Input ||
-      V->Storage == spv::StorageClass::Output) {
+  if (V && (V->Storage == spv::StorageClass::Input ||
+            V->Storage == spv::StorageClass::Output)) {
     for (size_t C = 0; C < Comps.size(); ++C) {
       const ScalarType &S = Comps[C];
       Value *Addr = interfaceAddress(P.Var, P.FirstComp + C);
@@ -173,12 +155,12 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
     return R;
   }
   for (size_t C = 0; C < Comps.size(); ++C) {
-    AllocaInst *Slot = Slots[P.FirstComp + C];
-    R.Comps.push_back(B.CreateLoad(Slot->getAllocatedType(), Slot));
+    const VarSlot &Slot = Slots[P.FirstComp + C];
+    R.Comps.push_back(B.CreateLoad(Slot.Ty, Slot.Ptr));
   }
   // The variable may be Uniform while this load is Varying (or the other way
   // round only for inconsistent input); coerce fixes both.
-  bool SlotVarying = !Slots.empty() && Slots[0]->getAllocatedType()->isVectorTy();
+  bool SlotVarying = !Slots.empty() && Slots[0].Ty->isVectorTy();
   R.Varying = SlotVarying;
   return coerce(std::move(R), Varying);
 }
@@ -192,11 +174,11 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
     fail("stored value does not match the pointer's type");
     return;
   }
-  if (V->Storage == spv::StorageClass::Input) {
+  if (V && V->Storage == spv::StorageClass::Input) {
     fail("store to Input variable " + M.friendlyName(P.Var));
     return;
   }
-  if (V->Storage == spv::StorageClass::Output) {
+  if (V && V->Storage == spv::StorageClass::Output) {
     Val = coerce(std::move(Val), true);
     for (size_t C = 0; C < Comps.size(); ++C) {
       const ScalarType &S = Comps[C];
@@ -216,17 +198,17 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
   }
   if (Comps.empty())
     return; // nothing to store: an empty struct
-  bool SlotVarying = Slots[0]->getAllocatedType()->isVectorTy();
+  bool SlotVarying = Slots[0].Ty->isVectorTy();
   Val = coerce(std::move(Val), SlotVarying);
   for (size_t C = 0; C < Comps.size(); ++C) {
-    AllocaInst *Slot = Slots[P.FirstComp + C];
+    const VarSlot &Slot = Slots[P.FirstComp + C];
     Value *X = Val.Comps[C];
     if (SlotVarying) {
       // Inactive lanes keep what they had.
-      Value *Old = B.CreateLoad(Slot->getAllocatedType(), Slot);
+      Value *Old = B.CreateLoad(Slot.Ty, Slot.Ptr);
       X = B.CreateSelect(CurMask, X, Old);
     }
-    B.CreateStore(X, Slot);
+    B.CreateStore(X, Slot.Ptr);
   }
 }
 
@@ -257,7 +239,8 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
       return true;
     bool Varying = Src.InMemory
                        ? Src.offsetVarying()
-                       : UI.variable(ValueId(Src.Var)) == Uniformity::Varying;
+                       : UI.variable(ValueId(Src.Var)) == Uniformity::Varying ||
+              !M.findVariable(Src.Var);
     store(Dst, load(Src, Varying));
     return true;
   }

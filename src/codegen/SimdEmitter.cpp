@@ -131,31 +131,60 @@ void SimdEmitter::promoteSlots() {
 }
 
 void SimdEmitter::finishFunction() {
+  if (RetSlots.size() || LF->getReturnType()->isVoidTy()) {
+    // A callee returns what its lanes returned.
+    if (LF->getReturnType()->isVoidTy()) {
+      B.CreateRetVoid();
+      return;
+    }
+    Value *R = PoisonValue::get(LF->getReturnType());
+    for (unsigned C = 0; C < RetSlots.size(); ++C)
+      R = B.CreateInsertValue(
+          R, B.CreateLoad(RetSlots[C]->getAllocatedType(), RetSlots[C]), C);
+    B.CreateRet(R);
+    return;
+  }
   Value *Killed = B.CreateLoad(maskType(), KilledSlot, "killed");
   Value *Alive = B.CreateAnd(EntryMask, B.CreateNot(Killed), "alive");
   Value *Bits = B.CreateBitCast(Alive, B.getIntNTy(W));
   B.CreateRet(B.CreateZExt(Bits, B.getInt32Ty(), "alive.bits"));
 }
 
-Expected<CodegenResult> SimdEmitter::run() {
-  if (W != 4 && W != 8 && W != 16)
-    return makeError("unsupported width " + Twine(W) + " (expected 4, 8 or 16)");
-  auto FIt = M.FunctionIndexOf.find(EP.Function.value());
-  if (FIt == M.FunctionIndexOf.end())
-    return makeError("entry point \"" + EP.Name + "\" has no function");
-  Fn = FIt->second;
-  F = &M.Functions[Fn];
-  A = &MA[Fn];
+void SimdEmitter::resetFunctionState() {
+  LF = nullptr;
+  AllocaBB = nullptr;
+  EntryMask = InputsPtr = OutputsPtr = ArgsPtr = EnvPtr = nullptr;
+  KilledSlot = nullptr;
+  MaskSlots.clear();
+  ContSlots.clear();
+  PhiSlots.clear();
+  ValueSlots.clear();
+  VarSlots.clear();
+  ParamValues.clear();
+  RetSlots.clear();
+  DefBlockOf.clear();
+  CrossBlock.clear();
+  MaskedLiveOut.clear();
+  Pointers.clear();
+  PointerSlots.clear();
+  PointerDefBlock.clear();
+  Affine.clear();
+  AffineSlots.clear();
+  Local.clear();
+  CurBlock = cfg::NoBlock;
+  CurMask = nullptr;
+  FnMayKill = false;
+}
 
-  computeReflection();
-  Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, W);
-  if (!L)
-    return L.takeError();
-  Layout = std::move(*L);
-
-  LM = std::make_unique<llvm::Module>(EP.Name, Ctx);
-  createEntryFunction();
+void SimdEmitter::emitFunctionBody() {
   findCrossBlockValues();
+  for (const Block &Blk : F->Blocks)
+    for (uint32_t Index : Blk.Insts)
+      if (M.Insts[Index].Opcode == spv::Op::OpFunctionCall) {
+        auto It = M.FunctionIndexOf.find(M.Insts[Index].Operands[0]);
+        if (It != M.FunctionIndexOf.end() && Callees.count(It->second))
+          FnMayKill |= Callees[It->second].MayKill;
+      }
 
   // Slots: a Varying block gets a lane mask, a Uniform one (all lanes of
   // the call or none) just a "reached" flag: its mask is the entry mask.
@@ -176,9 +205,6 @@ Expected<CodegenResult> SimdEmitter::run() {
       B.CreateStore(Constant::getNullValue(T), ContSlots[Bk]);
     }
   }
-  Constant *Zero = Constant::getNullValue(maskType());
-  KilledSlot = createSlot(maskType(), "killed.slot");
-  B.CreateStore(Zero, KilledSlot);
   // Phi accumulators: each incoming edge selects its value into them.
   for (cfg::BlockIndex Bk : A->G.rpo())
     for (uint32_t Index : F->Blocks[Bk].Insts) {
@@ -195,22 +221,62 @@ Expected<CodegenResult> SimdEmitter::run() {
     }
   createVariables();
   createMemoryVariables();
+  if (F->Id == EP.Function)
+    createEnvironment();
+  else
+    loadEnvironment();
 
   BasicBlock *Body = BasicBlock::Create(Ctx, "body", LF);
   B.CreateBr(Body);
   B.SetInsertPoint(Body);
   emitItems(0);
-  finishFunction();
+}
 
+Expected<CodegenResult> SimdEmitter::run() {
+  if (W != 4 && W != 8 && W != 16)
+    return makeError("unsupported width " + Twine(W) + " (expected 4, 8 or 16)");
+  auto FIt = M.FunctionIndexOf.find(EP.Function.value());
+  if (FIt == M.FunctionIndexOf.end())
+    return makeError("entry point \"" + EP.Name + "\" has no function");
+
+  computeReflection();
+  Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, W);
+  if (!L)
+    return L.takeError();
+  Layout = std::move(*L);
+
+  LM = std::make_unique<llvm::Module>(EP.Name, Ctx);
+  createEntryFunction();
+  analyzeCalls();
+  if (Failed)
+    return std::move(Err);
+  declareCallees();
+
+  // The entry function.
+  Fn = FIt->second;
+  F = &M.Functions[Fn];
+  A = &MA[Fn];
+  Constant *Zero = Constant::getNullValue(maskType());
+  KilledSlot = createSlot(maskType(), "killed.slot");
+  B.CreateStore(Zero, KilledSlot);
+  emitFunctionBody();
+  finishFunction();
   if (Failed)
     return std::move(Err);
   promoteSlots();
 
+  for (uint32_t Callee : CalleeOrder) {
+    emitCallee(Callee);
+    if (Failed)
+      return std::move(Err);
+  }
+
   std::string VerifyMsg;
   raw_string_ostream VS(VerifyMsg);
-  if (verifyFunction(*LF, &VS))
-    return makeError("internal error: generated IR does not verify: " +
-                     VS.str());
+  for (llvm::Function &Fun : *LM)
+    if (!Fun.isDeclaration() && verifyFunction(Fun, &VS))
+      return makeError("internal error: generated IR does not verify: " +
+                       VS.str());
 
   CodegenResult R;
   R.IR = std::move(LM);

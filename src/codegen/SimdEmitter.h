@@ -21,9 +21,10 @@
 // phis that skipped blocks need. Values live out of a divergent loop are
 // stored under the block's mask, so a lane that left keeps its last value.
 //
-// Limitations: calls must be inlined (canonicalization does it by default),
-// and images and samplers are rejected with a diagnostic naming the
-// instruction (later issues). Subgroup operations work on the W lanes of a
+// Calls that canonicalization did not inline (--no-inline,
+// --no-canonicalize) become LLVM functions taking the lane mask
+// (EmitCall.cpp). Images and samplers are rejected with a diagnostic naming
+// the instruction (later issues). Subgroup operations work on the W lanes of a
 // call, which is one subgroup (EmitSubgroup.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -73,6 +74,30 @@ struct PointerValue {
   bool offsetVarying() const { return Offset->getType()->isVectorTy(); }
 };
 
+/// A register variable's component: a pointer to a scalar (Uniform
+/// contents) or <W x T> (Varying). Usually an alloca; in a callee, a
+/// pointer the caller passed.
+struct VarSlot {
+  llvm::Value *Ptr;
+  llvm::Type *Ty;
+};
+
+/// How a callee receives a parameter.
+enum class ParamAbi {
+  Value,           ///< its components, as <W x T>
+  RegisterPointer, ///< a pointer per component of the pointee's <W x T> slots
+  MemoryPointer,   ///< base, size in bytes and <W x i64> byte offset
+};
+
+/// A function called from the entry point, emitted as its own LLVM function
+/// `Ret @name(ptr args, ptr env, <W x i1> mask, params...)`.
+struct CalleeInfo {
+  llvm::Function *LF = nullptr;
+  std::vector<ParamAbi> Params;
+  /// Whether it (or something it calls) kills invocations.
+  bool MayKill = false;
+};
+
 class SimdEmitter {
 public:
   SimdEmitter(const Module &M, const EntryPoint &EP,
@@ -84,6 +109,10 @@ public:
 private:
   // --- set-up (SimdEmitter.cpp) -------------------------------------------
   void createEntryFunction();
+  /// Slots, variables and the body of the current function.
+  void emitFunctionBody();
+  /// Forgets everything that belongs to one LLVM function.
+  void resetFunctionState();
   void findCrossBlockValues();
   llvm::AllocaInst *createSlot(llvm::Type *T, const llvm::Twine &Name);
   void finishFunction();
@@ -112,6 +141,22 @@ private:
   /// Records the first error; emission continues with poison values.
   void fail(const llvm::Twine &Msg);
   void failAt(const Instruction &I, const llvm::Twine &Msg);
+
+  // --- calls (EmitCall.cpp) ------------------------------------------------
+  /// Finds the functions the entry point calls, their parameter ABIs and
+  /// the variables that must live in memory; declares the callees.
+  void analyzeCalls();
+  /// The root variable or parameter of a pointer (through access chains).
+  uint32_t pointerRoot(uint32_t Ptr) const;
+  void declareCallees();
+  void emitCallee(uint32_t FnIndex);
+  bool emitCall(const Instruction &I);
+  /// Entry function: the table of pointers callees find the killed mask and
+  /// the Private variables in. Callee: reads it.
+  void createEnvironment();
+  void loadEnvironment();
+  /// The mask of lanes a uniform block runs with.
+  llvm::Value *uniformBlockMask();
 
   // --- control flow (EmitControlFlow.cpp) ----------------------------------
   void emitItems(uint32_t Node);
@@ -145,6 +190,9 @@ private:
   // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
   void createVariables();
   void createMemoryVariables();
+  /// Lane-interleaved memory for a dynamically indexed Function or Private
+  /// variable.
+  void createLaneMemory(const Variable &V);
   bool emitAccessChain(const Instruction &I);
   LaneValue loadMemory(const PointerValue &P, bool Varying);
   void storeMemory(const PointerValue &P, LaneValue V);
@@ -202,6 +250,7 @@ private:
   llvm::Value *OutputsPtr = nullptr;
   llvm::StructType *ArgsType = nullptr;
   llvm::Value *ArgsPtr = nullptr;
+  llvm::Value *EnvPtr = nullptr;
 
   uint32_t Fn = 0;                       ///< entry function index
   const Function *F = nullptr;
@@ -211,9 +260,16 @@ private:
   std::vector<llvm::AllocaInst *> MaskSlots;
   /// Per loop header: the same for lanes taking the back edge.
   std::vector<llvm::AllocaInst *> ContSlots;
-  llvm::AllocaInst *KilledSlot = nullptr;
+  llvm::Value *KilledSlot = nullptr;
   std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
-      PhiSlots, ValueSlots, VarSlots;
+      PhiSlots, ValueSlots;
+  std::unordered_map<uint32_t, llvm::SmallVector<VarSlot, 4>> VarSlots;
+  /// Value parameters of the current callee.
+  std::unordered_map<uint32_t, LaneValue> ParamValues;
+  /// Return value accumulator of the current callee (one per component).
+  llvm::SmallVector<llvm::AllocaInst *, 4> RetSlots;
+  /// Whether the current function calls one that may kill lanes.
+  bool FnMayKill = false;
   std::unordered_map<uint32_t, cfg::BlockIndex> DefBlockOf; ///< result -> block
   std::unordered_set<uint32_t> CrossBlock;   ///< values used in other blocks
   std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
@@ -224,8 +280,19 @@ private:
   std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
       PointerSlots;
   std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
-  /// Function/Private variables some access chain indexes dynamically.
-  std::vector<uint32_t> DynamicallyIndexed;
+  /// Function/Private variables some access chain indexes dynamically (or
+  /// passed to a parameter that is): they live in lane memory.
+  std::unordered_set<uint32_t> DynamicallyIndexed;
+  /// Reachable functions other than the entry point, callees first.
+  std::vector<uint32_t> CalleeOrder;
+  std::unordered_map<uint32_t, CalleeInfo> Callees;
+  /// Pointer parameters that need the memory ABI.
+  std::unordered_set<uint32_t> MemoryParams;
+  /// Private variables in the environment table, in order (entry 0 is the
+  /// killed mask); EnvIndex is each one's first entry.
+  std::vector<uint32_t> EnvVars;
+  std::unordered_map<uint32_t, unsigned> EnvIndex;
+  unsigned EnvSize = 1;
   llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
   /// Affine values used in other blocks: slot of the base, and the stride.
   std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>

@@ -153,6 +153,8 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     Local[Id] = V;
     return V;
   }
+  if (auto P = ParamValues.find(Id); P != ParamValues.end())
+    return P->second;
   auto S = ValueSlots.find(Id);
   auto D = DefBlockOf.find(Id);
   // Unvalidated input may use a value where its definition does not

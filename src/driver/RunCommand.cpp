@@ -69,6 +69,8 @@ Dispatch:
   -O0 .. -O3              LLVM optimization level (default -O2)
   --spec ID=VALUE         specialization constant SpecId ID
   --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
+  --no-validate, --no-canonicalize, --no-inline
+                          as for translation (spirv2llvm --help)
   --repeat N              one warm-up dispatch, then N timed ones, each from
                           the initial buffer contents (default: one dispatch)
 
@@ -332,6 +334,12 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
       O.T.SpecValues.emplace_back(Id, ValueText.str());
     } else if (A == "--robust-buffer-access") {
       O.T.RobustBufferAccess = true;
+    } else if (A == "--no-validate") {
+      O.T.Validate = false;
+    } else if (A == "--no-canonicalize") {
+      O.T.Canonicalize = false;
+    } else if (A == "--no-inline") {
+      O.T.Inline = false;
     } else if ((R = Value("--repeat", V))) {
       uint32_t N;
       if (R < 0 || !parseU32(V, N) || N == 0)

@@ -545,6 +545,9 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
           continue;
         Uniformity U = meet(R.Values[I.Operands[1]], R.Addresses[Ptr]);
         U = meet(U, FI.Blocks[B]);
+        if (FI.CalledDivergently &&
+            (!V || V->Storage != spv::StorageClass::Function))
+          U = Uniformity::Varying;
         if (Var)
           Changed |= lower(R.Values, Var, U);
         continue;
@@ -557,6 +560,10 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
                             R.Addresses[I.Operands[1]]);
         U = meet(U, Src ? R.Values[Src] : Uniformity::Varying);
         U = meet(U, FI.Blocks[B]);
+        const Variable *DV = Dst ? M.findVariable(Dst) : nullptr;
+        if (FI.CalledDivergently &&
+            (!DV || DV->Storage != spv::StorageClass::Function))
+          U = Uniformity::Varying;
         if (Dst)
           Changed |= lower(R.Values, Dst, U);
         continue;
@@ -581,12 +588,20 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
         }
         break;
       }
-      case spv::Op::OpFunctionCall:
+      case spv::Op::OpFunctionCall: {
         // Pointer arguments may be written by the callee.
         for (size_t K = 1; K < I.Operands.size(); ++K)
           if (uint32_t Var = rootVariable(I.Operands[K]))
             Changed |= lower(R.Values, Var, Uniformity::Varying);
+        auto Callee = M.FunctionIndexOf.find(I.Operands[0]);
+        if (Callee != M.FunctionIndexOf.end() &&
+            (FI.Blocks[B] == Uniformity::Varying || FI.CalledDivergently) &&
+            !R.Functions[Callee->second].CalledDivergently) {
+          R.Functions[Callee->second].CalledDivergently = true;
+          Changed = true;
+        }
         break;
+      }
       default:
         break;
       }

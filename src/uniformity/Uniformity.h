@@ -30,7 +30,9 @@
 //    (an exit or return taken under a Varying branch inside the loop); a
 //    value defined in a divergent loop and used after it is Varying
 //    (temporal divergence).
-//  - calls, function parameters, atomics and derivatives are Varying.
+//  - calls, function parameters, atomics and derivatives are Varying; a
+//    store to a Private variable in a function called from a Varying block
+//    makes the variable Varying.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_UNIFORMITY_UNIFORMITY_H
@@ -103,6 +105,10 @@ public:
     std::vector<bool> VaryingBranch;
     std::vector<bool> DivergentLoop;
     std::vector<bool> DivergentJoin;
+    /// Some call of this function runs with lanes off that were on at the
+    /// entry point's start (in a Varying block, or from a function so
+    /// called): its stores to Private variables then differ per lane.
+    bool CalledDivergently = false;
   };
   std::vector<Uniformity> Values;
   std::vector<Uniformity> Addresses;
