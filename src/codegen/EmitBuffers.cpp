@@ -436,7 +436,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
       }
       continue;
     }
-    if (!P.offsetVarying() && !V.Varying) {
+    if (!P.offsetVarying() && !V.Varying && !DemotedSlot) {
       // All active lanes write the same value to the same place.
       if (IsBool)
         X = B.CreateZExt(X, B.getInt32Ty());
@@ -451,7 +451,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     X = splat(X);
     if (IsBool)
       X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
-    Value *Mask = CurMask;
+    Value *Mask = storeMask();
     if (InB)
       Mask = B.CreateAnd(Mask, P.offsetVarying() ? InB : splat(InB));
     std::optional<AffineInfo> Af =

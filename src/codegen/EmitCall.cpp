@@ -205,9 +205,15 @@ void SimdEmitter::analyzeCalls() {
       Callees[Fn].MayKill = Kills;
   }
 
-  // The environment: the killed mask, then each Private variable (a pointer
-  // per register component, or its lane memory).
-  EnvSize = 1;
+  for (uint32_t Fn : Order)
+    for (const Block &Blk : M.Functions[Fn].Blocks)
+      for (uint32_t Index : Blk.Insts)
+        HasDemote |= M.Insts[Index].Opcode ==
+                     spv::Op::OpDemoteToHelperInvocation;
+
+  // The environment: the killed and demoted masks, then each Private
+  // variable (a pointer per register component, or its lane memory).
+  EnvSize = 2;
   for (ValueId Id : M.GlobalVariables) {
     const Variable &V = *M.findVariable(Id.value());
     if (V.Storage != spv::StorageClass::Private)
@@ -266,6 +272,9 @@ void SimdEmitter::createEnvironment() {
     B.CreateStore(P, B.CreateConstInBoundsGEP1_32(Ptr, Env, Index));
   };
   Put(0, KilledSlot);
+  Put(1, DemotedSlot ? DemotedSlot
+                     : static_cast<Value *>(ConstantPointerNull::get(
+                           PointerType::get(Ctx, 0))));
   for (uint32_t Var : EnvVars) {
     unsigned Index = EnvIndex[Var];
     if (DynamicallyIndexed.count(Var)) {
@@ -284,6 +293,8 @@ void SimdEmitter::loadEnvironment() {
                         Name);
   };
   KilledSlot = Get(0, "killed.ptr");
+  if (HasDemote)
+    DemotedSlot = Get(1, "demoted.ptr");
   for (uint32_t Var : EnvVars) {
     const Variable &V = *M.findVariable(Var);
     unsigned Index = EnvIndex[Var];
@@ -314,6 +325,13 @@ Value *SimdEmitter::uniformBlockMask() {
   // A callee may have killed lanes since the function began.
   Value *Killed = B.CreateLoad(maskType(), KilledSlot, "killed");
   return B.CreateAnd(EntryMask, B.CreateNot(Killed), "alive");
+}
+
+Value *SimdEmitter::storeMask() {
+  if (!DemotedSlot)
+    return CurMask;
+  Value *Demoted = B.CreateLoad(maskType(), DemotedSlot, "demoted");
+  return B.CreateAnd(CurMask, B.CreateNot(Demoted), "store.mask");
 }
 
 void SimdEmitter::emitCallee(uint32_t FnIndex) {

@@ -291,7 +291,9 @@ bool SimdEmitter::emitAtomic(const Instruction &I) {
     return C->getType()->isVectorTy() ? B.CreateExtractElement(C, L) : C;
   };
   Value *InB = inBounds(P, P.Offset, Bytes);
-  Value *Active = InB ? B.CreateAnd(CurMask, InB) : CurMask;
+  Value *Active = storeMask();
+  if (InB)
+    Active = B.CreateAnd(Active, InB);
   uint32_t Id = I.Result.value();
   bool ResultVarying = Id && isVarying(Id);
   Value *Result = ResultVarying ? Constant::getNullValue(FixedVectorType::get(T, W))

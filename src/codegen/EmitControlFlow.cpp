@@ -166,6 +166,30 @@ void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
   }
 }
 
+bool SimdEmitter::emitHelperInvocation(const Instruction &I) {
+  // A demoted lane keeps running, so derivatives of its neighbours stay
+  // defined, but its stores to memory and outputs no longer take effect
+  // (storeMask) and it counts as discarded at the end.
+  if (I.Opcode == spv::Op::OpDemoteToHelperInvocation) {
+    Value *Old = B.CreateLoad(maskType(), DemotedSlot);
+    B.CreateStore(B.CreateOr(Old, CurMask), DemotedSlot);
+    return true;
+  }
+  if (I.Opcode == spv::Op::OpIsHelperInvocationEXT) {
+    // Lanes the caller left off are not run at all, so the only helpers
+    // here are the demoted ones.
+    LaneValue V;
+    V.Varying = true;
+    V.Comps.push_back(DemotedSlot
+                          ? static_cast<Value *>(B.CreateLoad(
+                                maskType(), DemotedSlot, "is.helper"))
+                          : Constant::getNullValue(maskType()));
+    set(I.Result.value(), std::move(V));
+    return true;
+  }
+  return false;
+}
+
 void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
   auto Target = [&](uint32_t Label) -> cfg::BlockIndex {
     auto It = F->BlockIndexOf.find(Label);

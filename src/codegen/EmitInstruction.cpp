@@ -43,7 +43,8 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   }
   if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
       emitBitwise(I) || emitSubgroup(I) || emitMemory(I) ||
-      emitAtomic(I) || emitBarrier(I) || emitCall(I))
+      emitAtomic(I) || emitBarrier(I) || emitCall(I) ||
+      emitHelperInvocation(I) || emitDerivative(I))
     return;
   failAt(I, "unsupported instruction");
 }

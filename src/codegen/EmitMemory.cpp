@@ -186,7 +186,7 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
       if (S.Kind == ScalarKind::Bool)
         X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
       B.CreateMaskedStore(X, interfaceAddress(P.Var, P.FirstComp + C),
-                          Align(S.bytes()), CurMask);
+                          Align(S.bytes()), storeMask());
     }
     return;
   }

@@ -145,6 +145,8 @@ void SimdEmitter::finishFunction() {
     return;
   }
   Value *Killed = B.CreateLoad(maskType(), KilledSlot, "killed");
+  if (DemotedSlot)
+    Killed = B.CreateOr(Killed, B.CreateLoad(maskType(), DemotedSlot));
   Value *Alive = B.CreateAnd(EntryMask, B.CreateNot(Killed), "alive");
   Value *Bits = B.CreateBitCast(Alive, B.getIntNTy(W));
   B.CreateRet(B.CreateZExt(Bits, B.getInt32Ty(), "alive.bits"));
@@ -154,7 +156,7 @@ void SimdEmitter::resetFunctionState() {
   LF = nullptr;
   AllocaBB = nullptr;
   EntryMask = InputsPtr = OutputsPtr = ArgsPtr = EnvPtr = nullptr;
-  KilledSlot = nullptr;
+  KilledSlot = DemotedSlot = nullptr;
   MaskSlots.clear();
   ContSlots.clear();
   PhiSlots.clear();
@@ -259,6 +261,10 @@ Expected<CodegenResult> SimdEmitter::run() {
   Constant *Zero = Constant::getNullValue(maskType());
   KilledSlot = createSlot(maskType(), "killed.slot");
   B.CreateStore(Zero, KilledSlot);
+  if (HasDemote) {
+    DemotedSlot = createSlot(maskType(), "demoted.slot");
+    B.CreateStore(Zero, DemotedSlot);
+  }
   emitFunctionBody();
   finishFunction();
   if (Failed)

@@ -157,12 +157,17 @@ private:
   void loadEnvironment();
   /// The mask of lanes a uniform block runs with.
   llvm::Value *uniformBlockMask();
+  /// The lanes whose stores to memory shared with the host or the group
+  /// take effect: the current ones, less any demoted to helpers.
+  llvm::Value *storeMask();
 
   // --- control flow (EmitControlFlow.cpp) ----------------------------------
   void emitItems(uint32_t Node);
   void emitBlock(cfg::BlockIndex B);
   void emitLoop(uint32_t Node);
   void emitTerminator(cfg::BlockIndex B, const Instruction &T);
+  /// OpDemoteToHelperInvocation and OpIsHelperInvocationEXT.
+  bool emitHelperInvocation(const Instruction &I);
   /// Sends lanes \p EdgeMask from \p From to \p To: ORs them into To's mask
   /// (or its loop's continue mask for a back edge) and updates To's phis.
   /// \p Taken, if known, is a scalar that is true iff some lane takes the
@@ -185,6 +190,9 @@ private:
   bool emitMatrix(const Instruction &I);
   bool emitBitwise(const Instruction &I);
   bool emitSubgroup(const Instruction &I);
+  /// OpDPdx/OpDPdy/OpFwidth and their Fine and Coarse forms
+  /// (EmitDerivative.cpp).
+  bool emitDerivative(const Instruction &I);
   bool emitMemory(const Instruction &I);
 
   // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
@@ -261,6 +269,8 @@ private:
   /// Per loop header: the same for lanes taking the back edge.
   std::vector<llvm::AllocaInst *> ContSlots;
   llvm::Value *KilledSlot = nullptr;
+  /// Lanes demoted to helper invocations (only if the module demotes).
+  llvm::Value *DemotedSlot = nullptr;
   std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
       PhiSlots, ValueSlots;
   std::unordered_map<uint32_t, llvm::SmallVector<VarSlot, 4>> VarSlots;
@@ -292,7 +302,9 @@ private:
   /// killed mask); EnvIndex is each one's first entry.
   std::vector<uint32_t> EnvVars;
   std::unordered_map<uint32_t, unsigned> EnvIndex;
-  unsigned EnvSize = 1;
+  unsigned EnvSize = 2;
+  /// Whether a reachable function demotes lanes to helpers.
+  bool HasDemote = false;
   llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
   /// Affine values used in other blocks: slot of the base, and the stride.
   std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>
