@@ -61,8 +61,49 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   Value *Cont = B.CreateLoad(T, ContSlots[H], "cont." + Name);
   B.CreateStore(Cont, MaskSlots[H]);
   B.CreateStore(Constant::getNullValue(T), ContSlots[H]);
-  B.CreateCondBr(isUniformBlock(H) ? Cont : anyLane(Cont), Top, Exit);
+  BranchInst *Back =
+      B.CreateCondBr(isUniformBlock(H) ? Cont : anyLane(Cont), Top, Exit);
+  if (MDNode *MD = loopMetadata(H))
+    Back->setMetadata(LLVMContext::MD_loop, MD);
   B.SetInsertPoint(Exit);
+}
+
+MDNode *SimdEmitter::loopMetadata(cfg::BlockIndex Header) {
+  // OpLoopMerge's loop control: the hints LLVM's unroller understands.
+  // DependencyInfinite/Length, Min/MaxIterations, IterationMultiple and
+  // PeelCount have no counterpart that is safe for the masked loop (its
+  // trip count is the maximum over the lanes), so they are dropped.
+  uint32_t MergeIndex = F->Blocks[Header].MergeInst;
+  if (MergeIndex == ~0u)
+    return nullptr;
+  const Instruction &LM = M.Insts[MergeIndex];
+  if (LM.Opcode != spv::Op::OpLoopMerge || LM.Operands.size() < 3)
+    return nullptr;
+  uint32_t Control = LM.Operands[2];
+  SmallVector<Metadata *, 4> Ops = {nullptr};
+  auto Flag = [&](StringRef Name) {
+    Ops.push_back(MDNode::get(Ctx, MDString::get(Ctx, Name)));
+  };
+  if (Control & uint32_t(spv::LoopControlMask::Unroll))
+    Flag("llvm.loop.unroll.enable");
+  if (Control & uint32_t(spv::LoopControlMask::DontUnroll))
+    Flag("llvm.loop.unroll.disable");
+  if (Control & uint32_t(spv::LoopControlMask::PartialCount)) {
+    // Each of DependencyLength (0x8) .. PeelCount (0x80) that is set has
+    // one literal before PartialCount's.
+    unsigned K = 3;
+    for (uint32_t Bit = 0x8; Bit <= 0x80; Bit <<= 1)
+      K += (Control & Bit) != 0;
+    if (K < LM.Operands.size())
+      Ops.push_back(MDNode::get(
+          Ctx, {MDString::get(Ctx, "llvm.loop.unroll.count"),
+                ConstantAsMetadata::get(B.getInt32(LM.Operands[K]))}));
+  }
+  if (Ops.size() == 1)
+    return nullptr;
+  MDNode *MD = MDNode::getDistinct(Ctx, Ops);
+  MD->replaceOperandWith(0, MD);
+  return MD;
 }
 
 void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {

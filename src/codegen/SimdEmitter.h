@@ -165,6 +165,8 @@ private:
   void emitItems(uint32_t Node);
   void emitBlock(cfg::BlockIndex B);
   void emitLoop(uint32_t Node);
+  /// llvm.loop metadata for the hints of the loop headed by \p Header.
+  llvm::MDNode *loopMetadata(cfg::BlockIndex Header);
   void emitTerminator(cfg::BlockIndex B, const Instruction &T);
   /// OpDemoteToHelperInvocation and OpIsHelperInvocationEXT.
   bool emitHelperInvocation(const Instruction &I);
