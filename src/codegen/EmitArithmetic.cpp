@@ -87,6 +87,42 @@ void SimdEmitter::trackAffine(spv::Op Opcode, Value *Result, Value *X,
   }
 }
 
+LaneValue SimdEmitter::bitcastRepacked(const LaneValue &X,
+                                       const std::vector<ScalarType> &To,
+                                       bool Varying) {
+  // OpBitcast between vectors of different lengths (u64 <-> uvec2,
+  // vec4 of half <-> uvec2, ...): per lane, the operand's components are
+  // concatenated, the first in the lowest bits, and cut into the result's.
+  auto IntOf = [&](unsigned Bits) -> Type * {
+    Type *T = B.getIntNTy(Bits);
+    return Varying ? static_cast<Type *>(FixedVectorType::get(T, W)) : T;
+  };
+  unsigned Total = 0;
+  for (Value *C : X.Comps)
+    Total += C->getType()->getScalarSizeInBits();
+  Value *Wide = ConstantInt::get(IntOf(Total), 0);
+  unsigned Shift = 0;
+  for (Value *C : X.Comps) {
+    C = coerce(LaneValue{{C}, X.Varying}, Varying).Comps[0];
+    unsigned Bits = C->getType()->getScalarSizeInBits();
+    Value *AsInt = B.CreateBitCast(C, IntOf(Bits));
+    Value *Part = B.CreateShl(B.CreateZExt(AsInt, IntOf(Total)),
+                              ConstantInt::get(IntOf(Total), Shift));
+    Wide = B.CreateOr(Wide, Part);
+    Shift += Bits;
+  }
+  LaneValue R;
+  R.Varying = Varying;
+  Shift = 0;
+  for (const ScalarType &S : To) {
+    Value *Part = B.CreateLShr(Wide, ConstantInt::get(IntOf(Total), Shift));
+    Value *Narrow = B.CreateTrunc(Part, IntOf(S.Bits));
+    R.Comps.push_back(B.CreateBitCast(Narrow, laneType(S, Varying)));
+    Shift += S.Bits;
+  }
+  return R;
+}
+
 bool SimdEmitter::emitArithmetic(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
@@ -257,8 +293,11 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     LaneValue X = Operand(0);
     const std::vector<ScalarType> &ResultComps = components(I.ResultType);
     if (X.Comps.size() != ResultComps.size()) {
-      failAt(I, "operand and result have different component counts "
-                "(not supported yet)");
+      if (I.Opcode != Op::OpBitcast) {
+        failAt(I, "operand and result have different component counts");
+        return true;
+      }
+      set(Id, bitcastRepacked(X, ResultComps, Varying));
       return true;
     }
     LaneValue R;

@@ -34,8 +34,7 @@ Value *SimdEmitter::laneIndices(Type *ElemTy) {
 }
 
 bool SimdEmitter::isComputeBuiltIn(uint32_t Var) const {
-  return EP.Model == spv::ExecutionModel::GLCompute &&
-         M.decorationValue(Var, spv::Decoration::BuiltIn).has_value();
+  return isComputedBuiltIn(M, EP, Var);
 }
 
 void SimdEmitter::computeReflection() {
@@ -199,6 +198,45 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
   case spv::BuiltIn::SubgroupId:
     R.Comps.push_back(argField(10, I32, "subgroup.id"));
     return R;
+  case spv::BuiltIn::SubgroupEqMask:
+  case spv::BuiltIn::SubgroupGeMask:
+  case spv::BuiltIn::SubgroupGtMask:
+  case spv::BuiltIn::SubgroupLeMask:
+  case spv::BuiltIn::SubgroupLtMask: {
+    // Bit L of lane L's mask, and the bits at or above / below it, limited
+    // to the W lanes; only the first 32-bit word can have bits (W <= 16).
+    Value *One = splat(Const(1));
+    Value *Bit = B.CreateShl(One, Lanes);
+    Value *Below = B.CreateSub(Bit, One);
+    Value *All = splat(Const((1u << W) - 1));
+    Value *Word;
+    switch (BI) {
+    case spv::BuiltIn::SubgroupEqMask:
+      Word = Bit;
+      break;
+    case spv::BuiltIn::SubgroupGeMask:
+      Word = B.CreateAnd(B.CreateNot(Below), All);
+      break;
+    case spv::BuiltIn::SubgroupGtMask:
+      Word = B.CreateAnd(B.CreateNot(B.CreateOr(Below, Bit)), All);
+      break;
+    case spv::BuiltIn::SubgroupLeMask:
+      Word = B.CreateOr(Below, Bit);
+      break;
+    default:
+      Word = Below;
+      break;
+    }
+    // uvec4 in Vulkan; the KHR extension's 64-bit forms take the low word.
+    R.Varying = true;
+    const auto &Comps = components(M.findVariable(Var)->Pointee);
+    for (size_t C = 0; C < Comps.size(); ++C) {
+      Type *T = FixedVectorType::get(scalarType(Comps[C]), W);
+      R.Comps.push_back(C == 0 ? B.CreateZExtOrTrunc(Word, T)
+                               : Constant::getNullValue(T));
+    }
+    return R;
+  }
   case spv::BuiltIn::NumSubgroups:
     R.Comps.push_back(Const((X * Y * Z + W - 1) / W));
     return R;

@@ -115,8 +115,41 @@ Value *combine(IRBuilder<> &B, spv::Op Kind, Value *X, Value *Y) {
 
 } // namespace
 
-bool SimdEmitter::emitSubgroup(const Instruction &I) {
+bool SimdEmitter::emitSubgroup(const Instruction &In) {
   using spv::Op;
+  // SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote: the GroupNonUniform
+  // operations without a scope operand (always the subgroup).
+  Op Same = Op::Max;
+  switch (In.Opcode) {
+  case Op::OpSubgroupBallotKHR:
+    Same = Op::OpGroupNonUniformBallot;
+    break;
+  case Op::OpSubgroupFirstInvocationKHR:
+    Same = Op::OpGroupNonUniformBroadcastFirst;
+    break;
+  case Op::OpSubgroupAllKHR:
+    Same = Op::OpGroupNonUniformAll;
+    break;
+  case Op::OpSubgroupAnyKHR:
+    Same = Op::OpGroupNonUniformAny;
+    break;
+  case Op::OpSubgroupAllEqualKHR:
+    Same = Op::OpGroupNonUniformAllEqual;
+    break;
+  case Op::OpSubgroupReadInvocationKHR:
+    Same = Op::OpGroupNonUniformBroadcast;
+    break;
+  default:
+    break;
+  }
+  Instruction Scoped;
+  if (Same != Op::Max) {
+    Scoped = In;
+    Scoped.Opcode = Same;
+    Scoped.Operands.insert(Scoped.Operands.begin(), 0);
+    Scoped.OperandIsId.insert(Scoped.OperandIsId.begin(), false);
+  }
+  const Instruction &I = Same != Op::Max ? Scoped : In;
   uint32_t OpV = static_cast<uint32_t>(I.Opcode);
   if (OpV < static_cast<uint32_t>(Op::OpGroupNonUniformElect) ||
       OpV > static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap))
@@ -127,7 +160,8 @@ bool SimdEmitter::emitSubgroup(const Instruction &I) {
     return true;
   }
   const spirv2llvm::Constant *Scope = M.findConstant(I.Operands[0]);
-  if (!Scope || spv::Scope(Scope->scalarBits()) != spv::Scope::Subgroup) {
+  if (Same == Op::Max &&
+      (!Scope || spv::Scope(Scope->scalarBits()) != spv::Scope::Subgroup)) {
     failAt(I, "only the subgroup scope is supported for group operations");
     return true;
   }

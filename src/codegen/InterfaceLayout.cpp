@@ -104,6 +104,26 @@ void InterfaceLayout::print(raw_ostream &OS) const {
   }
 }
 
+bool isComputedBuiltIn(const Module &M, const EntryPoint &EP, uint32_t Var) {
+  auto BI = M.decorationValue(Var, spv::Decoration::BuiltIn);
+  if (!BI)
+    return false;
+  if (EP.Model == spv::ExecutionModel::GLCompute)
+    return true;
+  switch (spv::BuiltIn(*BI)) {
+  case spv::BuiltIn::SubgroupSize:
+  case spv::BuiltIn::SubgroupLocalInvocationId:
+  case spv::BuiltIn::SubgroupEqMask:
+  case spv::BuiltIn::SubgroupGeMask:
+  case spv::BuiltIn::SubgroupGtMask:
+  case spv::BuiltIn::SubgroupLeMask:
+  case spv::BuiltIn::SubgroupLtMask:
+    return true;
+  default:
+    return false;
+  }
+}
+
 Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
                                                  const EntryPoint &EP,
                                                  unsigned Width) {
@@ -114,9 +134,8 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
     if (!Var || (Var->Storage != spv::StorageClass::Input &&
                  Var->Storage != spv::StorageClass::Output))
       continue;
-    // Compute built-ins are computed from the group's arguments.
-    if (EP.Model == spv::ExecutionModel::GLCompute &&
-        M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
+    // Computed from the group's arguments and the lane index.
+    if (isComputedBuiltIn(M, EP, Id.value()))
       continue;
     InterfaceVariable IV;
     IV.Id = Id.value();

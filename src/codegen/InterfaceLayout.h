@@ -22,6 +22,12 @@ namespace spirv2llvm {
 llvm::Error flattenType(const Module &M, TypeId T,
                         std::vector<ScalarType> &Out);
 
+/// Whether built-in variable \p Var is computed by the generated code rather
+/// than passed in the interface: every compute built-in, and in every stage
+/// the subgroup built-ins (size, lane id, lane masks), which only the
+/// generated code knows.
+bool isComputedBuiltIn(const Module &M, const EntryPoint &EP, uint32_t Var);
+
 llvm::Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
                                                        const EntryPoint &EP,
                                                        unsigned Width);

@@ -185,6 +185,9 @@ private:
   // --- instructions (EmitInstruction.cpp is the one opcode dispatch) ------
   void emitInstruction(const Instruction &I);
   bool emitArithmetic(const Instruction &I);
+  /// OpBitcast between types of different component counts.
+  LaneValue bitcastRepacked(const LaneValue &X,
+                            const std::vector<ScalarType> &To, bool Varying);
   /// OpExtInst of GLSL.std.450 (EmitGlslStd450.cpp); false after a
   /// diagnostic.
   bool emitGlslStd450(const Instruction &I);

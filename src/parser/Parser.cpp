@@ -839,6 +839,30 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::Int64Atomics:
   case Capability::InterpolationFunction:
   case Capability::SampledRect:
+  // Capabilities whose only effect is built-in variables, decorations or
+  // execution modes: such built-ins are interface variables the caller
+  // fills or reads (docs/abi.md), like FragCoord.
+  case Capability::TransformFeedback:
+  case Capability::DrawParameters:
+  case Capability::FragmentDensityEXT:
+  case Capability::DeviceGroup:
+  case Capability::CoreBuiltinsARM:
+  case Capability::MultiView:
+  case Capability::SampleMaskPostDepthCoverage:
+  case Capability::SampleMaskOverrideCoverageNV:
+  case Capability::FragmentShadingRateKHR:
+  case Capability::StencilExportEXT:
+  case Capability::ShaderSMBuiltinsNV:
+  case Capability::ShaderViewportIndexLayerEXT:
+  case Capability::ShaderViewportIndex:
+  case Capability::ShaderLayer:
+  case Capability::Geometry:
+  case Capability::FragmentFullyCoveredEXT:
+  case Capability::PerViewAttributesNV:
+  case Capability::FragmentBarycentricKHR:
+  case Capability::ShaderClockKHR:
+  case Capability::SubgroupVoteKHR:
+  case Capability::SubgroupBallotKHR:
     return true;
   default:
     return false;

@@ -96,6 +96,12 @@ bool isAlwaysVarying(spv::Op Op) {
   case spv::Op::OpDPdyCoarse:
   case spv::Op::OpFwidthCoarse:
   case spv::Op::OpIsHelperInvocationEXT:
+  case spv::Op::OpSubgroupBallotKHR:
+  case spv::Op::OpSubgroupFirstInvocationKHR:
+  case spv::Op::OpSubgroupAllKHR:
+  case spv::Op::OpSubgroupAnyKHR:
+  case spv::Op::OpSubgroupAllEqualKHR:
+  case spv::Op::OpSubgroupReadInvocationKHR:
     return true;
   default:
     break;

@@ -418,20 +418,20 @@ const DiagnosticCase Cases[] = {
      1,
      {"word {W}: OpCapability: unsupported capability Kernel"},
      {"validation failed"}},
-    {"UnsupportedCapabilityGeometry",
+    {"UnsupportedCapabilityTessellation",
      [] {
-       // Valid (Geometry is allowed in Vulkan and implies Shader), so the
+       // Valid (Tessellation is allowed in Vulkan and implies Shader), so the
        // translator's own check must fire after validation too.
        Words W = validModule();
        uint32_t At = findInst(W, spv::Op::OpCapability) + 2;
        W.insert(W.begin() + At, {opWord(2, spv::Op::OpCapability),
-                                 uint32_t(spv::Capability::Geometry)});
+                                 uint32_t(spv::Capability::Tessellation)});
        return makeInput(W, At);
      },
      {},
      1,
-     {"word {W}: OpCapability: unsupported capability Geometry"},
-     {"word {W}: OpCapability: unsupported capability Geometry"}},
+     {"word {W}: OpCapability: unsupported capability Tessellation"},
+     {"word {W}: OpCapability: unsupported capability Tessellation"}},
     {"UnsupportedModelGeometry",
      [] {
        // Shader only, so no capability check fires: the model is rejected

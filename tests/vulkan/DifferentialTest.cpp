@@ -422,6 +422,11 @@ const std::vector<Case> &cases() {
        {in(0, 128 * 8, Init::Hash64), in(1, 64 * 16, Init::Hash64, 2),
         out(2, 64 * 13 * 8, Check::Exact64)},
        {4, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2, {"shaderInt64"}},
+      // Bitcasts between different component counts; push constant K.
+      {"BitcastRepack", "bitcast_repack.comp",
+       {in(0, 128 * 4, Init::Hash), out(1, 64 * 12 * 4)},
+       {4, 1, 1}, {0x89abcdefu}, {}, SPV_ENV_VULKAN_1_2,
+       {"shaderInt64", "shaderInt16", "shaderFloat16", "shaderFloat64"}},
       // Push constants: double 0.75, float 2.5.
       {"Float64", "float64_arith.comp",
        {in(0, 128 * 8, Init::F64), in(1, 64 * 32, Init::F64, 2),
