@@ -188,6 +188,9 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
     return true;
   if (!P.InMemory)
     return false; // register pointers: EmitMemory.cpp
+  if (P.Storage == spv::StorageClass::Input ||
+      P.Storage == spv::StorageClass::Output)
+    return interfaceAccessChain(I, P, 1);
   Type *I64 = B.getInt64Ty();
   bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
                     I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
@@ -315,6 +318,9 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
 }
 
 LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
+  if (P.Storage == spv::StorageClass::Input ||
+      P.Storage == spv::StorageClass::Output)
+    return loadInterfaceMemory(P, Varying);
   std::vector<ScalarSlot> Slots;
   LaneValue R;
   R.Varying = Varying || P.offsetVarying();
@@ -396,6 +402,9 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
 }
 
 void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
+  if (P.Storage == spv::StorageClass::Input ||
+      P.Storage == spv::StorageClass::Output)
+    return storeInterfaceMemory(P, std::move(V));
   std::vector<ScalarSlot> Slots;
   if (Error E = ML.scalars(P.Pointee, P.ML, 0, Slots)) {
     fail(toString(std::move(E)));

@@ -281,6 +281,13 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
     TypeId T = P.Pointee;
     for (size_t K = 1; K < I.Operands.size(); ++K) {
       const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
+      const Variable *Root = M.findVariable(P.Var);
+      if ((!C || C->Kind != ConstantKind::Scalar || C->IsSpec) && Root &&
+          (Root->Storage == spv::StorageClass::Input ||
+           Root->Storage == spv::StorageClass::Output)) {
+        P.Pointee = T;
+        return interfaceAccessChain(I, P, K);
+      }
       if (!C || C->Kind != ConstantKind::Scalar || C->IsSpec) {
         failAt(I, "index " + M.friendlyName(I.Operands[K]) +
                       " is not a constant (dynamic indexing of this "

@@ -201,6 +201,16 @@ private:
   bool emitMemory(const Instruction &I);
 
   // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
+  // --- dynamically indexed interface variables (EmitInterface.cpp) --------
+  /// Continues access chain \p I from operand \p FirstIndex on as a packed
+  /// interface-memory pointer (P is a register or such a pointer).
+  bool interfaceAccessChain(const Instruction &I, PointerValue P,
+                            size_t FirstIndex);
+  llvm::Value *interfaceAddresses(const PointerValue &P, uint64_t Comp,
+                                  uint32_t S, bool &PerLane);
+  LaneValue loadInterfaceMemory(const PointerValue &P, bool Varying);
+  void storeInterfaceMemory(const PointerValue &P, LaneValue V);
+
   void createVariables();
   void createMemoryVariables();
   /// Lane-interleaved memory for a dynamically indexed Function or Private
