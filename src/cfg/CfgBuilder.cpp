@@ -111,7 +111,7 @@ llvm::Error readTerminator(const Module &M, const Instruction &I,
     B.Terminator = TerminatorKind::Unreachable;
     return llvm::Error::success();
   default:
-    return makeErrorAt(I.WordOffset, "unsupported block terminator (opcode " +
+    return makeErrorAt(I.WordOffset, "unsupported: block terminator (opcode " +
                                          llvm::Twine(uint32_t(I.Opcode)) +
                                          ") in block %" + B.Name);
   }

@@ -242,8 +242,8 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
     return R;
   default: {
     const char *N = builtInName(BI);
-    fail(Twine("built-in ") + (N ? N : "?") +
-         " is not supported in compute shaders");
+    fail(Twine("unsupported: built-in ") + (N ? N : "?") +
+         " in compute shaders");
     for (const ScalarType &S : components(M.findVariable(Var)->Pointee))
       R.Comps.push_back(Constant::getNullValue(scalarType(S)));
     return R;

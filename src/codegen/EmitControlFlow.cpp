@@ -326,7 +326,7 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     // The lanes leave: no edge carries them anywhere.
     return;
   default:
-    failAt(T, "unsupported terminator");
+    failAt(T, "unsupported: terminator " + Twine(opName(T.Opcode)));
     return;
   }
 }

@@ -653,10 +653,10 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
            V->Storage == spv::StorageClass::Private) &&
           UI.variable(ValueId(P.Var)) != Uniformity::Varying &&
           (Varying || !isUniformBlock(CurBlock)))
-        return Bad("writing a per-invocation result through the pointer "
-                   "operand needs the uniformity analysis to treat it as a "
-                   "store to " +
-                   M.friendlyName(P.Var) + " (not supported yet)");
+        return Bad("unsupported: writing a per-invocation result through "
+                   "the pointer operand to " +
+                   M.friendlyName(P.Var) + " (the uniformity analysis "
+                   "does not treat it as a store)");
     }
     LaneValue Out;
     Out.Varying = Varying;

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/SimdEmitter.h"
 
+#include "parser/SpirvNames.h"
+
 using namespace llvm;
 
 namespace spirv2llvm::simd {
@@ -34,8 +36,8 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
     }
     // NonSemantic.* sets are debug and reflection information: no code.
     if (Set->second.rfind("NonSemantic.", 0) != 0)
-      failAt(I, "extended instruction " + Twine(I.Operands[1]) + " of " +
-                    Set->second + " is not supported yet");
+      failAt(I, "unsupported: extended instruction " + Twine(I.Operands[1]) +
+                    " of " + Set->second);
     return;
   }
   default:
@@ -46,7 +48,7 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
       emitAtomic(I) || emitBarrier(I) || emitCall(I) ||
       emitHelperInvocation(I) || emitDerivative(I))
     return;
-  failAt(I, "unsupported instruction");
+  failAt(I, "unsupported: instruction " + Twine(opName(I.Opcode)));
 }
 
 } // namespace spirv2llvm::simd

@@ -95,15 +95,29 @@ bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
   }
   if (const Variable *V = M.findVariable(Id)) {
     const char *SC = storageClassName(V->Storage);
-    fail("variable " + M.friendlyName(Id) + " in storage class " +
-         (SC ? SC : "?") + " is not supported yet" +
-         (V->Storage == spv::StorageClass::Input ||
-                  V->Storage == spv::StorageClass::Output
-              ? " (it is not in the entry point's interface)"
-              : ""));
+    std::string What;
+    switch (V->Storage) {
+    case spv::StorageClass::UniformConstant:
+      What = "images, samplers and other opaque resources";
+      break;
+    case spv::StorageClass::Input:
+    case spv::StorageClass::Output:
+      What = "interface variables not listed in the entry point";
+      break;
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::Uniform:
+      What = "arrays of buffer blocks";
+      break;
+    default:
+      What = "variables";
+      break;
+    }
+    fail("unsupported: " + What + " (storage class " + (SC ? SC : "?") +
+         ", variable " + M.friendlyName(Id) + ")");
     return false;
   }
-  fail("pointer " + M.friendlyName(Id) + " is not supported");
+  fail("unsupported: pointer " + M.friendlyName(Id) +
+       " (not a variable or access chain the back end knows)");
   return false;
 }
 
@@ -289,9 +303,10 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
         return interfaceAccessChain(I, P, K);
       }
       if (!C || C->Kind != ConstantKind::Scalar || C->IsSpec) {
-        failAt(I, "index " + M.friendlyName(I.Operands[K]) +
-                      " is not a constant (dynamic indexing of this "
-                      "storage class is not supported yet)");
+        const char *SC = Root ? storageClassName(Root->Storage) : nullptr;
+        failAt(I, "unsupported: dynamic indexing of storage class " +
+                      Twine(SC ? SC : "?") + " (index " +
+                      M.friendlyName(I.Operands[K]) + ")");
         return true;
       }
       uint64_t Index = C->scalarBits();

@@ -162,7 +162,7 @@ bool SimdEmitter::emitSubgroup(const Instruction &In) {
   const spirv2llvm::Constant *Scope = M.findConstant(I.Operands[0]);
   if (Same == Op::Max &&
       (!Scope || spv::Scope(Scope->scalarBits()) != spv::Scope::Subgroup)) {
-    failAt(I, "only the subgroup scope is supported for group operations");
+    failAt(I, "unsupported: a scope other than Subgroup for group operations");
     return true;
   }
   const std::vector<ScalarType> &RC = components(I.ResultType);
@@ -332,7 +332,7 @@ bool SimdEmitter::emitSubgroup(const Instruction &In) {
                         : B.CreateShl(SplatI32(1), Lanes);
       Word = B.CreateAnd(Word, B.CreateSub(Ones, SplatI32(1)));
     } else if (GO != spv::GroupOperation::Reduce) {
-      failAt(I, "unsupported group operation " + Twine(I.Operands[1]));
+      failAt(I, "unsupported: group operation " + Twine(I.Operands[1]));
       return true;
     }
     R.Comps.push_back(B.CreateUnaryIntrinsic(Intrinsic::ctpop, Word));
@@ -408,7 +408,7 @@ bool SimdEmitter::emitSubgroup(const Instruction &In) {
     } else if (GO != spv::GroupOperation::Reduce &&
                GO != spv::GroupOperation::InclusiveScan &&
                GO != spv::GroupOperation::ExclusiveScan) {
-      failAt(I, "unsupported group operation " + Twine(I.Operands[1]));
+      failAt(I, "unsupported: group operation " + Twine(I.Operands[1]));
       return true;
     }
     LaneValue X = Operand(2);

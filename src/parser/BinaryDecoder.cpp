@@ -162,7 +162,7 @@ Expected<DecodedBinary> decodeWords(ArrayRef<uint32_t> Words) {
   if (Words[0] == spv::MagicNumber || Swapped) {
     if ((Version & 0xff0000ffu) || Version < 0x00010000u ||
         Version > spv::Version)
-      return makeError("word 1: unsupported SPIR-V version word " +
+      return makeError("word 1: unsupported: SPIR-V version word " +
                        formatv("{0:x8}", Version) + " (expected 1.0 to " +
                        Twine(spv::Version >> 16) + "." +
                        Twine((spv::Version >> 8) & 0xff) + ")");

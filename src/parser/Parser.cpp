@@ -193,13 +193,13 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     T.Width = Op(0);
     T.Signed = Op(1) != 0;
     if (T.Width != 8 && T.Width != 16 && T.Width != 32 && T.Width != 64)
-      return errorAt(I, "unsupported integer width " + Twine(T.Width));
+      return errorAt(I, "unsupported: integer width " + Twine(T.Width));
     break;
   case spv::Op::OpTypeFloat:
     T.Kind = TypeKind::Float;
     T.Width = Op(0);
     if (T.Width != 16 && T.Width != 32 && T.Width != 64)
-      return errorAt(I, "unsupported float width " + Twine(T.Width));
+      return errorAt(I, "unsupported: float width " + Twine(T.Width));
     break;
   case spv::Op::OpTypeVector:
   case spv::Op::OpTypeMatrix: {
@@ -386,7 +386,7 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
     auto Cap = static_cast<spv::Capability>(I.Operands.at(0));
     if (!isSupportedCapability(Cap)) {
       const char *N = capabilityName(Cap);
-      return errorAt(I, Twine("unsupported capability ") +
+      return errorAt(I, Twine("unsupported: capability ") +
                             (N ? N : std::to_string(I.Operands[0]).c_str()));
     }
     M.Capabilities.push_back(Cap);
@@ -399,7 +399,7 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
     std::string Set = I.stringOperand(0);
     M.ExtInstImports[I.Result.value()] = Set;
     if (Set != "GLSL.std.450" && Set.rfind("NonSemantic.", 0) != 0)
-      return errorAt(I, "unsupported extended instruction set \"" + Set +
+      return errorAt(I, "unsupported: extended instruction set \"" + Set +
                             "\"");
     return Error::success();
   }
@@ -407,7 +407,7 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
     M.Addressing = static_cast<spv::AddressingModel>(I.Operands.at(0));
     M.Memory = static_cast<spv::MemoryModel>(I.Operands.at(1));
     if (M.Addressing != spv::AddressingModel::Logical)
-      return errorAt(I, "unsupported addressing model " +
+      return errorAt(I, "unsupported: addressing model " +
                             Twine(I.Operands[0]) + " (only Logical)");
     return Error::success();
   case spv::Op::OpEntryPoint: {
@@ -746,7 +746,7 @@ Error ModuleBuilder::checkEntryPoints() {
     default: {
       const char *N = executionModelName(E.Model);
       return errorAt(
-          I, "entry point \"" + E.Name + "\": unsupported execution model " +
+          I, "entry point \"" + E.Name + "\": unsupported: execution model " +
                  (N ? N : std::to_string(uint32_t(E.Model)).c_str()));
     }
     }

@@ -510,7 +510,7 @@ TEST(SubgroupDiagnostics, WorkgroupScopeIsRejected) {
   auto S =
       spirv2llvm::exectest::compileCompute(Asm, Opts, Error, "test.spvasm");
   EXPECT_FALSE(S);
-  EXPECT_NE(Error.find("only the subgroup scope"), std::string::npos) << Error;
+  EXPECT_NE(Error.find("unsupported: a scope other than Subgroup"), std::string::npos) << Error;
 }
 
 } // namespace

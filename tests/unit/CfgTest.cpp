@@ -388,7 +388,7 @@ TEST(BuildCfgTest, ErrorMalformedSwitch) {
 TEST(BuildCfgTest, ErrorNotATerminator) {
   ModuleBuilder B;
   B.block(10, std::nullopt, B.inst(Op::OpNop, {}));
-  EXPECT_EQ(buildError(B), "word 100: unsupported block terminator (opcode 0) "
+  EXPECT_EQ(buildError(B), "word 100: unsupported: block terminator (opcode 0) "
                            "in block %10");
 }
 

@@ -210,7 +210,7 @@ const DiagnosticCase Cases[] = {
      },
      {},
      1,
-     {"word {W}: unsupported SPIR-V version word 0x00020000"},
+     {"word {W}: unsupported: SPIR-V version word 0x00020000"},
      {"validation failed", "header"}},
     {"IdBoundTooLarge",
      [] {
@@ -416,7 +416,7 @@ const DiagnosticCase Cases[] = {
      },
      {},
      1,
-     {"word {W}: OpCapability: unsupported capability Kernel"},
+     {"word {W}: OpCapability: unsupported: capability Kernel"},
      {"validation failed"}},
     {"UnsupportedCapabilityTessellation",
      [] {
@@ -430,8 +430,8 @@ const DiagnosticCase Cases[] = {
      },
      {},
      1,
-     {"word {W}: OpCapability: unsupported capability Tessellation"},
-     {"word {W}: OpCapability: unsupported capability Tessellation"}},
+     {"word {W}: OpCapability: unsupported: capability Tessellation"},
+     {"word {W}: OpCapability: unsupported: capability Tessellation"}},
     {"UnsupportedModelGeometry",
      [] {
        // Shader only, so no capability check fires: the model is rejected
@@ -443,7 +443,7 @@ const DiagnosticCase Cases[] = {
      },
      {},
      1,
-     {"word {W}: OpEntryPoint: entry point \"main\": unsupported execution "
+     {"word {W}: OpEntryPoint: entry point \"main\": unsupported: execution "
       "model Geometry"},
      {"word {W}: validation failed", "Geometry"}},
     {"UnsupportedModelTessellationControl",
@@ -455,7 +455,7 @@ const DiagnosticCase Cases[] = {
      },
      {},
      1,
-     {"word {W}: OpEntryPoint: entry point \"main\": unsupported execution "
+     {"word {W}: OpEntryPoint: entry point \"main\": unsupported: execution "
       "model TessellationControl"},
      {"word {W}: validation failed", "Tessellation"}},
     {"TessellationModelWithItsCapability",
@@ -477,8 +477,8 @@ const DiagnosticCase Cases[] = {
      },
      {},
      1,
-     {"word {W}: OpCapability: unsupported capability Tessellation"},
-     {"word {W}: OpCapability: unsupported capability Tessellation"}},
+     {"word {W}: OpCapability: unsupported: capability Tessellation"},
+     {"word {W}: OpCapability: unsupported: capability Tessellation"}},
 
     // --- Functions and blocks --------------------------------------------
     {"FunctionWithoutEnd",
