@@ -158,8 +158,7 @@ int main(int argc, char **argv) {
     {
       PeakMemory Mem;
       TranslateOptions Opts;
-      if (Width)
-        Opts.Width = Width;
+      Opts.Width = Width ? unsigned(Width) : defaultComputeWidth();
       auto T0 = Clock::now();
       Translation T = orFail(translateBytes(Bytes, C.Name + ".spv", Opts),
                              "translating " + C.Name);
@@ -242,7 +241,7 @@ int main(int argc, char **argv) {
     Rows.push_back(std::move(R));
   }
 
-  unsigned W = Width ? unsigned(Width) : TranslateOptions().Width;
+  unsigned W = Width ? unsigned(Width) : defaultComputeWidth();
   outs() << formatv("spirv2llvm: W = {0}, -O{1}\n\n", W, unsigned(OptLevel));
   outs() << "| shader | kind | threads | s2l Minv/s | lavapipe Minv/s | "
             "ratio | outputs agree |\n|---|---|--:|--:|--:|--:|---|\n";

@@ -65,7 +65,8 @@ Dispatch:
   --dispatch X[,Y[,Z]]    workgroups to run (default 1,1,1)
   --entry NAME            entry point (default: the only one)
   --threads N             worker threads (default 0: all cores)
-  --width=4|8|16          invocations per SIMD call (default 4)
+  --width=4|8|16          invocations per SIMD call (default: 16 with
+                          AVX-512, 8 with AVX2, else 4)
   -O0 .. -O3              LLVM optimization level (default -O2)
   --spec ID=VALUE         specialization constant SpecId ID
   --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
@@ -249,6 +250,7 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
                                         RunOptions &O) {
   // The JIT optimizes; translating at -O0 keeps it from optimizing twice.
   O.T.OptLevel = 0;
+  O.T.Width = defaultComputeWidth();
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     // "--flag=value" or "--flag value" for options that take a value;

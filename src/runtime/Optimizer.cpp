@@ -4,6 +4,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace llvm;
 
@@ -32,6 +33,20 @@ Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLev
   if (!JTMB)
     return JTMB.takeError();
   return JTMB->createTargetMachine();
+}
+
+unsigned hostSimdWidth() {
+  static unsigned Width = [] {
+    StringMap<bool> F = sys::getHostCPUFeatures();
+    // 16 lanes of 32 bits fill a 512-bit register; LLVM uses zmm registers
+    // for them unless a function asks for narrower ones.
+    if (F.lookup("avx512f"))
+      return 16u;
+    if (F.lookup("avx2"))
+      return 8u;
+    return 4u;
+  }();
+  return Width;
 }
 
 void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM) {
