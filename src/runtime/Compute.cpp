@@ -220,8 +220,11 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
         // round takes every group to its next barrier.
         for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
           Fibers[G].Done = false;
+          // Stack tops staggered by a few cache lines: equal offsets
+          // modulo 4 KiB would put every fiber's frame in one L1 set.
           fiber::makeContext(Fibers[G].Self, ThreadStacks.Stacks[G],
-                             FiberStackSize, fiberMain, &Fibers[G]);
+                             FiberStackSize - (G % 16) * 192, fiberMain,
+                             &Fibers[G]);
         }
         for (bool Running = true; Running;) {
           Running = false;

@@ -5,8 +5,10 @@
 
 #if S2L_ASM_FIBERS
 // s2l_fiber_switch(void **SaveSp, void *NewSp): pushes the System V
-// callee-saved registers and the MXCSR / x87 control words, stores the
-// stack pointer, loads the other one and pops the same frame from it.
+// callee-saved registers, stores the stack pointer, loads the other one and
+// pops the same frame from it. The MXCSR and x87 control words are not
+// switched (ldmxcsr and fldcw serialize): every fiber of a thread shares
+// the thread's floating-point environment, which shader code never changes.
 // s2l_fiber_start is where a new context "returns" to: r12 holds the
 // argument and r13 the function (makeContext puts them in the frame).
 asm(R"(
@@ -22,14 +24,8 @@ s2l_fiber_switch:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -61,19 +57,14 @@ void makeContext(Context &C, void *Stack, size_t Size, void (*Fn)(void *),
   auto Top = (reinterpret_cast<uintptr_t>(Stack) + Size) & ~uintptr_t(15);
   // The frame s2l_fiber_switch pops, lowest address first; after its ret
   // the stack pointer is 16-byte aligned, as a call instruction needs.
-  auto *Frame = reinterpret_cast<uint64_t *>(Top - 80);
-  uint32_t Mxcsr;
-  uint16_t Fpcw;
-  asm volatile("stmxcsr %0" : "=m"(Mxcsr));
-  asm volatile("fnstcw %0" : "=m"(Fpcw));
-  Frame[0] = Mxcsr | uint64_t(Fpcw) << 32;
-  Frame[1] = 0;                                    // r15
-  Frame[2] = 0;                                    // r14
-  Frame[3] = reinterpret_cast<uint64_t>(Fn);       // r13
-  Frame[4] = reinterpret_cast<uint64_t>(Arg);      // r12
-  Frame[5] = 0;                                    // rbx
-  Frame[6] = 0;                                    // rbp
-  Frame[7] = reinterpret_cast<uint64_t>(s2l_fiber_start);
+  auto *Frame = reinterpret_cast<uint64_t *>(Top - 72);
+  Frame[0] = 0;                                    // r15
+  Frame[1] = 0;                                    // r14
+  Frame[2] = reinterpret_cast<uint64_t>(Fn);       // r13
+  Frame[3] = reinterpret_cast<uint64_t>(Arg);      // r12
+  Frame[4] = 0;                                    // rbx
+  Frame[5] = 0;                                    // rbp
+  Frame[6] = reinterpret_cast<uint64_t>(s2l_fiber_start);
   C.Sp = Frame;
 }
 
