@@ -63,6 +63,9 @@ cl::opt<std::string> Filter("filter",
                             cl::init(""));
 cl::opt<std::string> ShaderDir("shader-dir", cl::desc("bench shaders"),
                                cl::init(S2L_BENCH_SHADER_DIR));
+cl::opt<bool> NoSpeculate("no-speculate-small-blocks",
+                           cl::desc("keep the any-lane branch around every "
+                                    "divergent block"));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
                            cl::init(2), cl::Prefix);
 
@@ -159,6 +162,7 @@ int main(int argc, char **argv) {
       PeakMemory Mem;
       TranslateOptions Opts;
       Opts.Width = Width ? unsigned(Width) : defaultComputeWidth();
+      Opts.SpeculateSmallBlocks = !NoSpeculate;
       auto T0 = Clock::now();
       Translation T = orFail(translateBytes(Bytes, C.Name + ".spv", Opts),
                              "translating " + C.Name);

@@ -65,6 +65,39 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   B.SetInsertPoint(Exit);
 }
 
+bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
+  using spv::Op;
+  constexpr size_t MaxInstructions = 12;
+  if (Blk.Insts.size() > MaxInstructions)
+    return false;
+  for (uint32_t Index : Blk.Insts) {
+    switch (M.Insts[Index].Opcode) {
+    // Arithmetic, comparisons, conversions, composites and control flow
+    // between blocks: masked or lane-wise, harmless with no lane active.
+    case Op::OpPhi: case Op::OpBranch: case Op::OpBranchConditional:
+    case Op::OpSwitch: case Op::OpSelectionMerge: case Op::OpLoopMerge:
+    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpFAdd:
+    case Op::OpFSub: case Op::OpFMul: case Op::OpFNegate: case Op::OpSNegate:
+    case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd:
+    case Op::OpBitwiseOr: case Op::OpBitwiseXor: case Op::OpNot:
+    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan:
+    case Op::OpSLessThan: case Op::OpUGreaterThan: case Op::OpSGreaterThan:
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual:
+    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:
+    case Op::OpFOrdLessThan: case Op::OpFOrdGreaterThan:
+    case Op::OpLogicalAnd: case Op::OpLogicalOr: case Op::OpLogicalNot:
+    case Op::OpSelect: case Op::OpBitcast: case Op::OpConvertUToF:
+    case Op::OpConvertSToF: case Op::OpCompositeExtract:
+    case Op::OpCompositeConstruct: case Op::OpVectorShuffle:
+      continue;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
 void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
   const std::string &Name = A->G.block(Bk).Name;
   BasicBlock *Body = BasicBlock::Create(Ctx, "L" + Name, LF);
@@ -76,7 +109,12 @@ void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
     CurMask = EntryMask;
   } else {
     Value *Mask = B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + Name);
-    B.CreateCondBr(anyLane(Mask), Body, Next);
+    // A short block of pure arithmetic costs less to run with no lane
+    // active than a branch that divergent data makes unpredictable.
+    if (Opts.SpeculateSmallBlocks && isCheapUnguarded(F->Blocks[Bk]))
+      B.CreateBr(Body);
+    else
+      B.CreateCondBr(anyLane(Mask), Body, Next);
     CurMask = Mask;
   }
   B.SetInsertPoint(Body);

@@ -116,6 +116,9 @@ private:
   // --- control flow (EmitControlFlow.cpp) ----------------------------------
   void emitItems(uint32_t Node);
   void emitBlock(cfg::BlockIndex B);
+  /// Whether a divergent block is cheaper to run unguarded (with possibly
+  /// no lane active) than behind an any-lane branch.
+  bool isCheapUnguarded(const Block &Blk) const;
   void emitLoop(uint32_t Node);
   void emitTerminator(cfg::BlockIndex B, const Instruction &T);
   /// Sends lanes \p EdgeMask from \p From to \p To: ORs them into To's mask

@@ -188,6 +188,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   CodegenOptions CO;
   CO.Width = Opts.Width;
   CO.RobustBufferAccess = Opts.RobustBufferAccess;
+  CO.SpeculateSmallBlocks = Opts.SpeculateSmallBlocks;
   auto R = emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context);
   if (!R)
     return R.takeError();

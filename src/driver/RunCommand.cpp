@@ -70,6 +70,10 @@ Dispatch:
   -O0 .. -O3              LLVM optimization level (default -O2)
   --spec ID=VALUE         specialization constant SpecId ID
   --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
+  --no-speculate-small-blocks
+                          keep the any-lane branch around every divergent
+                          block (default: short arithmetic blocks run
+                          unguarded)
   --repeat N              one warm-up dispatch, then N timed ones, each from
                           the initial buffer contents (default: one dispatch)
 
@@ -251,6 +255,7 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
   // The JIT optimizes; translating at -O0 keeps it from optimizing twice.
   O.T.OptLevel = 0;
   O.T.Width = defaultComputeWidth();
+  O.T.SpeculateSmallBlocks = true;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     // "--flag=value" or "--flag value" for options that take a value;
@@ -332,6 +337,8 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
         return Quoted("--spec") + ": --spec takes ID=VALUE, for example "
                                   "--spec 3=16";
       O.T.SpecValues.emplace_back(Id, ValueText.str());
+    } else if (A == "--no-speculate-small-blocks") {
+      O.T.SpeculateSmallBlocks = false;
     } else if (A == "--robust-buffer-access") {
       O.T.RobustBufferAccess = true;
     } else if ((R = Value("--repeat", V))) {
