@@ -70,8 +70,31 @@ bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
   constexpr size_t MaxInstructions = 12;
   if (Blk.Insts.size() > MaxInstructions)
     return false;
+  // Push constants are always there, so reading them at constant offsets
+  // cannot fault whether or not a lane wanted the value.
+  auto IsPushConstantPointer = [&](uint32_t Id, auto &&Self) -> bool {
+    if (const Variable *V = M.findVariable(Id))
+      return V->Storage == spv::StorageClass::PushConstant;
+    const Instruction *D = M.def(Id);
+    if (!D || (D->Opcode != Op::OpAccessChain &&
+               D->Opcode != Op::OpInBoundsAccessChain))
+      return false;
+    for (size_t K = 1; K < D->Operands.size(); ++K)
+      if (!M.findConstant(D->Operands[K]))
+        return false;
+    return Self(D->Operands[0], Self);
+  };
   for (uint32_t Index : Blk.Insts) {
-    switch (M.Insts[Index].Opcode) {
+    const Instruction &I = M.Insts[Index];
+    switch (I.Opcode) {
+    case Op::OpLoad:
+      if (IsPushConstantPointer(I.Operands[0], IsPushConstantPointer))
+        continue;
+      return false;
+    case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
+      if (IsPushConstantPointer(I.Result.value(), IsPushConstantPointer))
+        continue;
+      return false;
     // Arithmetic, comparisons, conversions, composites and control flow
     // between blocks: masked or lane-wise, harmless with no lane active.
     case Op::OpPhi: case Op::OpBranch: case Op::OpBranchConditional:
@@ -90,6 +113,16 @@ bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
     case Op::OpSelect: case Op::OpBitcast: case Op::OpConvertUToF:
     case Op::OpConvertSToF: case Op::OpCompositeExtract:
     case Op::OpCompositeConstruct: case Op::OpVectorShuffle:
+    case Op::OpCompositeInsert: case Op::OpCopyObject: case Op::OpFDiv:
+    case Op::OpDot: case Op::OpVectorTimesScalar: case Op::OpFOrdEqual:
+    case Op::OpFOrdNotEqual: case Op::OpFOrdLessThanEqual:
+    case Op::OpFOrdGreaterThanEqual: case Op::OpFUnordLessThan:
+    case Op::OpFUnordGreaterThan: case Op::OpFUnordEqual:
+    case Op::OpFUnordNotEqual: case Op::OpLogicalEqual:
+    case Op::OpLogicalNotEqual: case Op::OpIsNan: case Op::OpIsInf:
+    case Op::OpAny: case Op::OpAll: case Op::OpUConvert:
+    case Op::OpSConvert: case Op::OpFConvert: case Op::OpBitCount:
+    case Op::OpBitReverse:
       continue;
     default:
       return false;
