@@ -18,14 +18,25 @@ Expected<orc::JITTargetMachineBuilder> hostMachineBuilder(unsigned OptLevel) {
     return true;
   }();
   (void)Initialized;
-  auto JTMB = orc::JITTargetMachineBuilder::detectHost();
-  if (!JTMB)
-    return JTMB.takeError();
+  // Detecting the host asks cpuid for the CPU name and every feature, which
+  // in a virtual machine traps to the hypervisor: once per process, not
+  // once per translation.
+  static const std::optional<orc::JITTargetMachineBuilder> Host = [] {
+    auto J = orc::JITTargetMachineBuilder::detectHost();
+    if (!J) {
+      consumeError(J.takeError());
+      return std::optional<orc::JITTargetMachineBuilder>();
+    }
+    return std::optional<orc::JITTargetMachineBuilder>(std::move(*J));
+  }();
+  if (!Host)
+    return orc::JITTargetMachineBuilder::detectHost(); // the error again
+  std::optional<orc::JITTargetMachineBuilder> JTMB = *Host;
   JTMB->setCodeGenOptLevel(OptLevel == 0   ? CodeGenOptLevel::None
                            : OptLevel == 1 ? CodeGenOptLevel::Less
                            : OptLevel == 2 ? CodeGenOptLevel::Default
                                            : CodeGenOptLevel::Aggressive);
-  return JTMB;
+  return std::move(*JTMB);
 }
 
 Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLevel) {
@@ -34,6 +45,28 @@ Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLev
     return JTMB.takeError();
   return JTMB->createTargetMachine();
 }
+
+namespace {
+struct HostStrings {
+  std::string Triple, DataLayout;
+};
+const HostStrings &hostStrings() {
+  static const HostStrings S = [] {
+    HostStrings H;
+    if (auto TM = createHostTargetMachine(0)) {
+      H.Triple = (*TM)->getTargetTriple().str();
+      H.DataLayout = (*TM)->createDataLayout().getStringRepresentation();
+    } else {
+      consumeError(TM.takeError());
+    }
+    return H;
+  }();
+  return S;
+}
+} // namespace
+
+const std::string &hostTriple() { return hostStrings().Triple; }
+const std::string &hostDataLayout() { return hostStrings().DataLayout; }
 
 unsigned hostSimdWidth() {
   static unsigned Width = [] {
