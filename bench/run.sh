@@ -9,7 +9,8 @@
 #  2. s2l-translate-bench: translation speed (SPIR-V words per second) and
 #     JIT compile time per shader over the glslang corpus of
 #     ../shared/corpus, built into a temporary directory (skipped, with a
-#     note, when the corpus or glslangValidator is missing).
+#     note, when the corpus or glslangValidator is missing). Building the
+#     corpus takes minutes; S2L_CORPUS_DIR=DIR reuses (or fills, once) DIR.
 # --quick shortens both (for a smoke test; the numbers are noisier).
 # Builds the two programs first if build/ exists (BUILD_DIR overrides).
 set -u
@@ -38,15 +39,21 @@ echo
 echo "## Translation speed"
 echo
 CORPUS_SCRIPT=$ROOT/../shared/corpus/build-glslang-corpus.sh
-if [ ! -f "$CORPUS_SCRIPT" ] || ! command -v glslangValidator >/dev/null; then
-  echo "(skipped: needs $CORPUS_SCRIPT and glslangValidator)"
-  exit $status
+SPV=${S2L_CORPUS_DIR:-}
+if [ -z "$SPV" ] || [ -z "$(ls "$SPV" 2>/dev/null)" ]; then
+  if [ ! -f "$CORPUS_SCRIPT" ] || ! command -v glslangValidator >/dev/null; then
+    echo "(skipped: needs $CORPUS_SCRIPT and glslangValidator)"
+    exit $status
+  fi
+  if [ -z "$SPV" ]; then
+    TMP=$(mktemp -d)
+    trap 'rm -rf "$TMP"' EXIT
+    SPV=$TMP/spv
+  fi
+  bash "$CORPUS_SCRIPT" "$SPV" >"$SPV.log" 2>&1
+  tail -1 "$SPV.log"
 fi
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-bash "$CORPUS_SCRIPT" "$TMP/spv" >"$TMP/corpus.log" 2>&1
-tail -1 "$TMP/corpus.log"
-TB=("$BIN/s2l-translate-bench" "$TMP/spv" --benchmark_counters_tabular=true)
+TB=("$BIN/s2l-translate-bench" "$SPV" --benchmark_counters_tabular=true)
 if [ $QUICK -eq 1 ]; then
   TB+=(--jit=none --benchmark_min_time=0.1)
 fi
