@@ -26,6 +26,13 @@
 
 namespace spirv2llvm {
 
+/// The width compute shaders run at best on this machine: 16 with
+/// AVX-512, 8 with AVX2, 4 otherwise (docs/performance.md has the
+/// measurements). `spirv2llvm run` uses it unless --width says otherwise;
+/// TranslateOptions::Width itself stays 4 so that emitted IR does not
+/// depend on the machine.
+unsigned defaultComputeWidth();
+
 /// Buffers and push constants for one dispatch.
 struct DispatchResources {
   /// Binds \p Size bytes at \p Data to (set, binding).

@@ -56,6 +56,10 @@ struct TranslateOptions {
   /// Out-of-bounds buffer loads return zero and stores and atomics are
   /// dropped (Vulkan's robustBufferAccess); without it they are undefined.
   bool RobustBufferAccess = false;
+  /// Run short divergent blocks of pure arithmetic unguarded instead of
+  /// behind an any-lane branch (--speculate-small-blocks; on by default in
+  /// `spirv2llvm run`, see docs/performance.md).
+  bool SpeculateSmallBlocks = false;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
   /// Called with (stage name, text) after each stage when set

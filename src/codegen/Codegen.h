@@ -29,6 +29,11 @@ struct CodegenOptions {
   std::string SymbolPrefix = "s2l_";
   /// Bounds-check buffer accesses (Vulkan robustBufferAccess).
   bool RobustBufferAccess = false;
+  /// Run short divergent blocks of pure arithmetic without the any-lane
+  /// branch around them (masks make that safe): cheaper than a branch that
+  /// divergent data makes unpredictable. Off by default, so that emitted IR
+  /// keeps one guard per divergent block; the compute runner turns it on.
+  bool SpeculateSmallBlocks = false;
 };
 
 struct CodegenResult {

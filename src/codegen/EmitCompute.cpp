@@ -262,16 +262,29 @@ bool SimdEmitter::emitBarrier(const Instruction &I) {
     const spirv2llvm::Constant *C = M.findConstant(Id);
     return C ? spv::Scope(C->scalarBits()) : spv::Scope::Workgroup;
   };
+  // The invocations of one workgroup all run on one OS thread (the SIMD
+  // groups are fibers of the thread that took the workgroup), so memory
+  // ordering among them, at Workgroup memory scope or narrower, needs only
+  // the compiler not to move accesses across: a single-thread fence, which
+  // costs no instruction, where a full one costs an mfence.
+  bool Wide = true;
+  if (const spirv2llvm::Constant *C = M.findConstant(
+          I.Operands[I.Opcode == Op::OpControlBarrier ? 1 : 0])) {
+    auto S = spv::Scope(C->scalarBits());
+    Wide = S != spv::Scope::Workgroup && S != spv::Scope::Subgroup &&
+           S != spv::Scope::Invocation;
+  }
+  SyncScope::ID Sync = Wide ? SyncScope::System : SyncScope::SingleThread;
   if (I.Opcode == Op::OpControlBarrier &&
       ScopeOf(I.Operands[0]) <= spv::Scope::Workgroup &&
       EP.Model == spv::ExecutionModel::GLCompute) {
-    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent, Sync);
     Value *Fn = argField(11, B.getPtrTy(), "barrier.fn");
     Value *Arg = argField(12, B.getPtrTy(), "barrier.ctx");
     B.CreateCall(FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false), Fn,
                  {Arg});
   }
-  B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+  B.CreateFence(AtomicOrdering::SequentiallyConsistent, Sync);
   return true;
 }
 

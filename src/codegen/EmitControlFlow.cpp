@@ -106,6 +106,72 @@ MDNode *SimdEmitter::loopMetadata(cfg::BlockIndex Header) {
   return MD;
 }
 
+bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
+  using spv::Op;
+  constexpr size_t MaxInstructions = 12;
+  if (Blk.Insts.size() > MaxInstructions)
+    return false;
+  // Push constants are always there, so reading them at constant offsets
+  // cannot fault whether or not a lane wanted the value.
+  auto IsPushConstantPointer = [&](uint32_t Id, auto &&Self) -> bool {
+    if (const Variable *V = M.findVariable(Id))
+      return V->Storage == spv::StorageClass::PushConstant;
+    const Instruction *D = M.def(Id);
+    if (!D || (D->Opcode != Op::OpAccessChain &&
+               D->Opcode != Op::OpInBoundsAccessChain))
+      return false;
+    for (size_t K = 1; K < D->Operands.size(); ++K)
+      if (!M.findConstant(D->Operands[K]))
+        return false;
+    return Self(D->Operands[0], Self);
+  };
+  for (uint32_t Index : Blk.Insts) {
+    const Instruction &I = M.Insts[Index];
+    switch (I.Opcode) {
+    case Op::OpLoad:
+      if (IsPushConstantPointer(I.Operands[0], IsPushConstantPointer))
+        continue;
+      return false;
+    case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
+      if (IsPushConstantPointer(I.Result.value(), IsPushConstantPointer))
+        continue;
+      return false;
+    // Arithmetic, comparisons, conversions, composites and control flow
+    // between blocks: masked or lane-wise, harmless with no lane active.
+    case Op::OpPhi: case Op::OpBranch: case Op::OpBranchConditional:
+    case Op::OpSwitch: case Op::OpSelectionMerge: case Op::OpLoopMerge:
+    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpFAdd:
+    case Op::OpFSub: case Op::OpFMul: case Op::OpFNegate: case Op::OpSNegate:
+    case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd:
+    case Op::OpBitwiseOr: case Op::OpBitwiseXor: case Op::OpNot:
+    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan:
+    case Op::OpSLessThan: case Op::OpUGreaterThan: case Op::OpSGreaterThan:
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual:
+    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:
+    case Op::OpFOrdLessThan: case Op::OpFOrdGreaterThan:
+    case Op::OpLogicalAnd: case Op::OpLogicalOr: case Op::OpLogicalNot:
+    case Op::OpSelect: case Op::OpBitcast: case Op::OpConvertUToF:
+    case Op::OpConvertSToF: case Op::OpCompositeExtract:
+    case Op::OpCompositeConstruct: case Op::OpVectorShuffle:
+    case Op::OpCompositeInsert: case Op::OpCopyObject: case Op::OpFDiv:
+    case Op::OpDot: case Op::OpVectorTimesScalar: case Op::OpFOrdEqual:
+    case Op::OpFOrdNotEqual: case Op::OpFOrdLessThanEqual:
+    case Op::OpFOrdGreaterThanEqual: case Op::OpFUnordLessThan:
+    case Op::OpFUnordGreaterThan: case Op::OpFUnordEqual:
+    case Op::OpFUnordNotEqual: case Op::OpLogicalEqual:
+    case Op::OpLogicalNotEqual: case Op::OpIsNan: case Op::OpIsInf:
+    case Op::OpAny: case Op::OpAll: case Op::OpUConvert:
+    case Op::OpSConvert: case Op::OpFConvert: case Op::OpBitCount:
+    case Op::OpBitReverse:
+      continue;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
 void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
   const std::string &Name = A->G.block(Bk).Name;
   BasicBlock *Body = BasicBlock::Create(Ctx, "L" + Name, LF);
@@ -118,7 +184,12 @@ void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
     CurMask = uniformBlockMask();
   } else {
     Value *Mask = B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + Name);
-    B.CreateCondBr(anyLane(Mask), Body, Next);
+    // A short block of pure arithmetic costs less to run with no lane
+    // active than a branch that divergent data makes unpredictable.
+    if (Opts.SpeculateSmallBlocks && isCheapUnguarded(F->Blocks[Bk]))
+      B.CreateBr(Body);
+    else
+      B.CreateCondBr(anyLane(Mask), Body, Next);
     CurMask = Mask;
   }
   B.SetInsertPoint(Body);

@@ -164,6 +164,9 @@ private:
   // --- control flow (EmitControlFlow.cpp) ----------------------------------
   void emitItems(uint32_t Node);
   void emitBlock(cfg::BlockIndex B);
+  /// Whether a divergent block is cheaper to run unguarded (with possibly
+  /// no lane active) than behind an any-lane branch.
+  bool isCheapUnguarded(const Block &Blk) const;
   void emitLoop(uint32_t Node);
   /// llvm.loop metadata for the hints of the loop headed by \p Header.
   llvm::MDNode *loopMetadata(cfg::BlockIndex Header);

@@ -53,6 +53,8 @@ Input:
                           canonicalization, which needs valid input)
   --no-canonicalize       skip the SPIRV-Tools canonicalization passes
   --no-inline             keep calls (canonicalization does not inline)
+  --speculate-small-blocks  run short divergent arithmetic blocks without
+                          the any-lane branch (as `run` does)
   --spec ID=VALUE         set specialization constant SpecId ID
 
 Dumps (to stdout; the IR is not printed unless -o or --emit is given):
@@ -150,6 +152,8 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
       O.T.Canonicalize = false;
     } else if (A == "--no-inline") {
       O.T.Inline = false;
+    } else if (A == "--speculate-small-blocks") {
+      O.T.SpeculateSmallBlocks = true;
     } else if ((R = Value("--spec", V))) {
       size_t Eq = V.find('=');
       uint32_t Id = 0;

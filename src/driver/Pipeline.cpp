@@ -188,6 +188,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   CodegenOptions CO;
   CO.Width = Opts.Width;
   CO.RobustBufferAccess = Opts.RobustBufferAccess;
+  CO.SpeculateSmallBlocks = Opts.SpeculateSmallBlocks;
   auto R = emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context);
   if (!R)
     return R.takeError();
@@ -208,14 +209,18 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
     break;
   }
 
-  // Host triple and data layout, so the IR is ready for opt, llc and the JIT.
-  auto TM = createHostTargetMachine(Opts.OptLevel);
-  if (TM) {
-    T.IR->setTargetTriple((*TM)->getTargetTriple().str());
-    T.IR->setDataLayout((*TM)->createDataLayout());
-  } else {
-    consumeError(TM.takeError());
+  // Host triple and data layout, so the IR is ready for opt, llc and the
+  // JIT. A target machine is made only when the optimizer needs one.
+  if (!hostTriple().empty()) {
+    T.IR->setTargetTriple(hostTriple());
+    T.IR->setDataLayout(hostDataLayout());
   }
+  Expected<std::unique_ptr<TargetMachine>> TM =
+      std::unique_ptr<TargetMachine>();
+  if (Opts.OptLevel > 0)
+    TM = createHostTargetMachine(Opts.OptLevel);
+  if (!TM)
+    consumeError(TM.takeError());
   if (Opts.PrintAfterStage) {
     std::string S;
     raw_string_ostream OS(S);

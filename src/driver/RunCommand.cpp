@@ -65,12 +65,17 @@ Dispatch:
   --dispatch X[,Y[,Z]]    workgroups to run (default 1,1,1)
   --entry NAME            entry point (default: the only one)
   --threads N             worker threads (default 0: all cores)
-  --width=4|8|16          invocations per SIMD call (default 4)
+  --width=4|8|16          invocations per SIMD call (default: 16 with
+                          AVX-512, 8 with AVX2, else 4)
   -O0 .. -O3              LLVM optimization level (default -O2)
   --spec ID=VALUE         specialization constant SpecId ID
   --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
   --no-validate, --no-canonicalize, --no-inline
                           as for translation (spirv2llvm --help)
+  --no-speculate-small-blocks
+                          keep the any-lane branch around every divergent
+                          block (default: short arithmetic blocks run
+                          unguarded)
   --repeat N              one warm-up dispatch, then N timed ones, each from
                           the initial buffer contents (default: one dispatch)
 
@@ -251,6 +256,8 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
                                         RunOptions &O) {
   // The JIT optimizes; translating at -O0 keeps it from optimizing twice.
   O.T.OptLevel = 0;
+  O.T.Width = defaultComputeWidth();
+  O.T.SpeculateSmallBlocks = true;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     // "--flag=value" or "--flag value" for options that take a value;
@@ -332,6 +339,8 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
         return Quoted("--spec") + ": --spec takes ID=VALUE, for example "
                                   "--spec 3=16";
       O.T.SpecValues.emplace_back(Id, ValueText.str());
+    } else if (A == "--no-speculate-small-blocks") {
+      O.T.SpeculateSmallBlocks = false;
     } else if (A == "--robust-buffer-access") {
       O.T.RobustBufferAccess = true;
     } else if (A == "--no-validate") {

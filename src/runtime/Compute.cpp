@@ -1,10 +1,12 @@
 //===- Compute.cpp - Dispatching compute shaders --------------------------===//
 //
-// A dispatch hands out workgroups to worker threads through one atomic
-// counter. A workgroup's SIMD groups run on the thread that took it:
+// A dispatch hands out workgroups, a batch at a time, through one atomic
+// counter to the calling thread and persistent pool workers
+// (ThreadPool.h). A workgroup's SIMD groups run on the thread that took it:
 //
-//  - without barriers, one after the other;
-//  - with barriers, each group is a fiber (ucontext). The thread resumes the
+//  - without barriers, or when the workgroup is a single SIMD group, one
+//    after the other;
+//  - with barriers, each group is a fiber (Fiber.h). The thread resumes the
 //    fibers in turn; a fiber runs until it reaches a barrier, where it
 //    switches back, or until it returns. One round therefore takes every
 //    group to its next barrier, which is exactly what OpControlBarrier
@@ -14,24 +16,30 @@
 // Fibers were chosen over region splitting and LLVM coroutines because
 // they need nothing from code generation: a barrier is a call, so barriers
 // inside loops and in called functions work unchanged, and the generated
-// code stays the same with and without them. A switch costs a few hundred
-// nanoseconds (swapcontext saves the signal mask); docs/compute.md keeps
-// the numbers.
+// code stays the same with and without them. A switch saves the
+// callee-saved registers only (nanoseconds; swapcontext, used before,
+// made a system call per switch); docs/performance.md has the numbers.
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
 
+#include "runtime/Optimizer.h"
 #include "support/Diagnostic.h"
 
+#include "runtime/Fiber.h"
+#include "runtime/ThreadPool.h"
+
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <sys/mman.h>
 #include <thread>
-#include <ucontext.h>
 
 using namespace llvm;
 
 namespace spirv2llvm {
+
+unsigned defaultComputeWidth() { return hostSimdWidth(); }
 
 void DispatchResources::bind(uint32_t Set, uint32_t Binding, void *Data,
                              uint64_t Size) {
@@ -45,56 +53,49 @@ void DispatchResources::bind(uint32_t Set, uint32_t Binding, void *Data,
 namespace {
 
 /// Stack of one fiber. Shader code keeps almost everything in registers;
-/// the generous size is for -O0 code and large private arrays.
+/// the generous size is for -O0 code and large private arrays. Stacks are
+/// reserved lazily (MAP_NORESERVE) and kept per thread across dispatches.
 constexpr size_t FiberStackSize = 256 * 1024;
 
-/// The fibers of the workgroup a thread is running.
-struct FiberSet {
-  std::vector<ucontext_t> Contexts;
+struct FiberStacks {
   std::vector<void *> Stacks;
-  std::vector<uint8_t> Done;
-  ucontext_t Scheduler;
-
-  ~FiberSet() {
+  ~FiberStacks() {
     for (void *S : Stacks)
       munmap(S, FiberStackSize);
   }
-  void ensure(size_t N) {
+  bool ensure(size_t N) {
     while (Stacks.size() < N) {
       void *S = mmap(nullptr, FiberStackSize, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      Stacks.push_back(S == MAP_FAILED ? nullptr : S);
+      if (S == MAP_FAILED)
+        return false;
+      Stacks.push_back(S);
     }
-    Contexts.resize(N);
-    Done.assign(N, 0);
+    return true;
   }
 };
+thread_local FiberStacks ThreadStacks;
 
-/// What a fiber needs to run its group; makecontext passes only ints, so
-/// the fiber finds it through this thread-local.
-struct FiberStart {
-  s2l_entry_fn Entry;
-  const s2l_group_args *Args;
-  FiberSet *Set;
-  size_t Index;
+/// One SIMD group running as a fiber: its context, the scheduler's, and
+/// what it runs.
+struct GroupFiber {
+  fiber::Context Self;
+  fiber::Context *Scheduler = nullptr;
+  s2l_entry_fn Entry = nullptr;
+  const s2l_group_args *Args = nullptr;
+  bool Done = false;
 };
-thread_local FiberStart *CurrentStart = nullptr;
 
-void fiberMain() {
-  FiberStart S = *CurrentStart;
-  S.Entry(S.Args);
-  S.Set->Done[S.Index] = 1;
-  // Returning resumes uc_link: the scheduler.
+void fiberMain(void *P) {
+  auto *F = static_cast<GroupFiber *>(P);
+  F->Entry(F->Args);
+  F->Done = true;
+  fiber::switchContext(F->Self, *F->Scheduler); // never resumed
 }
 
-struct BarrierContext {
-  ucontext_t *Self;
-  ucontext_t *Scheduler;
-};
-
-void fiberBarrier(void *Ctx) {
-  auto *B = static_cast<BarrierContext *>(Ctx);
-  swapcontext(B->Self, B->Scheduler);
+void fiberBarrier(void *P) {
+  auto *F = static_cast<GroupFiber *>(P);
+  fiber::switchContext(F->Self, *F->Scheduler);
 }
 
 void noBarrier(void *) {}
@@ -155,85 +156,93 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
   if (Threads == 0)
     Threads = std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Total));
+  // Workgroups are taken Batch at a time from one counter: few enough
+  // atomic operations on a shared line, small enough batches (16 per
+  // thread at least) to balance uneven workgroups.
+  const uint64_t Batch =
+      std::clamp<uint64_t>(Total / (uint64_t(Threads) * 16), 1, 64);
+  // Barriers are no-ops when a workgroup is one SIMD group.
+  const bool UseFibers = CI.HasBarriers && GroupsPerWorkgroup > 1;
   std::atomic<uint64_t> Next{0};
+  std::atomic<bool> OutOfMemory{false};
 
-  auto Worker = [&] {
+  auto Worker = [&](unsigned) {
     std::vector<uint8_t> Shared(std::max<uint32_t>(CI.WorkgroupMemorySize, 16));
     std::vector<s2l_group_args> Args(GroupsPerWorkgroup);
-    std::vector<BarrierContext> Barriers(GroupsPerWorkgroup);
-    FiberSet Fibers;
-    if (CI.HasBarriers)
-      Fibers.ensure(GroupsPerWorkgroup);
+    std::vector<GroupFiber> Fibers(UseFibers ? GroupsPerWorkgroup : 0);
+    fiber::Context Scheduler;
+    if (UseFibers && !ThreadStacks.ensure(GroupsPerWorkgroup)) {
+      OutOfMemory = true;
+      return;
+    }
+    for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
+      s2l_group_args &A = Args[G];
+      A = s2l_group_args{};
+      uint32_t Remaining = LocalSize - G * W;
+      A.active_mask = Remaining >= W ? FullMask : (1u << Remaining) - 1;
+      A.descriptor_sets = SetTable.data();
+      A.push_constants = R.PushConstants.data();
+      A.workgroup_memory = Shared.data();
+      for (int K = 0; K < 3; ++K)
+        A.num_workgroups[K] = Groups[K];
+      A.first_local_index = G * W;
+      A.subgroup_id = G;
+      A.barrier = noBarrier;
+      if (UseFibers) {
+        GroupFiber &F = Fibers[G];
+        F.Scheduler = &Scheduler;
+        F.Entry = Entry;
+        F.Args = &A;
+        A.barrier = fiberBarrier;
+        A.barrier_ctx = &F;
+      }
+    }
     for (;;) {
-      uint64_t Wg = Next.fetch_add(1, std::memory_order_relaxed);
-      if (Wg >= Total)
+      uint64_t Begin = Next.fetch_add(Batch, std::memory_order_relaxed);
+      if (Begin >= Total)
         break;
-      uint32_t Id[3] = {uint32_t(Wg % Groups[0]),
-                        uint32_t(Wg / Groups[0] % Groups[1]),
-                        uint32_t(Wg / (uint64_t(Groups[0]) * Groups[1]))};
-      std::memset(Shared.data(), 0, Shared.size());
-      for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
-        s2l_group_args &A = Args[G];
-        A = s2l_group_args{};
-        uint32_t Remaining = LocalSize - G * W;
-        A.active_mask = Remaining >= W ? FullMask : (1u << Remaining) - 1;
-        A.descriptor_sets = SetTable.data();
-        A.push_constants = R.PushConstants.data();
-        A.workgroup_memory = Shared.data();
-        for (int K = 0; K < 3; ++K) {
-          A.workgroup_id[K] = Id[K];
-          A.num_workgroups[K] = Groups[K];
-        }
-        A.first_local_index = G * W;
-        A.subgroup_id = G;
-        A.barrier = noBarrier;
-      }
-      if (!CI.HasBarriers) {
+      uint64_t End = std::min(Total, Begin + Batch);
+      for (uint64_t Wg = Begin; Wg < End; ++Wg) {
+        uint32_t Id[3] = {uint32_t(Wg % Groups[0]),
+                          uint32_t(Wg / Groups[0] % Groups[1]),
+                          uint32_t(Wg / (uint64_t(Groups[0]) * Groups[1]))};
+        if (CI.WorkgroupMemorySize)
+          std::memset(Shared.data(), 0, Shared.size());
         for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
-          Entry(&Args[G]);
-        continue;
-      }
-      // One fiber per group; run rounds until every fiber has returned.
-      std::vector<FiberStart> Starts(GroupsPerWorkgroup);
-      for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
-        ucontext_t &C = Fibers.Contexts[G];
-        getcontext(&C);
-        C.uc_stack.ss_sp = Fibers.Stacks[G];
-        C.uc_stack.ss_size = FiberStackSize;
-        C.uc_link = &Fibers.Scheduler;
-        makecontext(&C, fiberMain, 0);
-        Fibers.Done[G] = 0;
-        Barriers[G] = BarrierContext{&C, &Fibers.Scheduler};
-        Args[G].barrier = fiberBarrier;
-        Args[G].barrier_ctx = &Barriers[G];
-        Starts[G] = FiberStart{Entry, &Args[G], &Fibers, G};
-      }
-      bool Running = true;
-      bool Started = false;
-      while (Running) {
-        Running = false;
-        for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
-          if (Fibers.Done[G])
-            continue;
-          if (!Started)
-            CurrentStart = &Starts[G];
-          swapcontext(&Fibers.Scheduler, &Fibers.Contexts[G]);
-          Running |= !Fibers.Done[G];
+          for (int K = 0; K < 3; ++K)
+            Args[G].workgroup_id[K] = Id[K];
+        if (!UseFibers) {
+          for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
+            Entry(&Args[G]);
+          continue;
         }
-        Started = true;
+        // One fiber per group; rounds until every fiber has returned. A
+        // round takes every group to its next barrier.
+        for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
+          Fibers[G].Done = false;
+          // Stack tops staggered by a few cache lines: equal offsets
+          // modulo 4 KiB would put every fiber's frame in one L1 set.
+          fiber::makeContext(Fibers[G].Self, ThreadStacks.Stacks[G],
+                             FiberStackSize - (G % 16) * 192, fiberMain,
+                             &Fibers[G]);
+        }
+        for (bool Running = true; Running;) {
+          Running = false;
+          for (GroupFiber &F : Fibers) {
+            if (F.Done)
+              continue;
+            fiber::switchContext(Scheduler, F.Self);
+            Running |= !F.Done;
+          }
+        }
       }
     }
   };
 
-  if (Threads <= 1) {
-    Worker();
-    return Error::success();
-  }
-  std::vector<std::thread> Pool;
-  for (unsigned T = 0; T < Threads; ++T)
-    Pool.emplace_back(Worker);
-  for (std::thread &T : Pool)
-    T.join();
+  runOnWorkers(Threads, Worker);
+  if (OutOfMemory)
+    return makeError("cannot allocate fiber stacks for the workgroup's " +
+                     Twine(GroupsPerWorkgroup) + " SIMD groups");
   return Error::success();
 }
 

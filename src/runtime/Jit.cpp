@@ -2,6 +2,7 @@
 #include "spirv2llvm/Jit.h"
 
 #include "runtime/Optimizer.h"
+#include "runtime/VectorMath.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -24,6 +25,8 @@ Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
   T.IR->setDataLayout((*TM)->createDataLayout());
   T.IR->setTargetTriple((*TM)->getTargetTriple().str());
   optimizeModule(*T.IR, OptLevel, TM->get());
+  if (OptLevel > 0)
+    useVectorMathLibrary(*T.IR);
 
   auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*JTMB))
                .create();

@@ -4,6 +4,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace llvm;
 
@@ -17,14 +18,25 @@ Expected<orc::JITTargetMachineBuilder> hostMachineBuilder(unsigned OptLevel) {
     return true;
   }();
   (void)Initialized;
-  auto JTMB = orc::JITTargetMachineBuilder::detectHost();
-  if (!JTMB)
-    return JTMB.takeError();
+  // Detecting the host asks cpuid for the CPU name and every feature, which
+  // in a virtual machine traps to the hypervisor: once per process, not
+  // once per translation.
+  static const std::optional<orc::JITTargetMachineBuilder> Host = [] {
+    auto J = orc::JITTargetMachineBuilder::detectHost();
+    if (!J) {
+      consumeError(J.takeError());
+      return std::optional<orc::JITTargetMachineBuilder>();
+    }
+    return std::optional<orc::JITTargetMachineBuilder>(std::move(*J));
+  }();
+  if (!Host)
+    return orc::JITTargetMachineBuilder::detectHost(); // the error again
+  std::optional<orc::JITTargetMachineBuilder> JTMB = *Host;
   JTMB->setCodeGenOptLevel(OptLevel == 0   ? CodeGenOptLevel::None
                            : OptLevel == 1 ? CodeGenOptLevel::Less
                            : OptLevel == 2 ? CodeGenOptLevel::Default
                                            : CodeGenOptLevel::Aggressive);
-  return JTMB;
+  return std::move(*JTMB);
 }
 
 Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLevel) {
@@ -32,6 +44,42 @@ Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(unsigned OptLev
   if (!JTMB)
     return JTMB.takeError();
   return JTMB->createTargetMachine();
+}
+
+namespace {
+struct HostStrings {
+  std::string Triple, DataLayout;
+};
+const HostStrings &hostStrings() {
+  static const HostStrings S = [] {
+    HostStrings H;
+    if (auto TM = createHostTargetMachine(0)) {
+      H.Triple = (*TM)->getTargetTriple().str();
+      H.DataLayout = (*TM)->createDataLayout().getStringRepresentation();
+    } else {
+      consumeError(TM.takeError());
+    }
+    return H;
+  }();
+  return S;
+}
+} // namespace
+
+const std::string &hostTriple() { return hostStrings().Triple; }
+const std::string &hostDataLayout() { return hostStrings().DataLayout; }
+
+unsigned hostSimdWidth() {
+  static unsigned Width = [] {
+    StringMap<bool> F = sys::getHostCPUFeatures();
+    // 16 lanes of 32 bits fill a 512-bit register; LLVM uses zmm registers
+    // for them unless a function asks for narrower ones.
+    if (F.lookup("avx512f"))
+      return 16u;
+    if (F.lookup("avx2"))
+      return 8u;
+    return 4u;
+  }();
+  return Width;
 }
 
 void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM) {

@@ -21,6 +21,16 @@ hostMachineBuilder(unsigned OptLevel);
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(unsigned OptLevel);
 
+/// The host's target triple and data layout string, from a target machine
+/// made once (creating one per translation costs more than emitting IR
+/// for a small shader). Empty if the host target cannot be created.
+const std::string &hostTriple();
+const std::string &hostDataLayout();
+
+/// The SIMD width (4, 8 or 16 lanes) that fills the host's vector
+/// registers: 16 with AVX-512, 8 with AVX2, 4 otherwise.
+unsigned hostSimdWidth();
+
 /// Runs LLVM's default pipeline for \p OptLevel (1-3) on \p M; 0 does
 /// nothing.
 void optimizeModule(llvm::Module &M, unsigned OptLevel,

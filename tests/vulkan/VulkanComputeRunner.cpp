@@ -861,6 +861,39 @@ Error checkUsable(const detail::RunnerState &R) {
 
 namespace spirv2llvm::vk {
 
+namespace detail {
+struct PreparedState {
+  explicit PreparedState(RunnerState &R) : R(R), Res(R) {}
+  RunnerState &R;
+  DispatchResources Res;
+};
+} // namespace detail
+
+VkPreparedDispatch::VkPreparedDispatch(std::unique_ptr<detail::PreparedState> P)
+    : P(std::move(P)) {}
+VkPreparedDispatch::~VkPreparedDispatch() = default;
+
+void VkPreparedDispatch::upload(const VkDispatch &D) { P->Res.upload(D); }
+
+Error VkPreparedDispatch::submitAndWait() {
+  if (Error E = checkUsable(P->R))
+    return E;
+  return P->Res.submitAndWait();
+}
+
+void VkPreparedDispatch::download(VkDispatch &D) const { P->Res.download(D); }
+
+Expected<std::unique_ptr<VkPreparedDispatch>>
+VulkanComputeRunner::prepare(const VkDispatch &D) {
+  if (Error E = checkUsable(*P))
+    return E;
+  auto S = std::make_unique<detail::PreparedState>(*P);
+  if (Error E = S->Res.build(D))
+    return E;
+  return std::unique_ptr<VkPreparedDispatch>(
+      new VkPreparedDispatch(std::move(S)));
+}
+
 VulkanComputeRunner::VulkanComputeRunner(std::unique_ptr<detail::RunnerState> P)
     : P(std::move(P)) {}
 

@@ -44,7 +44,8 @@
 namespace spirv2llvm::vk {
 
 namespace detail {
-struct RunnerState; // instance, device, queue; VulkanComputeRunner.cpp
+struct RunnerState;   // instance, device, queue; VulkanComputeRunner.cpp
+struct PreparedState; // the objects of one prepared dispatch
 } // namespace detail
 
 /// One descriptor: a storage buffer (VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) or,
@@ -88,6 +89,28 @@ struct VkSubgroupInfo {
   uint32_t SupportedOperations = 0;
 };
 
+/// A dispatch whose pipeline, buffers, descriptors and command buffer
+/// exist, for submitting it many times (benchmarks). It must not outlive
+/// the runner that prepared it.
+class VkPreparedDispatch {
+public:
+  ~VkPreparedDispatch();
+  VkPreparedDispatch(const VkPreparedDispatch &) = delete;
+  VkPreparedDispatch &operator=(const VkPreparedDispatch &) = delete;
+
+  /// Writes D's buffer contents into the device buffers.
+  void upload(const VkDispatch &D);
+  /// Submits the recorded dispatch and waits for it (same timeout as run).
+  llvm::Error submitAndWait();
+  /// Copies the device buffers back into D.Buffers[i].Data.
+  void download(VkDispatch &D) const;
+
+private:
+  friend class VulkanComputeRunner;
+  explicit VkPreparedDispatch(std::unique_ptr<detail::PreparedState> P);
+  std::unique_ptr<detail::PreparedState> P;
+};
+
 class VulkanComputeRunner {
 public:
   /// Creates the instance, picks lavapipe, creates the device (features as
@@ -115,6 +138,12 @@ public:
   /// the timed part), so D ends with the result of a single dispatch even
   /// for shaders that accumulate.
   llvm::Expected<double> timeDispatch(VkDispatch &D, unsigned Repeats);
+
+  /// Creates everything \p D needs (shader module, pipeline, buffers,
+  /// descriptors, recorded command buffer) without running it. lavapipe
+  /// compiles the shader to machine code lazily, at the first dispatch.
+  llvm::Expected<std::unique_ptr<VkPreparedDispatch>>
+  prepare(const VkDispatch &D);
 
   /// VkPhysicalDeviceProperties::deviceName, e.g.
   /// "llvmpipe (LLVM 15.0.6, 256 bits)".

@@ -1,0 +1,275 @@
+//===- S2lBench.cpp - spirv2llvm against lavapipe, shader by shader -------===//
+//
+// s2l-bench runs every shader of bench/shaders/ (the table is in
+// BenchCases.cpp) on spirv2llvm's compute runtime and on Mesa's lavapipe with
+// the same SPIR-V and the same input bytes, at 1 thread and at all cores,
+// and prints invocations per second, their ratio, whether the outputs agree,
+// compile times and peak memory. docs/performance.md explains the columns.
+//
+// Fairness:
+//  - lavapipe reads LP_NUM_THREADS (its compute thread pool) when its
+//    screen is created, so the program creates two Vulkan instances, one
+//    with LP_NUM_THREADS=1 and one with all cores, before anything else.
+//  - Timed dispatches alternate lavapipe, spirv2llvm, lavapipe, ... so
+//    frequency changes and noise from other processes hit both alike; each
+//    side reports its median.
+//  - Both sides reuse everything between dispatches (lavapipe: the
+//    recorded command buffer; spirv2llvm: the compiled shader) and time
+//    one dispatch to completion on the calling thread.
+//
+//===----------------------------------------------------------------------===//
+#include "BenchCases.h"
+#include "ProcessMemory.h"
+#include "VulkanComputeRunner.h"
+
+#include "frontend/Frontend.h"
+#include "spirv2llvm/Compute.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+using namespace llvm;
+using namespace spirv2llvm;
+using namespace spirv2llvm::bench;
+
+namespace {
+
+cl::opt<unsigned> Width("width",
+                        cl::desc("spirv2llvm invocations per call: 4, 8, 16 "
+                                 "(default: the runtime's default)"),
+                        cl::init(0));
+cl::opt<double> Seconds("seconds",
+                        cl::desc("time budget per shader, side and thread "
+                                 "count (default 0.4)"),
+                        cl::init(0.4));
+cl::opt<unsigned> Scale("scale", cl::desc("problem size multiplier"),
+                        cl::init(1));
+cl::opt<unsigned> MaxThreads("all-threads",
+                             cl::desc("the 'all cores' thread count "
+                                      "(default: hardware concurrency)"),
+                             cl::init(0));
+cl::opt<std::string> Filter("filter",
+                            cl::desc("run only shaders whose name contains "
+                                     "this"),
+                            cl::init(""));
+cl::opt<std::string> ShaderDir("shader-dir", cl::desc("bench shaders"),
+                               cl::init(S2L_BENCH_SHADER_DIR));
+cl::opt<bool> NoSpeculate("no-speculate-small-blocks",
+                           cl::desc("keep the any-lane branch around every "
+                                    "divergent block"));
+cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
+                           cl::init(2), cl::Prefix);
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point T) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+}
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  size_t M = V.size() / 2;
+  return V.size() % 2 ? V[M] : (V[M - 1] + V[M]) / 2;
+}
+
+[[noreturn]] void fail(const Twine &Msg) {
+  errs() << "s2l-bench: " << Msg << "\n";
+  std::exit(2);
+}
+
+template <typename T> T orFail(Expected<T> V, const Twine &What) {
+  if (!V)
+    fail(What + ": " + toString(V.takeError()));
+  return std::move(*V);
+}
+void orFail(Error E, const Twine &What) {
+  if (E)
+    fail(What + ": " + toString(std::move(E)));
+}
+
+std::unique_ptr<vk::VulkanComputeRunner> lavapipeWithThreads(unsigned N) {
+  setenv("LP_NUM_THREADS", std::to_string(N).c_str(), 1);
+  return orFail(vk::VulkanComputeRunner::create(),
+                "cannot create the lavapipe runner");
+}
+
+std::string cpuModel() {
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line;
+  while (std::getline(In, Line))
+    if (Line.rfind("model name", 0) == 0)
+      return Line.substr(Line.find(':') + 2);
+  return "unknown CPU";
+}
+
+struct Row {
+  std::string Name, Kind;
+  double XlateMs = 0, CompileMs = 0, LvpFirstMs = 0, LvpSteadyMs = 0;
+  double S2lPeakMb = 0, LvpPeakMb = 0;
+  std::vector<double> S2lRate, LvpRate; ///< per thread count, invocations/s
+  std::string Agree;                    ///< "yes" or the first difference
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv,
+                              "spirv2llvm against lavapipe, per shader\n");
+  unsigned All = MaxThreads ? MaxThreads
+                            : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<unsigned> ThreadCounts = {1};
+  if (All > 1)
+    ThreadCounts.push_back(All);
+
+  // Both lavapipe instances first: LP_NUM_THREADS is read at creation.
+  std::vector<std::unique_ptr<vk::VulkanComputeRunner>> Lvp;
+  for (unsigned T : ThreadCounts)
+    Lvp.push_back(lavapipeWithThreads(T));
+
+  outs() << "machine: " << cpuModel() << ", " << All << " threads\n"
+         << "lavapipe: " << Lvp.back()->deviceName() << "\n";
+
+  std::vector<Row> Rows;
+  bool AllAgree = true;
+  for (BenchCase &C : benchCases(Scale)) {
+    if (!StringRef(C.Name).contains(Filter))
+      continue;
+    Row R;
+    R.Name = C.Name;
+    R.Kind = C.Kind;
+    std::string Path = ShaderDir + "/" + C.File;
+    auto Text = orFail(errorOrToExpected(MemoryBuffer::getFile(Path)), Path);
+    frontend::GlslOptions G;
+    G.Stage = frontend::ShaderStage::Compute;
+    G.TargetEnv = SPV_ENV_VULKAN_1_3;
+    G.FileName = C.File;
+    std::vector<uint32_t> Words =
+        orFail(frontend::compileGlsl(Text->getBuffer(), G), Path);
+    ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Words.data()),
+                            Words.size() * 4);
+
+    // spirv2llvm: translate, then optimize and compile to machine code.
+    std::unique_ptr<ComputeShader> S;
+    {
+      PeakMemory Mem;
+      TranslateOptions Opts;
+      Opts.Width = Width ? unsigned(Width) : defaultComputeWidth();
+      Opts.SpeculateSmallBlocks = !NoSpeculate;
+      auto T0 = Clock::now();
+      Translation T = orFail(translateBytes(Bytes, C.Name + ".spv", Opts),
+                             "translating " + C.Name);
+      R.XlateMs = msSince(T0);
+      S = orFail(ComputeShader::create(std::move(T), OptLevel),
+                 "compiling " + C.Name);
+      R.CompileMs = msSince(T0);
+      R.S2lPeakMb = Mem.growthMb();
+    }
+    std::vector<std::vector<uint8_t>> S2lData;
+    DispatchResources Res;
+    for (BenchBuffer &B : C.Buffers)
+      S2lData.push_back(B.Init);
+    for (size_t I = 0; I < C.Buffers.size(); ++I)
+      Res.bind(0, C.Buffers[I].Binding, S2lData[I].data(), S2lData[I].size());
+    Res.PushConstants = C.Push;
+
+    // lavapipe: pipeline, buffers, first dispatch (where it compiles).
+    vk::VkDispatch D;
+    D.Spirv = Words;
+    for (BenchBuffer &B : C.Buffers)
+      D.Buffers.push_back(vk::VkBufferSpec{0, B.Binding, false, B.Init});
+    D.PushConstants = C.Push;
+    D.GroupsX = C.Groups[0];
+    D.GroupsY = C.Groups[1];
+    D.GroupsZ = C.Groups[2];
+    std::vector<std::unique_ptr<vk::VkPreparedDispatch>> Prep;
+    for (size_t I = 0; I < Lvp.size(); ++I) {
+      bool Measure = I + 1 == Lvp.size();
+      uint64_t BufferBytes = 0;
+      for (BenchBuffer &B : C.Buffers)
+        BufferBytes += B.Init.size();
+      PeakMemory Mem;
+      auto T0 = Clock::now();
+      Prep.push_back(orFail(Lvp[I]->prepare(D), "lavapipe: " + C.Name));
+      Prep.back()->upload(D);
+      orFail(Prep.back()->submitAndWait(), "lavapipe: " + C.Name);
+      if (Measure) {
+        R.LvpFirstMs = msSince(T0);
+        // The device buffers are lavapipe's copy of inputs we also hold.
+        R.LvpPeakMb = std::max(0.0, Mem.growthMb() - BufferBytes / 1048576.0);
+      }
+    }
+
+    for (size_t TI = 0; TI < ThreadCounts.size(); ++TI) {
+      unsigned Threads = ThreadCounts[TI];
+      orFail(S->dispatch(C.Groups, Res, Threads), "spirv2llvm: " + C.Name);
+      std::vector<double> SMs, LMs;
+      auto Start = Clock::now();
+      while ((msSince(Start) < 2 * Seconds * 1000 && SMs.size() < 1000) ||
+             SMs.size() < 5) {
+        auto T0 = Clock::now();
+        orFail(Prep[TI]->submitAndWait(), "lavapipe: " + C.Name);
+        LMs.push_back(msSince(T0));
+        T0 = Clock::now();
+        orFail(S->dispatch(C.Groups, Res, Threads), "spirv2llvm: " + C.Name);
+        SMs.push_back(msSince(T0));
+      }
+      R.S2lRate.push_back(C.Invocations / (median(SMs) / 1000));
+      R.LvpRate.push_back(C.Invocations / (median(LMs) / 1000));
+      if (TI + 1 == ThreadCounts.size())
+        R.LvpSteadyMs = median(LMs);
+    }
+
+    Prep.back()->download(D);
+    R.Agree = "yes";
+    for (size_t I = 0; I < C.Buffers.size(); ++I) {
+      if (C.Buffers[I].Cmp.K == Compare::None)
+        continue;
+      std::string Msg =
+          compareBuffers(C.Buffers[I].Cmp, S2lData[I], D.Buffers[I].Data);
+      if (!Msg.empty()) {
+        R.Agree = "NO: binding " + std::to_string(C.Buffers[I].Binding) +
+                  ": " + Msg;
+        AllAgree = false;
+        break;
+      }
+    }
+    errs() << "  " << C.Name << " done\n";
+    Rows.push_back(std::move(R));
+  }
+
+  unsigned W = Width ? unsigned(Width) : defaultComputeWidth();
+  outs() << formatv("spirv2llvm: W = {0}, -O{1}\n\n", W, unsigned(OptLevel));
+  outs() << "| shader | kind | threads | s2l Minv/s | lavapipe Minv/s | "
+            "ratio | outputs agree |\n|---|---|--:|--:|--:|--:|---|\n";
+  std::vector<double> LogSum(ThreadCounts.size(), 0.0);
+  for (const Row &R : Rows)
+    for (size_t TI = 0; TI < ThreadCounts.size(); ++TI) {
+      double Ratio = R.S2lRate[TI] / R.LvpRate[TI];
+      LogSum[TI] += std::log(Ratio);
+      outs() << formatv("| {0} | {1} | {2} | {3:f1} | {4:f1} | {5:f2} | {6} |\n",
+                        R.Name, R.Kind, ThreadCounts[TI], R.S2lRate[TI] / 1e6,
+                        R.LvpRate[TI] / 1e6, Ratio, R.Agree);
+    }
+  outs() << "\n";
+  for (size_t TI = 0; TI < ThreadCounts.size(); ++TI)
+    outs() << formatv("geometric mean of ratios at {0} thread(s): {1:f2}\n",
+                      ThreadCounts[TI],
+                      Rows.empty() ? 0.0 : std::exp(LogSum[TI] / Rows.size()));
+  outs() << "\n| shader | translate ms | s2l compile ms | lavapipe first "
+            "dispatch ms (steady) | s2l peak MB | lavapipe peak MB |\n"
+            "|---|--:|--:|--:|--:|--:|\n";
+  for (const Row &R : Rows)
+    outs() << formatv("| {0} | {1:f1} | {2:f1} | {3:f1} ({4:f1}) | {5:f1} | "
+                      "{6:f1} |\n",
+                      R.Name, R.XlateMs, R.CompileMs, R.LvpFirstMs,
+                      R.LvpSteadyMs, R.S2lPeakMb, R.LvpPeakMb);
+  return AllAgree ? 0 : 1;
+}

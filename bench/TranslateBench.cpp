@@ -1,0 +1,168 @@
+//===- TranslateBench.cpp - Translation and JIT speed over a corpus -------===//
+//
+//   s2l-translate-bench DIR [--jit=compute|all|none] [benchmark flags]
+//
+// Loads every *.spv under DIR (bench/run.sh builds the glslang corpus of
+// ../shared/corpus into a temporary directory), validates and canonicalizes
+// each once (not timed), and keeps the modules spirv2llvm translates. Then:
+//
+//  - translate/corpus: parse + CFG analyses + uniformity + LLVM IR emission
+//    (-O0, W = 8) of every kept module per iteration, reported as SPIR-V
+//    words per second (counter "words/s", words after canonicalization);
+//  - jit/NAME: optimization and machine code generation (-O2, ORC LLJIT) of
+//    one module, one benchmark per shader (compute shaders by default).
+//
+//===----------------------------------------------------------------------===//
+#include "driver/Pipeline.h"
+#include "parser/Parser.h"
+#include "spirv2llvm/Jit.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstring>
+
+using namespace llvm;
+using namespace spirv2llvm;
+
+namespace {
+
+struct CorpusModule {
+  std::string Name;
+  std::vector<uint32_t> Words; ///< validated and canonicalized
+  spv_target_env Env;
+  TranslateOptions Opts;       ///< entry point chosen, no re-validation
+  bool IsCompute = false;
+};
+
+std::vector<CorpusModule> Corpus;
+uint64_t CorpusWords = 0;
+
+void loadCorpus(StringRef Dir) {
+  std::vector<std::string> Paths;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator I(Dir, EC), E; I != E && !EC;
+       I.increment(EC))
+    if (sys::path::extension(I->path()) == ".spv")
+      Paths.push_back(I->path());
+  std::sort(Paths.begin(), Paths.end());
+  unsigned Skipped = 0;
+  for (const std::string &P : Paths) {
+    auto Buf = MemoryBuffer::getFile(P, /*IsText=*/false);
+    if (!Buf) {
+      ++Skipped;
+      continue;
+    }
+    ArrayRef<uint8_t> Bytes(
+        reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+        (*Buf)->getBufferSize());
+    CorpusModule M;
+    M.Name = sys::path::filename(P).str();
+    M.Opts.Width = 8;
+    auto Words = loadSpirv(Bytes, P, M.Opts, M.Env);
+    if (!Words) {
+      consumeError(Words.takeError());
+      ++Skipped;
+      continue;
+    }
+    M.Words = std::move(*Words);
+    auto Parsed = parseModule(M.Words);
+    if (!Parsed || (*Parsed)->EntryPoints.empty()) {
+      if (!Parsed)
+        consumeError(Parsed.takeError());
+      ++Skipped;
+      continue;
+    }
+    M.Opts.EntryPoint = (*Parsed)->EntryPoints[0].Name;
+    M.IsCompute = (*Parsed)->EntryPoints[0].Model == spv::ExecutionModel::GLCompute;
+    M.Opts.Validate = false; // done above, with canonicalization
+    auto AM = analyzeSpirv(M.Words, M.Env, M.Opts);
+    if (!AM) {
+      consumeError(AM.takeError());
+      ++Skipped;
+      continue;
+    }
+    auto T = generateLlvm(*AM, M.Opts);
+    if (!T) {
+      consumeError(T.takeError());
+      ++Skipped;
+      continue;
+    }
+    CorpusWords += M.Words.size();
+    Corpus.push_back(std::move(M));
+  }
+  errs() << "corpus: " << Corpus.size() << " modules, " << CorpusWords
+         << " words (" << Skipped << " skipped: unreadable or not translated)\n";
+}
+
+void translateCorpus(benchmark::State &State) {
+  for (auto _ : State) {
+    for (const CorpusModule &M : Corpus) {
+      auto AM = analyzeSpirv(M.Words, M.Env, M.Opts);
+      auto T = generateLlvm(*AM, M.Opts);
+      benchmark::DoNotOptimize(T->IR.get());
+    }
+  }
+  State.counters["words/s"] = benchmark::Counter(
+      double(CorpusWords), benchmark::Counter::kIsIterationInvariantRate);
+  State.counters["modules"] = double(Corpus.size());
+}
+
+void jitOne(benchmark::State &State, const CorpusModule *M) {
+  for (auto _ : State) {
+    State.PauseTiming();
+    auto AM = analyzeSpirv(M->Words, M->Env, M->Opts);
+    auto T = generateLlvm(*AM, M->Opts);
+    State.ResumeTiming();
+    auto J = JitShader::create(std::move(*T), 2);
+    if (!J) {
+      State.SkipWithError(toString(J.takeError()).c_str());
+      break;
+    }
+    benchmark::DoNotOptimize((*J)->entry());
+  }
+  State.counters["words"] = double(M->Words.size());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string Dir, Jit = "compute";
+  std::vector<char *> Rest = {argv[0]};
+  for (int I = 1; I < argc; ++I) {
+    if (std::strncmp(argv[I], "--jit=", 6) == 0)
+      Jit = argv[I] + 6;
+    else if (argv[I][0] != '-' && Dir.empty())
+      Dir = argv[I];
+    else
+      Rest.push_back(argv[I]);
+  }
+  if (Dir.empty() || (Jit != "compute" && Jit != "all" && Jit != "none")) {
+    errs() << "usage: s2l-translate-bench DIR [--jit=compute|all|none] "
+              "[--benchmark_...]\n";
+    return 2;
+  }
+  loadCorpus(Dir);
+  if (Corpus.empty()) {
+    errs() << "s2l-translate-bench: no translatable .spv module under " << Dir
+           << "\n";
+    return 1;
+  }
+  benchmark::RegisterBenchmark("translate/corpus", translateCorpus)
+      ->Unit(benchmark::kMillisecond);
+  for (const CorpusModule &M : Corpus)
+    if (Jit == "all" || (Jit == "compute" && M.IsCompute))
+      benchmark::RegisterBenchmark(("jit/" + M.Name).c_str(), jitOne, &M)
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(3);
+  int Argc = int(Rest.size());
+  benchmark::Initialize(&Argc, Rest.data());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
