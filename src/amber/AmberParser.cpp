@@ -1,0 +1,909 @@
+//===- AmberParser.cpp - AmberScript text to a Script ---------------------===//
+//
+// The text is split into tokens that remember their line; the bodies of
+// SHADER blocks are kept as one raw token because '#' is not a comment
+// there. Commands are line oriented: a command's arguments are the tokens
+// on its line, except DATA lists and PIPELINE/REPEAT blocks, which run to
+// their END.
+//
+//===----------------------------------------------------------------------===//
+#include "amber/AmberParser.h"
+
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace spirv2llvm::amber {
+
+ShaderDecl *Script::findShader(const std::string &Name) {
+  for (ShaderDecl &S : Shaders)
+    if (S.Name == Name)
+      return &S;
+  return nullptr;
+}
+BufferDecl *Script::findBuffer(const std::string &Name) {
+  for (BufferDecl &B : Buffers)
+    if (B.Name == Name)
+      return &B;
+  return nullptr;
+}
+PipelineDecl *Script::findPipeline(const std::string &Name) {
+  for (PipelineDecl &P : Pipelines)
+    if (P.Name == Name)
+      return &P;
+  return nullptr;
+}
+
+namespace {
+
+struct Token {
+  std::string Text;
+  unsigned Line;
+  bool Raw = false; ///< a shader body
+};
+
+/// Amber commands this runner does not implement: the script is skipped.
+const std::set<std::string> UnsupportedCommands = {
+    "IMAGE",        "SAMPLER",         "STRUCT",      "VIRTUAL_FILE",
+    "DERIVE_PIPELINE", "COPY",         "CLEAR_DEPTH", "CLEAR_STENCIL",
+    "DEBUG",        "INCLUDE"};
+
+/// Pipeline-block commands this runner does not implement.
+const std::set<std::string> UnsupportedPipelineCommands = {
+    "VERTEX_DATA", "INDEX_DATA", "SET",         "COMPILE_OPTIONS",
+    "POLYGON_MODE", "DEPTH",     "STENCIL",     "BLEND",
+    "VIEWPORT",     "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+
+bool isBodylessShader(ArrayRef<Token> LineToks) {
+  for (const Token &T : LineToks)
+    if (T.Text == "PASSTHROUGH" || T.Text == "FILE")
+      return true;
+  return false;
+}
+
+Expected<std::vector<Token>> tokenize(StringRef Text) {
+  std::vector<Token> Toks;
+  SmallVector<StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    unsigned LineNo = unsigned(I + 1);
+    StringRef L = Lines[I];
+    L = L.take_until([](char C) { return C == '#'; });
+    SmallVector<StringRef, 8> Words;
+    L.split(Words, ' ', -1, false);
+    std::vector<Token> LineToks;
+    for (StringRef W : Words) {
+      SmallVector<StringRef, 2> Sub;
+      W.split(Sub, '\t', -1, false);
+      for (StringRef S : Sub) {
+        S = S.trim();
+        if (!S.empty())
+          LineToks.push_back({S.str(), LineNo});
+      }
+    }
+    bool ShaderHead = !LineToks.empty() &&
+                      (LineToks[0].Text == "SHADER" ||
+                       LineToks[0].Text == "VIRTUAL_FILE") &&
+                      !isBodylessShader(LineToks);
+    Toks.insert(Toks.end(), LineToks.begin(), LineToks.end());
+    if (!ShaderHead)
+      continue;
+    // Raw body up to a line that is just END.
+    std::string Body;
+    size_t J = I + 1;
+    for (; J < Lines.size(); ++J) {
+      if (Lines[J].trim() == "END")
+        break;
+      Body += Lines[J].str();
+      Body += '\n';
+    }
+    if (J == Lines.size())
+      return makeError("line " + Twine(LineNo) +
+                       ": SHADER block without END");
+    Toks.push_back({std::move(Body), LineNo + 1, true});
+    Toks.push_back({"END", unsigned(J + 1)});
+    I = J;
+  }
+  return Toks;
+}
+
+class Parser {
+public:
+  Parser(std::vector<Token> Toks, StringRef BaseDir)
+      : Toks(std::move(Toks)), BaseDir(BaseDir) {}
+  Expected<Script> parse();
+
+private:
+  std::vector<Token> Toks;
+  size_t Pos = 0;
+  std::string BaseDir;
+  Script S;
+
+  bool atEnd() const { return Pos >= Toks.size(); }
+  const Token &peek() const { return Toks[Pos]; }
+  unsigned line() const {
+    return atEnd() ? (Toks.empty() ? 1 : Toks.back().Line) : peek().Line;
+  }
+  Error err(unsigned Line, const Twine &Msg) {
+    return makeError("line " + Twine(Line) + ": " + Msg);
+  }
+  /// The rest of the tokens on line \p Line (consumed).
+  std::vector<Token> restOfLine(unsigned Line) {
+    std::vector<Token> R;
+    while (!atEnd() && peek().Line == Line && !peek().Raw)
+      R.push_back(Toks[Pos++]);
+    return R;
+  }
+  void unsupported(unsigned Line, const Twine &What) {
+    if (!S.Unsupported)
+      S.Unsupported = ("line " + Twine(Line) + ": " + What).str();
+  }
+
+  Error parseCommand(std::vector<Command> &Out);
+  Error parseShader(unsigned Line);
+  Error parseBuffer(unsigned Line);
+  Error parsePipeline(unsigned Line);
+  Error parseExpect(unsigned Line, std::vector<Token> Args,
+                    std::vector<Command> &Out);
+  Error parseRun(unsigned Line, std::vector<Token> Args,
+                 std::vector<Command> &Out);
+  Expected<std::string> readFile(unsigned Line, StringRef Path);
+};
+
+Expected<std::string> Parser::readFile(unsigned Line, StringRef Path) {
+  SmallString<256> Full(Path);
+  if (!sys::path::is_absolute(Full)) {
+    Full = BaseDir;
+    sys::path::append(Full, Path);
+  }
+  auto Buf = MemoryBuffer::getFile(Full, /*IsText=*/false,
+                                   /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return err(Line, "cannot read '" + Full + "': " +
+                         Buf.getError().message());
+  return (*Buf)->getBuffer().str();
+}
+
+bool parseDouble(StringRef T, double &D) {
+  std::string S = T.str();
+  char *End = nullptr;
+  D = std::strtod(S.c_str(), &End);
+  return !S.empty() && !*End;
+}
+
+bool parseUnsigned(StringRef T, uint64_t &U) { return !T.getAsInteger(0, U); }
+
+Error Parser::parseShader(unsigned Line) {
+  std::vector<Token> A = restOfLine(Line);
+  if (A.size() < 3)
+    return err(Line, "SHADER needs a stage, a name and a format");
+  ShaderDecl D;
+  D.Line = Line;
+  D.Name = A[1].Text;
+  StringRef Stage = A[0].Text;
+  if (Stage == "compute")
+    D.Stage = ShaderStageKind::Compute;
+  else if (Stage == "fragment")
+    D.Stage = ShaderStageKind::Fragment;
+  else if (Stage == "vertex")
+    D.Stage = ShaderStageKind::Vertex;
+  else if (Stage == "geometry" || Stage == "tessellation_control" ||
+           Stage == "tessellation_evaluation" || Stage == "multi" ||
+           Stage == "ray_generation" || Stage == "any_hit" ||
+           Stage == "closest_hit" || Stage == "miss" ||
+           Stage == "intersection" || Stage == "callable") {
+    unsupported(Line, "shader stage '" + Stage + "'");
+    return Error::success();
+  } else
+    return err(Line, "unknown shader stage '" + Stage + "'");
+  if (S.findShader(D.Name))
+    return err(Line, "duplicate shader name '" + D.Name + "'");
+  StringRef Fmt = A[2].Text;
+  if (Fmt == "GLSL")
+    D.Source = ShaderSource::Glsl;
+  else if (Fmt == "HLSL")
+    D.Source = ShaderSource::Hlsl;
+  else if (Fmt == "SPIRV-ASM")
+    D.Source = ShaderSource::SpirvAsm;
+  else if (Fmt == "SPIRV-BIN")
+    D.Source = ShaderSource::SpirvBin;
+  else if (Fmt == "PASSTHROUGH") {
+    if (D.Stage != ShaderStageKind::Vertex)
+      return err(Line, "PASSTHROUGH is only for vertex shaders");
+    D.Source = ShaderSource::Passthrough;
+  } else if (Fmt == "OPENCL-C") {
+    unsupported(Line, "OPENCL-C shaders");
+    return Error::success();
+  } else
+    return err(Line, "unknown shader format '" + Fmt + "'");
+  std::optional<std::string> File;
+  for (size_t I = 3; I < A.size(); ++I) {
+    if (A[I].Text == "TARGET_ENV" && I + 1 < A.size()) {
+      D.TargetEnv = A[++I].Text;
+    } else if (A[I].Text == "FILE" && I + 1 < A.size()) {
+      // FILE [TEXT|BINARY] path
+      ++I;
+      if ((A[I].Text == "TEXT" || A[I].Text == "BINARY") && I + 1 < A.size())
+        ++I;
+      File = A[I].Text;
+    } else if (A[I].Text == "VIRTUAL_FILE") {
+      unsupported(Line, "VIRTUAL_FILE");
+      return Error::success();
+    } else {
+      return err(Line, "unexpected '" + A[I].Text + "' in SHADER");
+    }
+  }
+  if (File) {
+    auto Body = readFile(Line, *File);
+    if (!Body)
+      return Body.takeError();
+    D.Text = std::move(*Body);
+  } else if (D.Source == ShaderSource::SpirvBin) {
+    return err(Line, "SPIRV-BIN needs FILE");
+  } else if (D.Source != ShaderSource::Passthrough) {
+    if (atEnd() || !peek().Raw)
+      return err(Line, "SHADER without a body");
+    D.Text = Toks[Pos++].Text;
+    if (atEnd() || peek().Text != "END")
+      return err(Line, "SHADER block without END");
+    ++Pos;
+  }
+  S.Shaders.push_back(std::move(D));
+  return Error::success();
+}
+
+Error Parser::parseBuffer(unsigned Line) {
+  std::vector<Token> A = restOfLine(Line);
+  if (A.size() < 3)
+    return err(Line, "BUFFER needs a name and DATA_TYPE or FORMAT");
+  BufferDecl B;
+  B.Name = A[0].Text;
+  B.Line = Line;
+  if (S.findBuffer(B.Name))
+    return err(Line, "duplicate buffer name '" + B.Name + "'");
+  size_t I = 1;
+  if (A[I].Text == "FORMAT") {
+    auto F = parseImageFormat(A[I + 1].Text);
+    if (!F) {
+      StringRef Fmt = A[I + 1].Text;
+      consumeError(F.takeError());
+      unsupported(Line, "image format '" + Fmt + "'");
+      return Error::success();
+    }
+    B.Format = std::move(*F);
+    I += 2;
+  } else if (A[I].Text == "DATA_TYPE") {
+    bool Std140 = false;
+    size_t TypeAt = I + 1;
+    I += 2;
+    if (I < A.size() && (A[I].Text == "STD140" || A[I].Text == "STD430")) {
+      Std140 = A[I].Text == "STD140";
+      ++I;
+    }
+    auto F = parseDataType(A[TypeAt].Text, Std140);
+    if (!F) {
+      consumeError(F.takeError());
+      // Anything else names a STRUCT, which is skipped at its declaration;
+      // an undeclared name is a syntax error.
+      return err(Line, "unknown data type '" + A[TypeAt].Text + "'");
+    }
+    B.Format = std::move(*F);
+  } else {
+    return err(Line, "BUFFER " + B.Name + ": expected DATA_TYPE or FORMAT, got '" +
+                         A[I].Text + "'");
+  }
+  const BufferFormat &F = B.Format;
+  unsigned PerElem = F.valuesPerElement();
+  auto Fill = [&](const std::vector<std::string> &Values) -> Error {
+    size_t Elems = (Values.size() + PerElem - 1) / PerElem;
+    B.Data.assign(Elems * F.ElementSize, 0);
+    size_t V = 0;
+    for (size_t E = 0; E < Elems; ++E)
+      for (const Component &C : F.Components) {
+        if (C.Padding || V >= Values.size())
+          continue;
+        if (Error Er = writeComponent(C, Values[V++],
+                                      &B.Data[E * F.ElementSize + C.Offset]))
+          return err(Line, "BUFFER " + B.Name + ": " + toString(std::move(Er)));
+      }
+    return Error::success();
+  };
+  if (I >= A.size()) {
+    // BUFFER name FORMAT fmt: an image sized by the pipeline.
+    if (!F.IsImage)
+      return err(Line, "BUFFER " + B.Name + ": expected DATA, SIZE or FILE");
+    S.Buffers.push_back(std::move(B));
+    return Error::success();
+  }
+  StringRef Kw = A[I].Text;
+  if (Kw == "DATA") {
+    std::vector<std::string> Values;
+    for (++I; I < A.size(); ++I) {
+      if (A[I].Text == "END")
+        break;
+      Values.push_back(A[I].Text);
+    }
+    if (I >= A.size()) {
+      // The list goes on over the following lines.
+      bool Ended = false;
+      while (!atEnd()) {
+        Token T = Toks[Pos++];
+        if (T.Text == "END") {
+          Ended = true;
+          break;
+        }
+        Values.push_back(T.Text);
+      }
+      if (!Ended)
+        return err(Line, "BUFFER " + B.Name + ": DATA without END");
+    } else if (I + 1 < A.size()) {
+      return err(Line, "unexpected '" + A[I + 1].Text + "' after END");
+    }
+    if (Error E = Fill(Values))
+      return E;
+  } else if (Kw == "SIZE") {
+    uint64_t N;
+    if (I + 1 >= A.size() || !parseUnsigned(A[I + 1].Text, N))
+      return err(Line, "BUFFER " + B.Name + ": SIZE needs a count");
+    I += 2;
+    if (N > (1u << 26))
+      return err(Line, "BUFFER " + B.Name + ": SIZE too large");
+    std::vector<std::string> Values;
+    if (I + 1 < A.size() && A[I].Text == "FILL") {
+      Values.assign(N * PerElem, A[I + 1].Text);
+      I += 2;
+    } else if (I + 3 < A.size() && A[I].Text == "SERIES_FROM" &&
+               A[I + 2].Text == "INC_BY") {
+      double From, Inc;
+      if (!parseDouble(A[I + 1].Text, From) || !parseDouble(A[I + 3].Text, Inc))
+        return err(Line, "BUFFER " + B.Name + ": malformed SERIES_FROM");
+      if (PerElem != 1)
+        return err(Line, "BUFFER " + B.Name +
+                             ": SERIES_FROM needs a scalar data type");
+      bool IsFloat = F.Components[0].Kind == NumKind::Float;
+      for (uint64_t K = 0; K < N; ++K) {
+        double V = From + Inc * double(K);
+        Values.push_back(IsFloat ? formatv("{0:e17}", V).str()
+                                 : std::to_string(int64_t(V)));
+      }
+      I += 4;
+    } else if (I < A.size() && A[I].Text == "FILE") {
+      unsupported(Line, "BUFFER ... FILE");
+      return Error::success();
+    } else {
+      return err(Line, "BUFFER " + B.Name +
+                           ": SIZE needs FILL or SERIES_FROM ... INC_BY");
+    }
+    if (I < A.size())
+      return err(Line, "unexpected '" + A[I].Text + "' in BUFFER");
+    if (Error E = Fill(Values))
+      return E;
+    B.Data.resize(N * F.ElementSize);
+  } else if (Kw == "FILE" || Kw == "MIP_LEVELS" || Kw == "WIDTH" ||
+             Kw == "SAMPLES") {
+    unsupported(Line, "BUFFER ... " + Kw);
+    return Error::success();
+  } else {
+    return err(Line, "unexpected '" + Kw + "' in BUFFER");
+  }
+  S.Buffers.push_back(std::move(B));
+  return Error::success();
+}
+
+Error Parser::parsePipeline(unsigned Line) {
+  std::vector<Token> A = restOfLine(Line);
+  if (A.size() != 2)
+    return err(Line, "PIPELINE needs a type and a name");
+  PipelineDecl P;
+  P.Line = Line;
+  P.Name = A[1].Text;
+  if (A[0].Text == "compute")
+    P.IsCompute = true;
+  else if (A[0].Text == "graphics")
+    P.IsCompute = false;
+  else if (A[0].Text == "raytracing") {
+    unsupported(Line, "raytracing pipelines");
+    return Error::success();
+  } else
+    return err(Line, "unknown pipeline type '" + A[0].Text + "'");
+  if (S.findPipeline(P.Name))
+    return err(Line, "duplicate pipeline name '" + P.Name + "'");
+  while (true) {
+    if (atEnd())
+      return err(Line, "PIPELINE without END");
+    unsigned L = peek().Line;
+    std::string Cmd = Toks[Pos++].Text;
+    std::vector<Token> Args = restOfLine(L);
+    auto Need = [&](size_t N) -> Error {
+      if (Args.size() < N)
+        return err(L, Cmd + ": missing arguments");
+      return Error::success();
+    };
+    if (Cmd == "END")
+      break;
+    if (Cmd == "ATTACH") {
+      if (Error E = Need(1))
+        return E;
+      AttachDecl At;
+      At.Shader = Args[0].Text;
+      ShaderDecl *Sh = S.findShader(At.Shader);
+      if (!Sh)
+        return err(L, "ATTACH: unknown shader '" + At.Shader + "'");
+      for (size_t I = 1; I < Args.size(); ++I) {
+        StringRef K = Args[I].Text;
+        if (K == "ENTRY_POINT" && I + 1 < Args.size()) {
+          At.EntryPoint = Args[++I].Text;
+        } else if (K == "TYPE" && I + 1 < Args.size()) {
+          ++I; // the stage of a multi-stage module; checked at run time
+        } else if (K == "SPECIALIZE" && I + 4 < Args.size() + 1 &&
+                   I + 3 < Args.size() && Args[I + 2].Text == "AS") {
+          uint64_t Id;
+          if (!parseUnsigned(Args[I + 1].Text, Id))
+            return err(L, "SPECIALIZE: malformed id '" + Args[I + 1].Text +
+                              "'");
+          StringRef Type = Args[I + 3].Text;
+          if (I + 4 >= Args.size())
+            return err(L, "SPECIALIZE: missing value");
+          std::string V = Args[I + 4].Text;
+          auto F = parseDataType(Type, false);
+          if (!F || F->Components.size() != 1) {
+            if (!F)
+              consumeError(F.takeError());
+            return err(L, "SPECIALIZE: unsupported type '" + Type + "'");
+          }
+          // spirv-opt takes the value as text of the constant's type;
+          // normalize what Amber accepts (hex, floats for ints).
+          std::vector<uint8_t> Bytes(8);
+          if (Error E = writeComponent(F->Components[0], V, Bytes.data()))
+            return err(L, "SPECIALIZE: " + toString(std::move(E)));
+          const Component &C = F->Components[0];
+          if (C.Kind == NumKind::Float)
+            V = formatv("{0:e17}", readComponent(C, Bytes.data())).str();
+          else if (C.Kind == NumKind::Int)
+            V = std::to_string(readComponentInt(C, Bytes.data()));
+          else
+            V = std::to_string(readComponentUInt(C, Bytes.data()));
+          At.Spec.emplace_back(uint32_t(Id), V);
+          I += 4;
+        } else {
+          return err(L, "ATTACH: unexpected '" + K + "'");
+        }
+      }
+      P.Attached.push_back(std::move(At));
+    } else if (Cmd == "BIND") {
+      if (Error E = Need(3))
+        return E;
+      if (Args[0].Text != "BUFFER") {
+        unsupported(L, "BIND " + Args[0].Text);
+        return Error::success();
+      }
+      BindDecl Bd;
+      Bd.Buffer = Args[1].Text;
+      if (!S.findBuffer(Bd.Buffer))
+        return err(L, "BIND: unknown buffer '" + Bd.Buffer + "'");
+      size_t I = 2;
+      if (Args[I].Text != "AS") {
+        unsupported(L, "BIND BUFFER without AS (OpenCL kernel arguments)");
+        return Error::success();
+      }
+      if (I + 1 >= Args.size())
+        return err(L, "BIND: missing buffer type");
+      StringRef Kind = Args[I + 1].Text;
+      I += 2;
+      if (Kind == "storage")
+        Bd.Kind = BindKind::Storage;
+      else if (Kind == "uniform")
+        Bd.Kind = BindKind::Uniform;
+      else if (Kind == "push_constant")
+        Bd.Kind = BindKind::PushConstant;
+      else if (Kind == "color")
+        Bd.Kind = BindKind::Color;
+      else {
+        unsupported(L, "BIND BUFFER AS " + Kind);
+        return Error::success();
+      }
+      for (; I < Args.size(); ++I) {
+        StringRef K = Args[I].Text;
+        uint64_t N;
+        if (I + 1 >= Args.size())
+          return err(L, "BIND: " + K + " needs a value");
+        if (!parseUnsigned(Args[I + 1].Text, N))
+          return err(L, "BIND: malformed number '" + Args[I + 1].Text + "'");
+        if (K == "DESCRIPTOR_SET")
+          Bd.Set = uint32_t(N);
+        else if (K == "BINDING")
+          Bd.Binding = uint32_t(N);
+        else if (K == "LOCATION")
+          Bd.Location = uint32_t(N);
+        else if (K == "BASE_MIP_LEVEL" || K == "DESCRIPTOR_OFFSET" ||
+                 K == "DESCRIPTOR_RANGE") {
+          unsupported(L, "BIND ... " + K);
+          return Error::success();
+        } else
+          return err(L, "BIND: unexpected '" + K + "'");
+        ++I;
+      }
+      P.Binds.push_back(std::move(Bd));
+    } else if (Cmd == "FRAMEBUFFER_SIZE") {
+      uint64_t W, H;
+      if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
+          !parseUnsigned(Args[1].Text, H) || !W || !H || W > 16384 ||
+          H > 16384)
+        return err(L, "FRAMEBUFFER_SIZE needs a width and a height");
+      P.FbWidth = uint32_t(W);
+      P.FbHeight = uint32_t(H);
+    } else if (Cmd == "SUBGROUP") {
+      // SUBGROUP name / FULLY_POPULATED on|off / VARYING_SIZE on|off / END.
+      // Subgroups here are the W lanes of a group, full when the workgroup
+      // width is a multiple of W; nothing to configure.
+      while (!atEnd() && peek().Text != "END") {
+        unsigned SL = peek().Line;
+        std::vector<Token> Sub;
+        Sub.push_back(Toks[Pos++]);
+        for (const Token &T : restOfLine(SL))
+          Sub.push_back(T);
+        if (Sub[0].Text == "REQUIRED_SIZE") {
+          unsupported(SL, "SUBGROUP REQUIRED_SIZE");
+          return Error::success();
+        }
+        if (Sub[0].Text != "FULLY_POPULATED" && Sub[0].Text != "VARYING_SIZE")
+          return err(SL, "SUBGROUP: unexpected '" + Sub[0].Text + "'");
+      }
+      if (atEnd())
+        return err(L, "SUBGROUP without END");
+      ++Pos;
+    } else if (UnsupportedPipelineCommands.count(Cmd)) {
+      unsupported(L, "pipeline command " + Cmd);
+      return Error::success();
+    } else {
+      return err(L, "unknown pipeline command '" + Cmd + "'");
+    }
+  }
+  S.Pipelines.push_back(std::move(P));
+  return Error::success();
+}
+
+std::optional<CompareOp> parseOp(StringRef T) {
+  return StringSwitch<std::optional<CompareOp>>(T)
+      .Case("EQ", CompareOp::EQ)
+      .Case("NE", CompareOp::NE)
+      .Case("LT", CompareOp::LT)
+      .Case("LE", CompareOp::LE)
+      .Case("GT", CompareOp::GT)
+      .Case("GE", CompareOp::GE)
+      .Default(std::nullopt);
+}
+
+Error parseTolerances(ArrayRef<Token> A, size_t &I,
+                      std::vector<Tolerance> &Out) {
+  while (I < A.size()) {
+    StringRef T = A[I].Text;
+    Tolerance Tol;
+    Tol.Percent = T.consume_back("%");
+    if (!parseDouble(T, Tol.Value))
+      break;
+    Out.push_back(Tol);
+    ++I;
+  }
+  if (Out.empty() || Out.size() > 4)
+    return makeError("TOLERANCE takes 1 to 4 values");
+  return Error::success();
+}
+
+Error Parser::parseExpect(unsigned Line, std::vector<Token> A,
+                          std::vector<Command> &Out) {
+  Command C;
+  C.Line = Line;
+  C.Text = "EXPECT";
+  for (const Token &T : A)
+    C.Text += " " + T.Text;
+  if (A.size() < 2)
+    return err(Line, "EXPECT needs a buffer and a comparison");
+  C.Buffer = A[0].Text;
+  if (!S.findBuffer(C.Buffer))
+    return err(Line, "EXPECT: unknown buffer '" + C.Buffer + "'");
+  StringRef K = A[1].Text;
+  if (K == "EQ_BUFFER" || K == "RMSE_BUFFER" ||
+      K == "EQ_HISTOGRAM_EMD_BUFFER") {
+    if (A.size() < 3)
+      return err(Line, "EXPECT " + K + " needs a second buffer");
+    C.Other = A[2].Text;
+    if (!S.findBuffer(C.Other))
+      return err(Line, "EXPECT: unknown buffer '" + C.Other + "'");
+    C.K = K == "EQ_BUFFER"     ? Command::ExpectEqBuffer
+          : K == "RMSE_BUFFER" ? Command::ExpectRmse
+                               : Command::ExpectEmd;
+    size_t I = 3;
+    if (C.K != Command::ExpectEqBuffer) {
+      if (I >= A.size() || A[I].Text != "TOLERANCE")
+        return err(Line, "EXPECT " + K + " needs TOLERANCE");
+      ++I;
+      if (Error E = parseTolerances(A, I, C.Tolerances))
+        return err(Line, toString(std::move(E)));
+    }
+    if (I != A.size())
+      return err(Line, "EXPECT: unexpected '" + A[I].Text + "'");
+    Out.push_back(std::move(C));
+    return Error::success();
+  }
+  if (K != "IDX")
+    return err(Line, "EXPECT: expected IDX or a buffer comparison, got '" +
+                         K + "'");
+  // Probe when two coordinates follow, or one and a colour comparison.
+  size_t I = 2;
+  uint64_t X, Y;
+  if (I >= A.size() || !parseUnsigned(A[I].Text, X))
+    return err(Line, "EXPECT: IDX needs a number");
+  ++I;
+  if (I < A.size() && parseUnsigned(A[I].Text, Y)) {
+    C.K = Command::ExpectProbe;
+    C.X = uint32_t(X);
+    C.Y = uint32_t(Y);
+    ++I;
+    if (I < A.size() && A[I].Text == "SIZE") {
+      uint64_t W, H;
+      if (I + 2 >= A.size() || !parseUnsigned(A[I + 1].Text, W) ||
+          !parseUnsigned(A[I + 2].Text, H))
+        return err(Line, "EXPECT: SIZE needs a width and a height");
+      C.W = uint32_t(W);
+      C.H = uint32_t(H);
+      I += 3;
+    }
+    if (I >= A.size() || (A[I].Text != "EQ_RGBA" && A[I].Text != "EQ_RGB"))
+      return err(Line, "EXPECT: expected EQ_RGBA or EQ_RGB");
+    C.ProbeAlpha = A[I].Text == "EQ_RGBA";
+    unsigned N = C.ProbeAlpha ? 4 : 3;
+    ++I;
+    for (unsigned J = 0; J < N; ++J, ++I) {
+      double D;
+      if (I >= A.size() || !parseDouble(A[I].Text, D))
+        return err(Line, "EXPECT: " + Twine(C.ProbeAlpha ? "EQ_RGBA" : "EQ_RGB") +
+                             " needs " + Twine(N) + " values");
+      C.Values.push_back(A[I].Text);
+    }
+    if (I < A.size() && A[I].Text == "TOLERANCE") {
+      ++I;
+      if (Error E = parseTolerances(A, I, C.Tolerances))
+        return err(Line, toString(std::move(E)));
+    }
+    if (I != A.size())
+      return err(Line, "EXPECT: unexpected '" + A[I].Text + "'");
+    Out.push_back(std::move(C));
+    return Error::success();
+  }
+  C.K = Command::ExpectValues;
+  C.Offset = X;
+  if (I < A.size() && A[I].Text == "TOLERANCE") {
+    ++I;
+    if (Error E = parseTolerances(A, I, C.Tolerances))
+      return err(Line, toString(std::move(E)));
+  }
+  if (I >= A.size())
+    return err(Line, "EXPECT: missing comparison");
+  if (A[I].Text == "EQ_RGBA" || A[I].Text == "EQ_RGB")
+    return err(Line, "EXPECT: " + A[I].Text + " needs IDX x y");
+  if (A[I].Text == "RELATIVE") {
+    unsupported(Line, "EXPECT ... RELATIVE");
+    return Error::success();
+  }
+  auto Op = parseOp(A[I].Text);
+  if (!Op)
+    return err(Line, "EXPECT: unknown comparison '" + A[I].Text + "'");
+  C.Op = *Op;
+  if (!C.Tolerances.empty() && C.Op != CompareOp::EQ)
+    return err(Line, "EXPECT: TOLERANCE only goes with EQ");
+  for (++I; I < A.size(); ++I)
+    C.Values.push_back(A[I].Text);
+  if (C.Values.empty())
+    return err(Line, "EXPECT: no values to compare with");
+  Out.push_back(std::move(C));
+  return Error::success();
+}
+
+Error Parser::parseRun(unsigned Line, std::vector<Token> A,
+                       std::vector<Command> &Out) {
+  if (A.empty())
+    return err(Line, "RUN needs a pipeline");
+  Command C;
+  C.Line = Line;
+  C.Pipeline = A[0].Text;
+  PipelineDecl *P = S.findPipeline(C.Pipeline);
+  if (!P)
+    return err(Line, "RUN: unknown pipeline '" + C.Pipeline + "'");
+  if (A.size() >= 2 && A[1].Text == "DRAW_RECT") {
+    // RUN P DRAW_RECT POS x y SIZE w h
+    if (A.size() != 8 || A[2].Text != "POS" || A[5].Text != "SIZE")
+      return err(Line, "RUN DRAW_RECT: expected POS x y SIZE w h");
+    C.K = Command::DrawRect;
+    for (unsigned J = 0; J < 4; ++J)
+      if (!parseDouble(A[J < 2 ? 3 + J : 4 + J].Text, C.Nums[J]))
+        return err(Line, "RUN DRAW_RECT: malformed number '" +
+                             A[J < 2 ? 3 + J : 4 + J].Text + "'");
+    if (P->IsCompute)
+      return err(Line, "RUN DRAW_RECT on compute pipeline '" + C.Pipeline +
+                           "'");
+    Out.push_back(C);
+    return Error::success();
+  }
+  if (A.size() >= 2 && (A[1].Text == "DRAW_ARRAY" || A[1].Text == "DRAW_GRID" ||
+                        A[1].Text == "TIMED_EXECUTION")) {
+    unsupported(Line, "RUN " + A[1].Text);
+    return Error::success();
+  }
+  if (A.size() != 4)
+    return err(Line, "RUN: expected a pipeline and x y z workgroup counts");
+  C.K = Command::Run;
+  for (unsigned J = 0; J < 3; ++J) {
+    uint64_t N;
+    if (!parseUnsigned(A[1 + J].Text, N) || N == 0 || N > (1u << 20))
+      return err(Line, "RUN: malformed workgroup count '" + A[1 + J].Text + "'");
+    C.Nums[J] = double(N);
+  }
+  if (!P->IsCompute)
+    return err(Line, "RUN x y z on graphics pipeline '" + C.Pipeline + "'");
+  Out.push_back(C);
+  return Error::success();
+}
+
+/// Features of a Vulkan device this runner provides (DEVICE_FEATURE names
+/// as Amber spells them).
+bool featureSupported(StringRef F) {
+  static const StringSet<> Known = {
+      "shaderFloat64",
+      "shaderInt64",
+      "shaderInt16",
+      "robustBufferAccess",
+      "vertexPipelineStoresAndAtomics",
+      "fragmentStoresAndAtomics",
+      "Float16Int8Features.shaderFloat16",
+      "Float16Int8Features.shaderInt8",
+      "Storage16BitFeatures.storageBuffer16BitAccess",
+      "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+      "Storage16BitFeatures.storagePushConstant16",
+      "Storage8BitFeatures.storageBuffer8BitAccess",
+      "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+      "Storage8BitFeatures.storagePushConstant8",
+      "SubgroupSizeControl.subgroupSizeControl",
+      "SubgroupSizeControl.computeFullSubgroups",
+      "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+      "VariablePointerFeatures.variablePointersStorageBuffer",
+  };
+  return Known.contains(F);
+}
+
+bool extensionSupported(StringRef E) {
+  static const StringSet<> Known = {
+      "VK_KHR_storage_buffer_storage_class",
+      "VK_KHR_shader_terminate_invocation",
+      "VK_KHR_spirv_1_4",
+      "VK_KHR_16bit_storage",
+      "VK_KHR_8bit_storage",
+      "VK_KHR_shader_float16_int8",
+      "VK_KHR_zero_initialize_workgroup_memory",
+      "VK_KHR_workgroup_memory_explicit_layout",
+      "VK_KHR_shader_subgroup_uniform_control_flow",
+      "VK_KHR_shader_subgroup_extended_types",
+      "VK_EXT_subgroup_size_control",
+      "VK_KHR_variable_pointers",
+      "VK_KHR_shader_non_semantic_info",
+      "VK_KHR_vulkan_memory_model",
+      "VK_EXT_shader_demote_to_helper_invocation",
+      "VK_KHR_get_physical_device_properties2",
+  };
+  return Known.contains(E);
+}
+
+Error Parser::parseCommand(std::vector<Command> &Out) {
+  unsigned L = peek().Line;
+  if (peek().Raw)
+    return err(L, "unexpected shader text");
+  std::string Cmd = Toks[Pos++].Text;
+  if (Cmd == "SHADER")
+    return parseShader(L);
+  if (Cmd == "BUFFER")
+    return parseBuffer(L);
+  if (Cmd == "PIPELINE")
+    return parsePipeline(L);
+  std::vector<Token> A = restOfLine(L);
+  if (Cmd == "RUN")
+    return parseRun(L, std::move(A), Out);
+  if (Cmd == "EXPECT")
+    return parseExpect(L, std::move(A), Out);
+  if (Cmd == "CLEAR" || Cmd == "CLEAR_COLOR") {
+    Command C;
+    C.Line = L;
+    C.K = Cmd == "CLEAR" ? Command::Clear : Command::ClearColor;
+    if (A.empty() || A.size() != (C.K == Command::Clear ? 1u : 5u))
+      return err(L, Cmd + (C.K == Command::Clear ? " needs a pipeline"
+                                                 : " needs a pipeline and r g b a"));
+    C.Pipeline = A[0].Text;
+    PipelineDecl *P = S.findPipeline(C.Pipeline);
+    if (!P)
+      return err(L, Cmd + ": unknown pipeline '" + C.Pipeline + "'");
+    for (size_t J = 1; J < A.size(); ++J)
+      if (!parseDouble(A[J].Text, C.Nums[J - 1]))
+        return err(L, Cmd + ": malformed number '" + A[J].Text + "'");
+    Out.push_back(C);
+    return Error::success();
+  }
+  if (Cmd == "DEVICE_FEATURE") {
+    if (A.size() != 1)
+      return err(L, "DEVICE_FEATURE needs one name");
+    if (!featureSupported(A[0].Text))
+      unsupported(L, "DEVICE_FEATURE " + A[0].Text);
+    return Error::success();
+  }
+  if (Cmd == "DEVICE_EXTENSION" || Cmd == "INSTANCE_EXTENSION") {
+    if (A.size() != 1)
+      return err(L, Cmd + " needs one name");
+    if (Cmd == "DEVICE_EXTENSION" && !extensionSupported(A[0].Text))
+      unsupported(L, "DEVICE_EXTENSION " + A[0].Text);
+    return Error::success();
+  }
+  if (Cmd == "SET") {
+    // SET ENGINE_DATA fence_timeout_ms N
+    if (A.empty() || A[0].Text != "ENGINE_DATA")
+      return err(L, "SET: expected ENGINE_DATA");
+    return Error::success();
+  }
+  if (Cmd == "SHADER_OPTIMIZATION") {
+    // A block of spirv-opt pass names up to END; ignored.
+    while (!atEnd() && peek().Text != "END")
+      ++Pos;
+    if (atEnd())
+      return err(L, "SHADER_OPTIMIZATION without END");
+    ++Pos;
+    return Error::success();
+  }
+  if (Cmd == "REPEAT") {
+    uint64_t N;
+    if (A.size() != 1 || !parseUnsigned(A[0].Text, N) || N > 100000)
+      return err(L, "REPEAT needs a count");
+    std::vector<Command> Body;
+    while (true) {
+      if (atEnd())
+        return err(L, "REPEAT without END");
+      if (peek().Text == "END") {
+        ++Pos;
+        break;
+      }
+      if (Error E = parseCommand(Body))
+        return E;
+      if (S.Unsupported)
+        return Error::success();
+    }
+    for (uint64_t K = 0; K < N; ++K)
+      Out.insert(Out.end(), Body.begin(), Body.end());
+    return Error::success();
+  }
+  if (UnsupportedCommands.count(Cmd)) {
+    unsupported(L, Cmd);
+    return Error::success();
+  }
+  return err(L, "unknown command '" + Cmd + "'");
+}
+
+Expected<Script> Parser::parse() {
+  while (!atEnd() && !S.Unsupported)
+    if (Error E = parseCommand(S.Commands))
+      return std::move(E);
+  return std::move(S);
+}
+
+} // namespace
+
+Expected<Script> parseScript(StringRef Text, StringRef BaseDir) {
+  auto Toks = tokenize(Text);
+  if (!Toks)
+    return Toks.takeError();
+  Parser P(std::move(*Toks), BaseDir);
+  return P.parse();
+}
+
+} // namespace spirv2llvm::amber

@@ -1,0 +1,51 @@
+//===- Graphics.h - DRAW_RECT on the JIT ------------------------*- C++ -*-===//
+//
+// A minimal graphics pipeline: the vertex shader (or PASSTHROUGH) runs on
+// the rectangle's four vertices, the two triangles of the strip are
+// rasterized with Vulkan's rules (pixel centres at +0.5, top-left fill
+// rule, perspective-correct interpolation), and the fragment shader runs on
+// 2x2 quads, W/4 quads per SIMD group, writing the colour attachments in
+// their formats. No clipping, blending, depth or stencil.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_AMBER_GRAPHICS_H
+#define SPIRV2LLVM_AMBER_GRAPHICS_H
+
+#include "amber/AmberScript.h"
+#include "spirv2llvm/Compute.h"
+#include "spirv2llvm/Jit.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace spirv2llvm::amber {
+
+/// A colour attachment: the buffer holding its pixels and its location.
+struct ColorTarget {
+  BufferDecl *Buffer;
+  uint32_t Location;
+};
+
+struct GraphicsShaders {
+  std::unique_ptr<JitShader> Vertex; ///< null: PASSTHROUGH
+  std::unique_ptr<JitShader> Fragment;
+  /// Reflection of each stage: the descriptors and push constants it reads.
+  ComputeInfo VertexInfo, FragmentInfo;
+};
+
+/// Draws the rectangle (x, y, w, h in framebuffer pixels) with \p S into
+/// \p Targets of a \p FbWidth x \p FbHeight framebuffer. Errors say what is
+/// missing (an input the runner cannot feed, an unbound descriptor).
+llvm::Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
+                     uint32_t FbWidth, uint32_t FbHeight,
+                     std::vector<ColorTarget> &Targets,
+                     const DispatchResources &R);
+
+/// Marks errors that mean "feature not supported" (a SKIP, not a FAIL).
+llvm::Error makeUnsupported(const llvm::Twine &Msg);
+bool isUnsupported(const llvm::Error &E);
+
+} // namespace spirv2llvm::amber
+
+#endif
