@@ -51,7 +51,7 @@ struct Token {
 /// Amber commands this runner does not implement: the script is skipped.
 const std::set<std::string> UnsupportedCommands = {
     "IMAGE",        "SAMPLER",         "STRUCT",      "VIRTUAL_FILE",
-    "DERIVE_PIPELINE", "COPY",         "CLEAR_DEPTH", "CLEAR_STENCIL",
+    "DERIVE_PIPELINE",         "CLEAR_DEPTH", "CLEAR_STENCIL",
     "DEBUG",        "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
@@ -71,6 +71,8 @@ Expected<std::vector<Token>> tokenize(StringRef Text) {
   std::vector<Token> Toks;
   SmallVector<StringRef, 0> Lines;
   Text.split(Lines, '\n');
+  bool Continued = false;
+  std::vector<Token> Pending;
   for (size_t I = 0; I < Lines.size(); ++I) {
     unsigned LineNo = unsigned(I + 1);
     StringRef L = Lines[I];
@@ -78,6 +80,10 @@ Expected<std::vector<Token>> tokenize(StringRef Text) {
     SmallVector<StringRef, 8> Words;
     L.split(Words, ' ', -1, false);
     std::vector<Token> LineToks;
+    if (Continued) {
+      LineToks = std::move(Pending);
+      LineNo = LineToks.empty() ? LineNo : LineToks[0].Line;
+    }
     for (StringRef W : Words) {
       SmallVector<StringRef, 2> Sub;
       W.split(Sub, '\t', -1, false);
@@ -86,6 +92,13 @@ Expected<std::vector<Token>> tokenize(StringRef Text) {
         if (!S.empty())
           LineToks.push_back({S.str(), LineNo});
       }
+    }
+    // A trailing backslash continues the command on the next line.
+    Continued = !LineToks.empty() && LineToks.back().Text == "\\";
+    if (Continued) {
+      LineToks.pop_back();
+      Pending = std::move(LineToks);
+      continue;
     }
     bool ShaderHead = !LineToks.empty() &&
                       (LineToks[0].Text == "SHADER" ||
@@ -373,8 +386,42 @@ Error Parser::parseBuffer(unsigned Line) {
                                  : std::to_string(int64_t(V)));
       }
       I += 4;
-    } else if (I < A.size() && A[I].Text == "FILE") {
-      unsupported(Line, "BUFFER ... FILE");
+    } else if (I + 1 < A.size() && A[I].Text == "FILE") {
+      // FILE [BINARY|TEXT] path: raw bytes, or values as in DATA.
+      bool Binary = false;
+      ++I;
+      if (A[I].Text == "BINARY" || A[I].Text == "TEXT") {
+        Binary = A[I].Text == "BINARY";
+        ++I;
+      } else if (A[I].Text == "PNG") {
+        unsupported(Line, "BUFFER ... FILE PNG");
+        return Error::success();
+      }
+      if (I >= A.size())
+        return err(Line, "BUFFER " + B.Name + ": FILE needs a path");
+      auto Content = readFile(Line, A[I].Text);
+      if (!Content)
+        return Content.takeError();
+      ++I;
+      if (Binary) {
+        B.Data.assign(Content->begin(), Content->end());
+      } else {
+        SmallVector<StringRef, 0> Words;
+        StringRef(*Content).split(Words, ' ', -1, false);
+        for (StringRef W : Words) {
+          SmallVector<StringRef, 4> Sub;
+          W.split(Sub, '\n', -1, false);
+          for (StringRef X : Sub)
+            if (!X.trim().empty())
+              Values.push_back(X.trim().str());
+        }
+        if (Error E = Fill(Values))
+          return E;
+      }
+      if (I < A.size())
+        return err(Line, "unexpected '" + A[I].Text + "' in BUFFER");
+      B.Data.resize(N * F.ElementSize);
+      S.Buffers.push_back(std::move(B));
       return Error::success();
     } else {
       return err(Line, "BUFFER " + B.Name +
@@ -708,6 +755,8 @@ Error Parser::parseExpect(unsigned Line, std::vector<Token> A,
 
 Error Parser::parseRun(unsigned Line, std::vector<Token> A,
                        std::vector<Command> &Out) {
+  if (!A.empty() && A[0].Text == "TIMED_EXECUTION")
+    A.erase(A.begin()); // timing is not reported
   if (A.empty())
     return err(Line, "RUN needs a pipeline");
   Command C;
@@ -786,7 +835,6 @@ bool extensionSupported(StringRef E) {
       "VK_KHR_8bit_storage",
       "VK_KHR_shader_float16_int8",
       "VK_KHR_zero_initialize_workgroup_memory",
-      "VK_KHR_workgroup_memory_explicit_layout",
       "VK_KHR_shader_subgroup_uniform_control_flow",
       "VK_KHR_shader_subgroup_extended_types",
       "VK_EXT_subgroup_size_control",
@@ -829,6 +877,20 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
     for (size_t J = 1; J < A.size(); ++J)
       if (!parseDouble(A[J].Text, C.Nums[J - 1]))
         return err(L, Cmd + ": malformed number '" + A[J].Text + "'");
+    Out.push_back(C);
+    return Error::success();
+  }
+  if (Cmd == "COPY") {
+    // COPY from TO to
+    if (A.size() != 3 || A[1].Text != "TO")
+      return err(L, "COPY: expected COPY buffer TO buffer");
+    Command C;
+    C.Line = L;
+    C.K = Command::Copy;
+    C.Buffer = A[0].Text;
+    C.Other = A[2].Text;
+    if (!S.findBuffer(C.Buffer) || !S.findBuffer(C.Other))
+      return err(L, "COPY: unknown buffer");
     Out.push_back(C);
     return Error::success();
   }

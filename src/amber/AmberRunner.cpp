@@ -26,15 +26,10 @@ namespace spirv2llvm::amber {
 
 namespace {
 
-/// Amber's TARGET_ENV names are spirv-val's; without one, GLSL compiles
-/// for Vulkan 1.0 like Amber, and assembly is read as the newest SPIR-V
-/// (Amber's assembler accepts any version the module declares).
+/// Amber's TARGET_ENV names are spirv-val's; without one, shaders are
+/// compiled and assembled for Vulkan 1.0 (SPIR-V 1.0) like Amber does.
 std::string targetEnvFor(const ShaderDecl &D) {
-  if (!D.TargetEnv.empty())
-    return D.TargetEnv;
-  if (D.Source == ShaderSource::Glsl || D.Source == ShaderSource::Hlsl)
-    return "vulkan1.0";
-  return "vulkan1.3";
+  return D.TargetEnv.empty() ? "vulkan1.0" : D.TargetEnv;
 }
 
 class Runner {
@@ -233,7 +228,7 @@ Error Runner::drawRect(const Command &C, PipelineDecl &P) {
               C.Nums[2], C.Nums[3]));
   std::vector<ColorTarget> Targets = colorTargets(P);
   return amber::drawRect(It->second, C.Nums, P.FbWidth, P.FbHeight, Targets,
-                         resources(P));
+                         resources(P), O.HelperLanes);
 }
 
 void Runner::clear(PipelineDecl &P) {
@@ -277,6 +272,13 @@ ScriptResult Runner::run() {
     case Command::Clear:
       clear(*P);
       break;
+    case Command::Copy: {
+      BufferDecl &From = *S.findBuffer(C.Buffer), &To = *S.findBuffer(C.Other);
+      To.Data = From.Data;
+      To.Width = From.Width;
+      To.Height = From.Height;
+      break;
+    }
     default:
       if (auto Msg = checkExpect(C, S))
         return {Outcome::Fail, *Msg};

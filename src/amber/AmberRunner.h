@@ -22,6 +22,8 @@ namespace spirv2llvm::amber {
 struct RunnerOptions {
   unsigned Width = 4;   ///< lanes per SIMD group: 4, 8 or 16
   unsigned Threads = 0; ///< compute worker threads; 0: all cores
+  /// Run helper lanes in partly covered quads (see Graphics.h).
+  bool HelperLanes = true;
   /// -v: what each command does, to this stream when set.
   llvm::raw_ostream *Log = nullptr;
 };

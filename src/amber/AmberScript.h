@@ -80,6 +80,7 @@ struct Command {
     DrawRect,     ///< graphics: RUN P DRAW_RECT POS x y SIZE w h
     Clear,
     ClearColor,
+    Copy,         ///< COPY Buffer TO Other
     ExpectValues, ///< EXPECT B IDX i [TOLERANCE ...] op v...
     ExpectProbe,  ///< EXPECT B IDX x y [SIZE w h] EQ_RGB[A] ...
     ExpectEqBuffer,

@@ -12,6 +12,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 
 using namespace llvm;
 
@@ -29,10 +31,20 @@ bool withinTolerance(double Actual, double Expected, const Tolerance &T,
   return Diff <= Allowed + Epsilon * std::max(1.0, std::fabs(Expected));
 }
 
+/// Shortest text that reads back as \p D.
 std::string fmtNum(double D) {
   if (D == std::trunc(D) && std::fabs(D) < 1e15)
-    return formatv("{0}", int64_t(D)).str();
-  return formatv("{0}", D).str();
+    return std::to_string(int64_t(D));
+  for (int Prec = 6; Prec < 17; ++Prec) {
+    char Buf[40];
+    std::snprintf(Buf, sizeof Buf, "%.*g", Prec, D);
+    std::string S = Buf;
+    if (std::strtod(S.c_str(), nullptr) == D)
+      return S;
+  }
+  char Buf[40];
+  std::snprintf(Buf, sizeof Buf, "%.17g", D);
+  return Buf;
 }
 
 const char *opName(CompareOp Op) {
@@ -71,7 +83,7 @@ std::string valueText(const Component &Co, const uint8_t *P) {
     return std::to_string(readComponentUInt(Co, P));
   if (Co.Kind == NumKind::SNorm)
     return std::to_string(readComponentInt(Co, P));
-  return formatv("{0}", readComponent(Co, P)).str();
+  return fmtNum(readComponent(Co, P));
 }
 
 std::optional<std::string> checkValues(const Command &C, BufferDecl &B) {
@@ -133,7 +145,7 @@ std::optional<std::string> checkValues(const Command &C, BufferDecl &B) {
       std::string Tol;
       if (!C.Tolerances.empty()) {
         const Tolerance &T = C.Tolerances[V % C.Tolerances.size()];
-        Tol = formatv(" within {0}{1}", T.Value, T.Percent ? "%" : "").str();
+        Tol = " within " + fmtNum(T.Value) + (T.Percent ? "%" : "");
       }
       return formatv("{0}: value {1} (byte {2}, element {3}): expected {4} "
                      "{5}{6}, got {7}",
@@ -254,7 +266,7 @@ std::optional<std::string> checkRmse(const Command &C, BufferDecl &A,
   if (Rmse <= Tol * (1 + 1e-5))
     return std::nullopt;
   return formatv("{0}: root mean square error {1} is above {2}", prefix(C),
-                 Rmse, Tol)
+                 fmtNum(Rmse), fmtNum(Tol))
       .str();
 }
 
@@ -294,10 +306,10 @@ std::optional<std::string> checkEmd(const Command &C, BufferDecl &A,
     return std::nullopt;
   return formatv("{0}: histogram earth mover's distance {1} (channel {2}) is "
                  "above {3}",
-                 prefix(C), MaxEmd,
+                 prefix(C), fmtNum(MaxEmd),
                  F.Components[Worst].Channel ? F.Components[Worst].Channel
                                              : char('0' + Worst),
-                 Tol)
+                 fmtNum(Tol))
       .str();
 }
 

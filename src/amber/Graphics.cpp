@@ -261,7 +261,7 @@ bool isUnsupported(const Error &E) { return E.isA<UnsupportedError>(); }
 
 Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
                uint32_t FbW, uint32_t FbH, std::vector<ColorTarget> &Targets,
-               const DispatchResources &R) {
+               const DispatchResources &R, bool HelperLanes) {
   const double X0 = Rect[0] / FbW * 2 - 1, Y0 = Rect[1] / FbH * 2 - 1;
   const double X1 = (Rect[0] + Rect[2]) / FbW * 2 - 1,
                Y1 = (Rect[1] + Rect[3]) / FbH * 2 - 1;
@@ -377,7 +377,9 @@ Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
         }
       }
     }
-    Args.active_mask = Active;
+    // Helper lanes (the uncovered pixels of a quad) run, as in Vulkan, so
+    // that derivatives see the whole quad; only covered lanes are written.
+    Args.active_mask = HelperLanes ? (1u << Group.size()) - 1 : Active;
     uint32_t Alive = F.run(Args) & Active;
     for (unsigned Lane = 0; Lane < Group.size(); ++Lane) {
       if (!(Alive & (1u << Lane)))

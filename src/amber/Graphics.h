@@ -37,10 +37,13 @@ struct GraphicsShaders {
 /// Draws the rectangle (x, y, w, h in framebuffer pixels) with \p S into
 /// \p Targets of a \p FbWidth x \p FbHeight framebuffer. Errors say what is
 /// missing (an input the runner cannot feed, an unbound descriptor).
+/// \p HelperLanes: run the uncovered pixels of partly covered quads as
+/// helper invocations (Vulkan's behaviour); false runs covered lanes only.
+/// Helper lanes' stores to storage buffers are not suppressed.
 llvm::Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
                      uint32_t FbWidth, uint32_t FbHeight,
                      std::vector<ColorTarget> &Targets,
-                     const DispatchResources &R);
+                     const DispatchResources &R, bool HelperLanes = true);
 
 /// Marks errors that mean "feature not supported" (a SKIP, not a FAIL).
 llvm::Error makeUnsupported(const llvm::Twine &Msg);

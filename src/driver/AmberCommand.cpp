@@ -21,6 +21,8 @@ summary. docs/amber.md lists the supported AmberScript subset.
 
   --width 4|8|16   invocations per SIMD group (default 4)
   --threads N      compute worker threads (default 0: all cores)
+  --no-helper-lanes  run only the covered pixels of a 2x2 quad (helper
+                   lanes inactive); exercises partial lane masks
   -v               print each command as it runs (to stderr)
 )";
 
@@ -38,6 +40,8 @@ int amberCommand(ArrayRef<std::string> Args, raw_ostream &Out,
     if (A == "--help" || A == "-h") {
       Out << HelpText;
       return 0;
+    } else if (A == "--no-helper-lanes") {
+      O.HelperLanes = false;
     } else if (A == "-v" || A == "--verbose") {
       Verbose = true;
     } else if ((R = takeOptionValue(Args, I, "--width", V))) {
