@@ -316,6 +316,13 @@ Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
         Outs.push_back({&V, &T});
   }
 
+  // A helper lane's stores to memory must have no effect, which an active
+  // lane cannot promise: with storage buffers bound, only covered lanes run
+  // (the translator still computes inactive lanes' values for derivatives).
+  bool RunHelpers = HelperLanes;
+  for (const ComputeInfo::Binding &Bd : S.FragmentInfo.Bindings)
+    RunHelpers &= Bd.IsUniform;
+
   std::vector<uint8_t> In(L.InputSize), Out(L.OutputSize);
   s2l_group_args Args = {};
   Args.inputs = In.data();
@@ -379,7 +386,7 @@ Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
     }
     // Helper lanes (the uncovered pixels of a quad) run, as in Vulkan, so
     // that derivatives see the whole quad; only covered lanes are written.
-    Args.active_mask = HelperLanes ? (1u << Group.size()) - 1 : Active;
+    Args.active_mask = RunHelpers ? (1u << Group.size()) - 1 : Active;
     uint32_t Alive = F.run(Args) & Active;
     for (unsigned Lane = 0; Lane < Group.size(); ++Lane) {
       if (!(Alive & (1u << Lane)))

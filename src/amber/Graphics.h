@@ -39,7 +39,8 @@ struct GraphicsShaders {
 /// missing (an input the runner cannot feed, an unbound descriptor).
 /// \p HelperLanes: run the uncovered pixels of partly covered quads as
 /// helper invocations (Vulkan's behaviour); false runs covered lanes only.
-/// Helper lanes' stores to storage buffers are not suppressed.
+/// Helper lanes run only when the fragment shader binds no storage buffer,
+/// since an active lane's stores would not be suppressed.
 llvm::Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
                      uint32_t FbWidth, uint32_t FbHeight,
                      std::vector<ColorTarget> &Targets,

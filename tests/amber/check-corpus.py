@@ -3,6 +3,7 @@
 each outcome (PASS, FAIL or SKIP) against corpus-expected.txt.
 
 usage: check-corpus.py SPIRV2LLVM CORPUS_DIR EXPECTED_FILE [--update]
+                       [OPTION...]   (options for `spirv2llvm amber`)
 
 Any difference fails the test: a script that stops passing is a
 regression; one that starts passing (or fails or skips for a new reason)
@@ -17,6 +18,7 @@ import sys
 def main():
     binary, corpus, expected_path = [os.path.abspath(a) for a in sys.argv[1:4]]
     update = "--update" in sys.argv[4:]
+    extra = [a for a in sys.argv[4:] if a != "--update"]
     scripts = sorted(
         os.path.relpath(os.path.join(d, f), corpus)
         for d, _, files in os.walk(corpus)
@@ -30,7 +32,7 @@ def main():
     for i in range(0, len(scripts), 25):
         batch = scripts[i:i + 25]
         try:
-            r = subprocess.run([binary, "amber", "--threads", "2"] + batch,
+            r = subprocess.run([binary, "amber", "--threads", "2"] + extra + batch,
                                cwd=corpus, capture_output=True, text=True,
                                timeout=300)
         except subprocess.TimeoutExpired:
@@ -66,8 +68,9 @@ def main():
     if update:
         with open(expected_path, "w") as f:
             f.write("# Expected outcome of each corpus script under "
-                    "`spirv2llvm amber` (tests/amber/check-corpus.py).\n"
-                    "# Reasons for every FAIL and SKIP: docs/amber.md.\n")
+                    "`spirv2llvm amber %s` (tests/amber/check-corpus.py).\n"
+                    "# Reasons for every FAIL and SKIP: docs/amber.md.\n"
+                    % " ".join(extra))
             for s in scripts:
                 f.write("%s %s\n" % (got[s][0], s))
         print("wrote " + expected_path)
