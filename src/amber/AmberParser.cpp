@@ -51,12 +51,12 @@ struct Token {
 /// Amber commands this runner does not implement: the script is skipped.
 const std::set<std::string> UnsupportedCommands = {
     "IMAGE",        "SAMPLER",         "STRUCT",      "VIRTUAL_FILE",
-    "DERIVE_PIPELINE",         "CLEAR_DEPTH", "CLEAR_STENCIL",
+         "CLEAR_DEPTH", "CLEAR_STENCIL",
     "DEBUG",        "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
 const std::set<std::string> UnsupportedPipelineCommands = {
-    "VERTEX_DATA", "INDEX_DATA", "SET",         "COMPILE_OPTIONS",
+    "SET",          "COMPILE_OPTIONS",
     "POLYGON_MODE", "DEPTH",     "STENCIL",     "BLEND",
     "VIEWPORT",     "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
 
@@ -162,6 +162,8 @@ private:
   Error parseShader(unsigned Line);
   Error parseBuffer(unsigned Line);
   Error parsePipeline(unsigned Line);
+  Error parseDerivePipeline(unsigned Line);
+  Error parsePipelineBody(unsigned Line, PipelineDecl P);
   Error parseExpect(unsigned Line, std::vector<Token> Args,
                     std::vector<Command> &Out);
   Error parseRun(unsigned Line, std::vector<Token> Args,
@@ -461,6 +463,38 @@ Error Parser::parsePipeline(unsigned Line) {
     return err(Line, "unknown pipeline type '" + A[0].Text + "'");
   if (S.findPipeline(P.Name))
     return err(Line, "duplicate pipeline name '" + P.Name + "'");
+  return parsePipelineBody(Line, std::move(P));
+}
+
+Error Parser::parseDerivePipeline(unsigned Line) {
+  // DERIVE_PIPELINE new FROM old: a copy of old, then its own block.
+  std::vector<Token> A = restOfLine(Line);
+  if (A.size() != 3 || A[1].Text != "FROM")
+    return err(Line, "DERIVE_PIPELINE: expected NAME FROM PIPELINE");
+  PipelineDecl *From = S.findPipeline(A[2].Text);
+  if (!From)
+    return err(Line, "DERIVE_PIPELINE: unknown pipeline '" + A[2].Text + "'");
+  if (S.findPipeline(A[0].Text))
+    return err(Line, "duplicate pipeline name '" + A[0].Text + "'");
+  PipelineDecl P = *From;
+  P.Name = A[0].Text;
+  P.Line = Line;
+  return parsePipelineBody(Line, std::move(P));
+}
+
+/// Whether two bindings name the same slot (a later BIND replaces).
+static bool sameSlot(const BindDecl &A, const BindDecl &B) {
+  if ((A.Kind == BindKind::Color) != (B.Kind == BindKind::Color) ||
+      (A.Kind == BindKind::PushConstant) != (B.Kind == BindKind::PushConstant))
+    return false;
+  if (A.Kind == BindKind::Color)
+    return A.Location == B.Location;
+  if (A.Kind == BindKind::PushConstant)
+    return true;
+  return A.Set == B.Set && A.Binding == B.Binding;
+}
+
+Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
   while (true) {
     if (atEnd())
       return err(Line, "PIPELINE without END");
@@ -576,7 +610,47 @@ Error Parser::parsePipeline(unsigned Line) {
           return err(L, "BIND: unexpected '" + K + "'");
         ++I;
       }
+      llvm::erase_if(P.Binds,
+                     [&](const BindDecl &O) { return sameSlot(O, Bd); });
       P.Binds.push_back(std::move(Bd));
+    } else if (Cmd == "VERTEX_DATA") {
+      if (Error E = Need(3))
+        return E;
+      VertexDataDecl V;
+      V.Buffer = Args[0].Text;
+      if (!S.findBuffer(V.Buffer))
+        return err(L, "VERTEX_DATA: unknown buffer '" + V.Buffer + "'");
+      for (size_t I = 1; I < Args.size(); ++I) {
+        StringRef K = Args[I].Text;
+        if (I + 1 >= Args.size())
+          return err(L, "VERTEX_DATA: " + K + " needs a value");
+        StringRef Val = Args[++I].Text;
+        uint64_t N = 0;
+        bool IsNum = parseUnsigned(Val, N);
+        if (K == "LOCATION" && IsNum)
+          V.Location = uint32_t(N);
+        else if (K == "OFFSET" && IsNum)
+          V.Offset = uint32_t(N);
+        else if (K == "STRIDE" && IsNum)
+          V.Stride = uint32_t(N);
+        else if (K == "RATE" && (Val == "vertex" || Val == "instance"))
+          V.PerInstance = Val == "instance";
+        else if (K == "FORMAT") {
+          auto F = parseDataType(Val, false);
+          if (!F)
+            return err(L, "VERTEX_DATA: " + toString(F.takeError()));
+          V.Format = std::move(*F);
+        } else
+          return err(L, "VERTEX_DATA: unexpected '" + K + " " + Val + "'");
+      }
+      llvm::erase_if(P.VertexData, [&](const VertexDataDecl &O) {
+        return O.Location == V.Location;
+      });
+      P.VertexData.push_back(std::move(V));
+    } else if (Cmd == "INDEX_DATA") {
+      if (Args.size() != 1 || !S.findBuffer(Args[0].Text))
+        return err(L, "INDEX_DATA needs a buffer");
+      P.IndexData = Args[0].Text;
     } else if (Cmd == "FRAMEBUFFER_SIZE") {
       uint64_t W, H;
       if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
@@ -780,9 +854,68 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
     Out.push_back(C);
     return Error::success();
   }
-  if (A.size() >= 2 && (A[1].Text == "DRAW_ARRAY" || A[1].Text == "DRAW_GRID" ||
-                        A[1].Text == "TIMED_EXECUTION")) {
-    unsupported(Line, "RUN " + A[1].Text);
+  if (A.size() >= 2 && A[1].Text == "DRAW_GRID") {
+    // RUN P DRAW_GRID POS x y SIZE w h CELLS c r
+    if (A.size() != 11 || A[2].Text != "POS" || A[5].Text != "SIZE" ||
+        A[8].Text != "CELLS")
+      return err(Line, "RUN DRAW_GRID: expected POS x y SIZE w h CELLS c r");
+    C.K = Command::DrawGrid;
+    for (unsigned J = 0; J < 4; ++J)
+      if (!parseDouble(A[J < 2 ? 3 + J : 4 + J].Text, C.Nums[J]))
+        return err(Line, "RUN DRAW_GRID: malformed number '" +
+                             A[J < 2 ? 3 + J : 4 + J].Text + "'");
+    for (unsigned J = 0; J < 2; ++J) {
+      uint64_t N;
+      if (!parseUnsigned(A[9 + J].Text, N) || N == 0 || N > 4096)
+        return err(Line, "RUN DRAW_GRID: malformed cell count '" +
+                             A[9 + J].Text + "'");
+      C.Cells[J] = uint32_t(N);
+    }
+    if (P->IsCompute)
+      return err(Line, "RUN DRAW_GRID on compute pipeline '" + C.Pipeline +
+                           "'");
+    Out.push_back(C);
+    return Error::success();
+  }
+  if (A.size() >= 2 && A[1].Text == "DRAW_ARRAY") {
+    // RUN P DRAW_ARRAY AS topology [INDEXED] [START_IDX n] [COUNT n]
+    //     [START_INSTANCE n] [INSTANCE_COUNT n]
+    if (A.size() < 4 || A[2].Text != "AS")
+      return err(Line, "RUN DRAW_ARRAY: expected AS topology");
+    C.K = Command::DrawArray;
+    C.Topology = A[3].Text;
+    if (C.Topology != "TRIANGLE_LIST" && C.Topology != "TRIANGLE_STRIP" &&
+        C.Topology != "TRIANGLE_FAN") {
+      unsupported(Line, "DRAW_ARRAY AS " + C.Topology);
+      return Error::success();
+    }
+    for (size_t I = 4; I < A.size(); ++I) {
+      StringRef K = A[I].Text;
+      if (K == "INDEXED") {
+        C.Indexed = true;
+        continue;
+      }
+      uint64_t N;
+      if (I + 1 >= A.size() || !parseUnsigned(A[I + 1].Text, N) ||
+          N > (1u << 24))
+        return err(Line, "RUN DRAW_ARRAY: " + K + " needs a number");
+      ++I;
+      if (K == "START_IDX")
+        C.StartIdx = uint32_t(N);
+      else if (K == "COUNT") {
+        C.Count = uint32_t(N);
+        C.CountGiven = true;
+      } else if (K == "START_INSTANCE")
+        C.StartInstance = uint32_t(N);
+      else if (K == "INSTANCE_COUNT")
+        C.InstanceCount = uint32_t(N);
+      else
+        return err(Line, "RUN DRAW_ARRAY: unexpected '" + K + "'");
+    }
+    if (P->IsCompute)
+      return err(Line, "RUN DRAW_ARRAY on compute pipeline '" + C.Pipeline +
+                           "'");
+    Out.push_back(C);
     return Error::success();
   }
   if (A.size() != 4)
@@ -858,6 +991,8 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
     return parseBuffer(L);
   if (Cmd == "PIPELINE")
     return parsePipeline(L);
+  if (Cmd == "DERIVE_PIPELINE")
+    return parseDerivePipeline(L);
   std::vector<Token> A = restOfLine(L);
   if (Cmd == "RUN")
     return parseRun(L, std::move(A), Out);

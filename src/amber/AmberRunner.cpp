@@ -53,7 +53,9 @@ private:
   DispatchResources resources(PipelineDecl &P);
   std::vector<ColorTarget> colorTargets(PipelineDecl &P);
   Error runCompute(const Command &C, PipelineDecl &P);
-  Error drawRect(const Command &C, PipelineDecl &P);
+  Error drawCommand(const Command &C, PipelineDecl &P);
+  Expected<DrawCall> arrayDraw(const Command &C, PipelineDecl &P);
+  Expected<GraphicsShaders *> graphicsShaders(PipelineDecl &P);
   void clear(PipelineDecl &P);
 };
 
@@ -188,7 +190,7 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
   return It->second->dispatch(G, R, O.Threads);
 }
 
-Error Runner::drawRect(const Command &C, PipelineDecl &P) {
+Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
   auto It = Graphics.find(P.Name);
   if (It == Graphics.end()) {
     GraphicsShaders GS;
@@ -224,11 +226,108 @@ Error Runner::drawRect(const Command &C, PipelineDecl &P) {
     GS.Fragment = std::move(*J);
     It = Graphics.emplace(P.Name, std::move(GS)).first;
   }
-  log(formatv("DRAW_RECT {0} {1} {2} {3} {4}", P.Name, C.Nums[0], C.Nums[1],
-              C.Nums[2], C.Nums[3]));
+  return &It->second;
+}
+
+/// Reads an index (INDEX_DATA) or attribute component.
+static double readValue(const BufferFormat &F, const Component &C,
+                        const uint8_t *P) {
+  (void)F;
+  return readComponentNormalized(C, P);
+}
+
+Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
+  DrawCall D;
+  D.Topo = C.Topology == "TRIANGLE_LIST"    ? Topology::TriangleList
+           : C.Topology == "TRIANGLE_STRIP" ? Topology::TriangleStrip
+                                            : Topology::TriangleFan;
+  D.FirstInstance = C.StartInstance;
+  D.InstanceCount = C.InstanceCount;
+  // Vertex count: COUNT, or what the first vertex buffer (index buffer
+  // when indexed) holds from START_IDX on.
+  auto Elements = [](const BufferDecl &B, const BufferFormat &F) {
+    return F.ElementSize ? uint32_t(B.Data.size() / F.ElementSize) : 0u;
+  };
+  if (C.Indexed) {
+    if (P.IndexData.empty())
+      return makeError("DRAW_ARRAY INDEXED without INDEX_DATA");
+    const BufferDecl &IB = *S.findBuffer(P.IndexData);
+    if (IB.Format.Components.size() != 1 ||
+        IB.Format.Components[0].Kind == NumKind::Float)
+      return makeError("INDEX_DATA buffer '" + IB.Name +
+                       "' is not of an unsigned integer type");
+    uint32_t Total = Elements(IB, IB.Format);
+    uint32_t Count = C.CountGiven ? C.Count
+                                  : (Total > C.StartIdx ? Total - C.StartIdx : 0);
+    if (uint64_t(C.StartIdx) + Count > Total)
+      return makeError("DRAW_ARRAY reads past the end of INDEX_DATA");
+    for (uint32_t I = 0; I < Count; ++I)
+      D.Vertices.push_back(uint32_t(readComponentUInt(
+          IB.Format.Components[0],
+          &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])));
+  } else {
+    uint32_t Count = C.Count;
+    if (!C.CountGiven) {
+      if (P.VertexData.empty())
+        return makeError("DRAW_ARRAY without COUNT or VERTEX_DATA");
+      const VertexDataDecl &V = P.VertexData[0];
+      const BufferDecl &B = *S.findBuffer(V.Buffer);
+      const BufferFormat &F = V.Format ? *V.Format : B.Format;
+      uint32_t Total = Elements(B, F);
+      Count = Total > C.StartIdx ? Total - C.StartIdx : 0;
+    }
+    for (uint32_t I = 0; I < Count; ++I)
+      D.Vertices.push_back(C.StartIdx + I);
+  }
+  D.Fetch = [this, &P](uint32_t Loc, uint32_t Vertex, uint32_t Instance,
+                       double Out[4]) {
+    for (const VertexDataDecl &V : P.VertexData) {
+      if (V.Location != Loc)
+        continue;
+      const BufferDecl &B = *S.findBuffer(V.Buffer);
+      const BufferFormat &F = V.Format ? *V.Format : B.Format;
+      uint32_t Stride = V.Stride ? V.Stride : F.ElementSize;
+      uint64_t Base =
+          V.Offset + uint64_t(V.PerInstance ? Instance : Vertex) * Stride;
+      unsigned K = 0;
+      for (const Component &Co : F.Components) {
+        if (Co.Padding || K >= 4)
+          continue;
+        if (Base + Co.Offset + Co.Bits / 8 <= B.Data.size())
+          Out[K] = readValue(F, Co, &B.Data[Base + Co.Offset]);
+        ++K;
+      }
+      return true;
+    }
+    return false;
+  };
+  return D;
+}
+
+Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
+  auto GS = graphicsShaders(P);
+  if (!GS)
+    return GS.takeError();
+  DrawCall D;
+  if (C.K == Command::DrawRect) {
+    log(formatv("DRAW_RECT {0} {1} {2} {3} {4}", P.Name, C.Nums[0],
+                C.Nums[1], C.Nums[2], C.Nums[3]));
+    D = rectDraw(C.Nums, P.FbWidth, P.FbHeight);
+  } else if (C.K == Command::DrawGrid) {
+    log(formatv("DRAW_GRID {0} cells {1}x{2}", P.Name, C.Cells[0],
+                C.Cells[1]));
+    D = gridDraw(C.Nums, C.Cells[0], C.Cells[1], P.FbWidth, P.FbHeight);
+  } else {
+    auto A = arrayDraw(C, P);
+    if (!A)
+      return A.takeError();
+    D = std::move(*A);
+    log(formatv("DRAW_ARRAY {0} {1} vertices x {2} instances", P.Name,
+                D.Vertices.size(), D.InstanceCount));
+  }
   std::vector<ColorTarget> Targets = colorTargets(P);
-  return amber::drawRect(It->second, C.Nums, P.FbWidth, P.FbHeight, Targets,
-                         resources(P), O.HelperLanes);
+  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, resources(P),
+                     O.HelperLanes);
 }
 
 void Runner::clear(PipelineDecl &P) {
@@ -263,7 +362,9 @@ ScriptResult Runner::run() {
       E = runCompute(C, *P);
       break;
     case Command::DrawRect:
-      E = drawRect(C, *P);
+    case Command::DrawGrid:
+    case Command::DrawArray:
+      E = drawCommand(C, *P);
       break;
     case Command::ClearColor:
       for (unsigned I = 0; I < 4; ++I)

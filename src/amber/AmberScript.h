@@ -57,11 +57,24 @@ struct BindDecl {
   uint32_t Set = 0, Binding = 0, Location = 0;
 };
 
+/// VERTEX_DATA B LOCATION n [RATE vertex|instance] [OFFSET o] [STRIDE s]
+/// [FORMAT f]: an attribute read from a buffer.
+struct VertexDataDecl {
+  std::string Buffer;
+  uint32_t Location = 0;
+  bool PerInstance = false;
+  uint32_t Offset = 0;
+  uint32_t Stride = 0;                 ///< 0: the element size
+  std::optional<BufferFormat> Format;  ///< default: the buffer's
+};
+
 struct PipelineDecl {
   std::string Name;
   bool IsCompute = true;
   std::vector<AttachDecl> Attached;
   std::vector<BindDecl> Binds;
+  std::vector<VertexDataDecl> VertexData;
+  std::string IndexData; ///< INDEX_DATA buffer, empty if none
   uint32_t FbWidth = 250, FbHeight = 250; ///< Amber's default
   std::array<double, 4> ClearColor = {0, 0, 0, 0}; ///< in [0, 1]
   unsigned Line = 0;
@@ -78,6 +91,8 @@ struct Command {
   enum Kind {
     Run,          ///< compute dispatch
     DrawRect,     ///< graphics: RUN P DRAW_RECT POS x y SIZE w h
+    DrawGrid,     ///< RUN P DRAW_GRID POS x y SIZE w h CELLS c r
+    DrawArray,    ///< RUN P DRAW_ARRAY AS topology [INDEXED] ...
     Clear,
     ClearColor,
     Copy,         ///< COPY Buffer TO Other
@@ -89,8 +104,14 @@ struct Command {
   } K = Run;
   unsigned Line = 0;
   std::string Pipeline;
-  /// Run: workgroup counts; DrawRect: x y w h.
+  /// Run: workgroup counts; DrawRect, DrawGrid: x y w h.
   std::array<double, 4> Nums = {0, 0, 0, 0};
+  /// DrawGrid: columns, rows. DrawArray: the draw.
+  uint32_t Cells[2] = {1, 1};
+  std::string Topology;
+  bool Indexed = false;
+  uint32_t StartIdx = 0, Count = 0, StartInstance = 0, InstanceCount = 1;
+  bool CountGiven = false;
   // EXPECT
   std::string Buffer, Other;
   uint64_t Offset = 0;              ///< ExpectValues: byte offset

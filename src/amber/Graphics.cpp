@@ -147,17 +147,21 @@ Error descriptorTable(const ComputeInfo &Info, const DispatchResources &R,
   return Error::success();
 }
 
-/// Runs the vertex stage on the strip's four vertices.
-Expected<std::vector<ShadedVertex>>
-shadeVertices(const GraphicsShaders &S, const double (&Ndc)[4][2],
-              const DispatchResources &R) {
-  std::vector<ShadedVertex> Out(4);
+/// Runs the vertex stage on every vertex of \p D for instance \p Inst, W
+/// vertices per call.
+Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
+                                                  const DrawCall &D,
+                                                  uint32_t Inst,
+                                                  const DispatchResources &R) {
+  size_t N = D.Vertices.size();
+  std::vector<ShadedVertex> Out(N);
   if (!S.Vertex) {
-    for (unsigned V = 0; V < 4; ++V) {
-      Out[V].Pos[0] = Ndc[V][0];
-      Out[V].Pos[1] = Ndc[V][1];
-      Out[V].Pos[2] = 0;
-      Out[V].Pos[3] = 1;
+    // PASSTHROUGH: the position attribute is the clip position.
+    for (size_t V = 0; V < N; ++V) {
+      double P[4] = {0, 0, 0, 1};
+      if (!D.Fetch(0, D.Vertices[V], Inst, P))
+        return makeError("PASSTHROUGH needs a position at location 0");
+      std::copy(P, P + 4, Out[V].Pos);
     }
     return Out;
   }
@@ -165,39 +169,15 @@ shadeVertices(const GraphicsShaders &S, const double (&Ndc)[4][2],
   const InterfaceLayout &L = J.layout();
   unsigned W = J.width();
   std::vector<uint8_t> In(L.InputSize), OutBuf(L.OutputSize);
-  for (const InterfaceVariable &V : L.Inputs) {
-    for (size_t C = 0; C < V.Components.size(); ++C)
-      for (unsigned Lane = 0; Lane < 4; ++Lane) {
-        double Val;
-        if (V.Location == 0 && C < 4)
-          Val = C < 2 ? Ndc[Lane][C] : (C == 2 ? 0.0 : 1.0);
-        else if (V.BuiltIn == BuiltInVertexIndex || V.BuiltIn == BuiltInVertexId)
-          Val = Lane;
-        else if (V.BuiltIn == BuiltInInstanceIndex ||
-                 V.BuiltIn == BuiltInInstanceId)
-          Val = 0;
-        else if (V.Location > 0)
-          return makeUnsupported(formatv("vertex shader input location {0} "
-                                         "(VERTEX_DATA is not supported)",
-                                         V.Location)
-                                     .str());
-        else
-          return makeUnsupported("vertex shader input " + V.Name);
-        storeLane(In, V, C, Lane, fromDouble(V.Components[C], Val));
-      }
-  }
   std::vector<const s2l_descriptor *> Table;
   if (Error E = descriptorTable(S.VertexInfo, R, Table, "vertex"))
     return std::move(E);
   s2l_group_args Args = {};
-  Args.active_mask = 0xf;
   Args.inputs = In.data();
   Args.outputs = OutBuf.data();
   Args.descriptor_sets = Table.data();
   Args.push_constants = R.PushConstants.data();
   Args.num_workgroups[0] = Args.num_workgroups[1] = Args.num_workgroups[2] = 1;
-  (void)W;
-  J.run(Args);
   const InterfaceVariable *PosVar = nullptr;
   for (const InterfaceVariable &V : L.Outputs) {
     bool IsPos = V.BuiltIn == BuiltInPosition ||
@@ -208,18 +188,49 @@ shadeVertices(const GraphicsShaders &S, const double (&Ndc)[4][2],
   }
   if (!PosVar)
     return makeError("vertex shader writes no gl_Position");
-  for (unsigned Lane = 0; Lane < 4; ++Lane) {
-    for (unsigned C = 0; C < 4; ++C)
-      Out[Lane].Pos[C] = asDouble(PosVar->Components[C],
-                                  loadLane(OutBuf, *PosVar, C, W, Lane));
-    for (const InterfaceVariable &V : L.Outputs) {
-      if (V.Location < 0)
-        continue;
-      std::vector<std::pair<ScalarKind, uint64_t>> Comps;
-      for (size_t C = 0; C < V.Components.size(); ++C)
-        Comps.emplace_back(V.Components[C].Kind,
-                           loadLane(OutBuf, V, C, W, Lane));
-      Out[Lane].Varyings.emplace_back(V.Location, std::move(Comps));
+
+  for (size_t Base = 0; Base < N; Base += W) {
+    unsigned Lanes = unsigned(std::min<size_t>(W, N - Base));
+    for (const InterfaceVariable &V : L.Inputs) {
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+        uint32_t Index = D.Vertices[Base + Lane];
+        double Vals[4] = {0, 0, 0, 1};
+        if (V.BuiltIn == BuiltInVertexIndex || V.BuiltIn == BuiltInVertexId) {
+          Vals[0] = Index;
+        } else if (V.BuiltIn == BuiltInInstanceIndex ||
+                   V.BuiltIn == BuiltInInstanceId) {
+          Vals[0] = Inst;
+        } else if (V.BuiltIn >= 0) {
+          return makeUnsupported(
+              formatv("vertex shader input built-in {0}", V.BuiltIn).str());
+        } else if (V.Location < 0 ||
+                   !D.Fetch(uint32_t(V.Location), Index, Inst, Vals)) {
+          return makeError(formatv("vertex shader input location {0} has no "
+                                   "VERTEX_DATA",
+                                   V.Location)
+                               .str());
+        }
+        for (size_t C = 0; C < V.Components.size(); ++C)
+          storeLane(In, V, C, Lane,
+                    fromDouble(V.Components[C], C < 4 ? Vals[C] : 0));
+      }
+    }
+    Args.active_mask = (1u << Lanes) - 1;
+    J.run(Args);
+    for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+      ShadedVertex &SV = Out[Base + Lane];
+      for (unsigned C = 0; C < 4; ++C)
+        SV.Pos[C] = asDouble(PosVar->Components[C],
+                             loadLane(OutBuf, *PosVar, C, W, Lane));
+      for (const InterfaceVariable &V : L.Outputs) {
+        if (V.Location < 0)
+          continue;
+        std::vector<std::pair<ScalarKind, uint64_t>> Comps;
+        for (size_t C = 0; C < V.Components.size(); ++C)
+          Comps.emplace_back(V.Components[C].Kind,
+                             loadLane(OutBuf, V, C, W, Lane));
+        SV.Varyings.emplace_back(V.Location, std::move(Comps));
+      }
     }
   }
   return Out;
@@ -259,25 +270,111 @@ Error makeUnsupported(const Twine &Msg) {
 
 bool isUnsupported(const Error &E) { return E.isA<UnsupportedError>(); }
 
-Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
-               uint32_t FbW, uint32_t FbH, std::vector<ColorTarget> &Targets,
-               const DispatchResources &R, bool HelperLanes) {
+namespace {
+
+/// Positions (x, y) in NDC as the location-0 attribute.
+DrawCall positionsDraw(Topology T, std::vector<std::array<double, 2>> Ndc) {
+  DrawCall D;
+  D.Topo = T;
+  for (uint32_t I = 0; I < Ndc.size(); ++I)
+    D.Vertices.push_back(I);
+  D.Fetch = [Ndc = std::move(Ndc)](uint32_t Loc, uint32_t V, uint32_t,
+                                   double Out[4]) {
+    if (Loc != 0 || V >= Ndc.size())
+      return false;
+    Out[0] = Ndc[V][0];
+    Out[1] = Ndc[V][1];
+    return true;
+  };
+  return D;
+}
+
+} // namespace
+
+DrawCall rectDraw(std::array<double, 4> Rect, uint32_t FbW, uint32_t FbH) {
   const double X0 = Rect[0] / FbW * 2 - 1, Y0 = Rect[1] / FbH * 2 - 1;
   const double X1 = (Rect[0] + Rect[2]) / FbW * 2 - 1,
                Y1 = (Rect[1] + Rect[3]) / FbH * 2 - 1;
-  const double Ndc[4][2] = {{X0, Y1}, {X0, Y0}, {X1, Y1}, {X1, Y0}};
-  auto Verts = shadeVertices(S, Ndc, R);
+  return positionsDraw(Topology::TriangleStrip,
+                       {{X0, Y1}, {X0, Y0}, {X1, Y1}, {X1, Y0}});
+}
+
+DrawCall gridDraw(std::array<double, 4> Rect, uint32_t Cols, uint32_t Rows,
+                  uint32_t FbW, uint32_t FbH) {
+  std::vector<std::array<double, 2>> P;
+  for (uint32_t R = 0; R < Rows; ++R)
+    for (uint32_t C = 0; C < Cols; ++C) {
+      double X0 = (Rect[0] + Rect[2] * C / Cols) / FbW * 2 - 1;
+      double X1 = (Rect[0] + Rect[2] * (C + 1) / Cols) / FbW * 2 - 1;
+      double Y0 = (Rect[1] + Rect[3] * R / Rows) / FbH * 2 - 1;
+      double Y1 = (Rect[1] + Rect[3] * (R + 1) / Rows) / FbH * 2 - 1;
+      // Two triangles per cell, wound like DRAW_RECT's strip.
+      P.push_back({X0, Y1});
+      P.push_back({X0, Y0});
+      P.push_back({X1, Y1});
+      P.push_back({X0, Y0});
+      P.push_back({X1, Y0});
+      P.push_back({X1, Y1});
+    }
+  return positionsDraw(Topology::TriangleList, std::move(P));
+}
+
+static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
+                          uint32_t Inst, uint32_t FbW, uint32_t FbH,
+                          std::vector<ColorTarget> &Targets,
+                          const DispatchResources &R, bool HelperLanes);
+
+Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
+               uint32_t FbW, uint32_t FbH, std::vector<ColorTarget> &Targets,
+               const DispatchResources &R, bool HelperLanes) {
+  return draw(S, rectDraw(Rect, FbW, FbH), FbW, FbH, Targets, R, HelperLanes);
+}
+
+Error draw(const GraphicsShaders &S, const DrawCall &D, uint32_t FbW,
+           uint32_t FbH, std::vector<ColorTarget> &Targets,
+           const DispatchResources &R, bool HelperLanes) {
+  for (uint32_t Inst = D.FirstInstance;
+       Inst < D.FirstInstance + D.InstanceCount; ++Inst)
+    if (Error E = drawInstance(S, D, Inst, FbW, FbH, Targets, R, HelperLanes))
+      return E;
+  return Error::success();
+}
+
+static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
+                          uint32_t Inst, uint32_t FbW, uint32_t FbH,
+                          std::vector<ColorTarget> &Targets,
+                          const DispatchResources &R, bool HelperLanes) {
+  auto Verts = shadeVertices(S, D, Inst, R);
   if (!Verts)
     return Verts.takeError();
 
-  ScreenVertex SV[4];
-  for (unsigned V = 0; V < 4; ++V) {
+  std::vector<ScreenVertex> SV(Verts->size());
+  for (size_t V = 0; V < SV.size(); ++V) {
     const double *P = (*Verts)[V].Pos;
     if (!(P[3] > 0))
       return makeUnsupported("clipping (a vertex with w <= 0)");
     double Iw = 1.0 / P[3];
     SV[V] = {(P[0] * Iw + 1) * FbW / 2, (P[1] * Iw + 1) * FbH / 2, P[2] * Iw,
              Iw};
+  }
+  // Triangles in draw order; the first vertex is the provoking one.
+  std::vector<std::array<unsigned, 3>> Tris;
+  size_t N = SV.size();
+  switch (D.Topo) {
+  case Topology::TriangleList:
+    for (size_t I = 0; I + 2 < N; I += 3)
+      Tris.push_back({unsigned(I), unsigned(I + 1), unsigned(I + 2)});
+    break;
+  case Topology::TriangleStrip:
+    // Vulkan: (i, i + 1 + i % 2, i + 2 - i % 2).
+    for (size_t I = 0; I + 2 < N; ++I)
+      Tris.push_back({unsigned(I), unsigned(I + 1 + I % 2),
+                      unsigned(I + 2 - I % 2)});
+    break;
+  case Topology::TriangleFan:
+    for (size_t I = 0; I + 2 < N; ++I)
+      Tris.push_back({unsigned(I + 1), unsigned(I + 2), 0u});
+    break;
   }
 
   const JitShader &F = *S.Fragment;
@@ -331,14 +428,10 @@ Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
   Args.push_constants = R.PushConstants.data();
   Args.num_workgroups[0] = Args.num_workgroups[1] = Args.num_workgroups[2] = 1;
 
-  // Triangle i of a strip is (i, i+1, i+2) with the winding of odd
-  // triangles restored: (0,1,2) and (1,3,2). The provoking vertex is the
-  // first.
-  const unsigned Tris[2][3] = {{0, 1, 2}, {1, 3, 2}};
   std::vector<Fragment> Group;
   Group.reserve(W);
 
-  auto Flush = [&](const unsigned *Tri, bool FrontFacing) {
+  auto Flush = [&](const std::array<unsigned, 3> &Tri, bool FrontFacing) {
     if (Group.empty())
       return;
     uint32_t Active = 0;
@@ -415,7 +508,7 @@ Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
     Group.clear();
   };
 
-  for (const unsigned *Tri : Tris) {
+  for (const std::array<unsigned, 3> &Tri : Tris) {
     const ScreenVertex &A = SV[Tri[0]], &B = SV[Tri[1]], &C = SV[Tri[2]];
     double Area = edge(A, B, C.X, C.Y);
     if (Area == 0)

@@ -17,6 +17,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 
 namespace spirv2llvm::amber {
@@ -34,9 +35,38 @@ struct GraphicsShaders {
   ComputeInfo VertexInfo, FragmentInfo;
 };
 
-/// Draws the rectangle (x, y, w, h in framebuffer pixels) with \p S into
-/// \p Targets of a \p FbWidth x \p FbHeight framebuffer. Errors say what is
-/// missing (an input the runner cannot feed, an unbound descriptor).
+enum class Topology { TriangleList, TriangleStrip, TriangleFan };
+
+/// One draw: the vertices in draw order (after the index buffer) and where
+/// their attributes come from.
+struct DrawCall {
+  Topology Topo = Topology::TriangleList;
+  std::vector<uint32_t> Vertices;
+  uint32_t FirstInstance = 0, InstanceCount = 1;
+  /// Attribute \p Location of vertex index \p Vertex, instance
+  /// \p Instance into \p Out (which starts as 0 0 0 1); false when no
+  /// attribute has that location.
+  std::function<bool(uint32_t Location, uint32_t Vertex, uint32_t Instance,
+                     double Out[4])>
+      Fetch;
+};
+
+/// Draws \p D with \p S into \p Targets of a \p FbWidth x \p FbHeight
+/// framebuffer. Errors say what is missing (an input the runner cannot
+/// feed, an unbound descriptor); makeUnsupported ones are SKIPs.
+llvm::Error draw(const GraphicsShaders &S, const DrawCall &D, uint32_t FbWidth,
+                 uint32_t FbHeight, std::vector<ColorTarget> &Targets,
+                 const DispatchResources &R, bool HelperLanes = true);
+
+/// The triangle strip Amber draws for DRAW_RECT (x, y, w, h in
+/// framebuffer pixels), the position at location 0.
+DrawCall rectDraw(std::array<double, 4> Rect, uint32_t FbWidth,
+                  uint32_t FbHeight);
+/// The triangle list of DRAW_GRID: \p Cols x \p Rows rectangles.
+DrawCall gridDraw(std::array<double, 4> Rect, uint32_t Cols, uint32_t Rows,
+                  uint32_t FbWidth, uint32_t FbHeight);
+
+/// Draws the rectangle (x, y, w, h in framebuffer pixels) with \p S.
 /// \p HelperLanes: run the uncovered pixels of partly covered quads as
 /// helper invocations (Vulkan's behaviour); false runs covered lanes only.
 /// Helper lanes run only when the fragment shader binds no storage buffer,
