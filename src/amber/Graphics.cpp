@@ -257,7 +257,8 @@ bool isTopLeft(const ScreenVertex &A, const ScreenVertex &B) {
 
 struct Fragment {
   uint32_t X, Y;
-  double Bary[3]; ///< perspective-correct
+  double Bary[3];       ///< perspective-correct
+  double LinearBary[3]; ///< screen-space (NoPerspective)
   double Z, InvW;
   bool Covered;
 };
@@ -308,13 +309,16 @@ DrawCall gridDraw(std::array<double, 4> Rect, uint32_t Cols, uint32_t Rows,
       double X1 = (Rect[0] + Rect[2] * (C + 1) / Cols) / FbW * 2 - 1;
       double Y0 = (Rect[1] + Rect[3] * R / Rows) / FbH * 2 - 1;
       double Y1 = (Rect[1] + Rect[3] * (R + 1) / Rows) / FbH * 2 - 1;
-      // Two triangles per cell, wound like DRAW_RECT's strip.
-      P.push_back({X0, Y1});
-      P.push_back({X0, Y0});
-      P.push_back({X1, Y1});
+      // Two triangles per cell, wound like DRAW_RECT's strip, whose
+      // provoking (first) vertices are the cell's top-left and
+      // bottom-right corners, which google/amber's draw_grid.amber
+      // (flat varyings) shows to be Amber's choice.
       P.push_back({X0, Y0});
       P.push_back({X1, Y0});
+      P.push_back({X0, Y1});
       P.push_back({X1, Y1});
+      P.push_back({X0, Y1});
+      P.push_back({X1, Y0});
     }
   return positionsDraw(Topology::TriangleList, std::move(P));
 }
@@ -462,11 +466,12 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           } else if (V.BuiltIn == BuiltInHelperInvocation) {
             Bits = !Fr.Covered;
           } else if (Vary[0] && C < Vary[0]->size()) {
-            if (ST.Kind == ScalarKind::Float) {
+            if (ST.Kind == ScalarKind::Float && !V.Flat) {
+              const double *Bary = V.NoPerspective ? Fr.LinearBary : Fr.Bary;
               double Val = 0;
               for (unsigned K = 0; K < 3; ++K) {
                 const auto &[VK, VB] = (*Vary[K])[C];
-                Val += Fr.Bary[K] * asDouble({VK, ST.Bits}, VB);
+                Val += Bary[K] * asDouble({VK, ST.Bits}, VB);
               }
               Bits = fromDouble(ST, Val);
             } else {
@@ -552,6 +557,9 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           // Screen-space barycentrics, then perspective correction.
           double L0 = edge(B, C, Px, Py) / Area, L1 = edge(C, A, Px, Py) / Area;
           double L2 = 1 - L0 - L1;
+          Fr.LinearBary[0] = L0;
+          Fr.LinearBary[1] = L1;
+          Fr.LinearBary[2] = L2;
           Fr.Z = L0 * A.Z + L1 * B.Z + L2 * C.Z;
           Fr.InvW = L0 * A.InvW + L1 * B.InvW + L2 * C.InvW;
           double P0 = L0 * A.InvW, P1 = L1 * B.InvW, P2 = L2 * C.InvW;
