@@ -256,6 +256,45 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     }
     LaneValue X = Operand(0);
     const std::vector<ScalarType> &ResultComps = components(I.ResultType);
+    if (I.Opcode == Op::OpBitcast && X.Comps.size() != ResultComps.size() &&
+        !X.Comps.empty() && !ResultComps.empty()) {
+      // Different component counts (vec2 of half <-> uint, ...): the
+      // operand's components, lowest first, are concatenated into one
+      // integer and cut into the result's components, lowest first, as
+      // SPIR-V's OpBitcast maps lower-order bits to lower-numbered
+      // components.
+      unsigned SrcBits = X.Comps[0]->getType()->getScalarSizeInBits();
+      unsigned DstBits = ResultComps[0].Bits;
+      unsigned Total = SrcBits * unsigned(X.Comps.size());
+      if (Total != DstBits * ResultComps.size() || Total > 128) {
+        failAt(I, "operand and result have different sizes");
+        return true;
+      }
+      auto LaneTy = [&](Type *S) -> Type * {
+        return Varying ? FixedVectorType::get(S, W) : S;
+      };
+      Type *Wide = LaneTy(B.getIntNTy(Total));
+      Value *Acc = Constant::getNullValue(Wide);
+      for (size_t K = 0; K < X.Comps.size(); ++K) {
+        Value *C = X.Comps[K];
+        if (Varying && !C->getType()->isVectorTy())
+          C = B.CreateVectorSplat(W, C);
+        C = B.CreateBitCast(C, LaneTy(B.getIntNTy(SrcBits)));
+        Acc = B.CreateOr(Acc, B.CreateShl(B.CreateZExt(C, Wide),
+                                          ConstantInt::get(Wide, K * SrcBits)));
+      }
+      LaneValue R;
+      R.Varying = Varying;
+      for (size_t K = 0; K < ResultComps.size(); ++K) {
+        Value *Part = B.CreateTrunc(
+            B.CreateLShr(Acc, ConstantInt::get(Wide, K * DstBits)),
+            LaneTy(B.getIntNTy(DstBits)));
+        R.Comps.push_back(
+            B.CreateBitCast(Part, laneType(ResultComps[K], Varying)));
+      }
+      set(Id, std::move(R));
+      return true;
+    }
     if (X.Comps.size() != ResultComps.size()) {
       failAt(I, "operand and result have different component counts "
                 "(not supported yet)");
