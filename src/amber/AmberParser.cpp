@@ -367,8 +367,9 @@ Error Parser::parseBuffer(unsigned Line) {
     if (I + 1 >= A.size() || !parseUnsigned(A[I + 1].Text, N))
       return err(Line, "BUFFER " + B.Name + ": SIZE needs a count");
     I += 2;
-    if (N > (1u << 26))
-      return err(Line, "BUFFER " + B.Name + ": SIZE too large");
+    // Keeps a typo from allocating gigabytes.
+    if (N * std::max<uint32_t>(F.ElementSize, 1) > (1ull << 28))
+      return err(Line, "BUFFER " + B.Name + ": SIZE too large (over 256 MiB)");
     std::vector<std::string> Values;
     if (I + 1 < A.size() && A[I].Text == "FILL") {
       Values.assign(N * PerElem, A[I + 1].Text);
@@ -654,9 +655,9 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
     } else if (Cmd == "FRAMEBUFFER_SIZE") {
       uint64_t W, H;
       if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
-          !parseUnsigned(Args[1].Text, H) || !W || !H || W > 16384 ||
-          H > 16384)
-        return err(L, "FRAMEBUFFER_SIZE needs a width and a height");
+          !parseUnsigned(Args[1].Text, H) || !W || !H || W * H > (1u << 24))
+        return err(L, "FRAMEBUFFER_SIZE needs a width and a height (at most "
+                      "2^24 pixels)");
       P.FbWidth = uint32_t(W);
       P.FbHeight = uint32_t(H);
     } else if (Cmd == "SUBGROUP") {
@@ -871,6 +872,8 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
                              A[9 + J].Text + "'");
       C.Cells[J] = uint32_t(N);
     }
+    if (uint64_t(C.Cells[0]) * C.Cells[1] > (1u << 20))
+      return err(Line, "RUN DRAW_GRID: more than 2^20 cells");
     if (P->IsCompute)
       return err(Line, "RUN DRAW_GRID on compute pipeline '" + C.Pipeline +
                            "'");
@@ -915,6 +918,8 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
     if (P->IsCompute)
       return err(Line, "RUN DRAW_ARRAY on compute pipeline '" + C.Pipeline +
                            "'");
+    if (uint64_t(C.Count) * C.InstanceCount > (1u << 24))
+      return err(Line, "RUN DRAW_ARRAY: more than 2^24 vertices");
     Out.push_back(C);
     return Error::success();
   }
@@ -927,6 +932,8 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
       return err(Line, "RUN: malformed workgroup count '" + A[1 + J].Text + "'");
     C.Nums[J] = double(N);
   }
+  if (C.Nums[0] * C.Nums[1] * C.Nums[2] > double(1u << 24))
+    return err(Line, "RUN: more than 2^24 workgroups");
   if (!P->IsCompute)
     return err(Line, "RUN x y z on graphics pipeline '" + C.Pipeline + "'");
   Out.push_back(C);
