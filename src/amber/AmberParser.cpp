@@ -50,7 +50,7 @@ struct Token {
 
 /// Amber commands this runner does not implement: the script is skipped.
 const std::set<std::string> UnsupportedCommands = {
-    "IMAGE",        "SAMPLER",         "STRUCT",      "VIRTUAL_FILE",
+    "IMAGE",        "SAMPLER",         "VIRTUAL_FILE",
          "CLEAR_DEPTH", "CLEAR_STENCIL",
     "DEBUG",        "INCLUDE"};
 
@@ -137,6 +137,7 @@ private:
   size_t Pos = 0;
   std::string BaseDir;
   Script S;
+  StructTable Structs;
 
   bool atEnd() const { return Pos >= Toks.size(); }
   const Token &peek() const { return Toks[Pos]; }
@@ -301,7 +302,13 @@ Error Parser::parseBuffer(unsigned Line) {
       Std140 = A[I].Text == "STD140";
       ++I;
     }
-    auto F = parseDataType(A[TypeAt].Text, Std140);
+    auto F = Structs.count(A[TypeAt].Text)
+                 ? layoutStruct(A[TypeAt].Text, Structs.find(A[TypeAt].Text)->second,
+                                Std140, Structs)
+                 : parseDataType(A[TypeAt].Text, Std140);
+    if (!F && Structs.count(A[TypeAt].Text))
+      return err(Line, "STRUCT " + A[TypeAt].Text + ": " +
+                           toString(F.takeError()));
     if (!F) {
       consumeError(F.takeError());
       // Anything else names a STRUCT, which is skipped at its declaration;
@@ -1020,6 +1027,49 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
       if (!parseDouble(A[J].Text, C.Nums[J - 1]))
         return err(L, Cmd + ": malformed number '" + A[J].Text + "'");
     Out.push_back(C);
+    return Error::success();
+  }
+  if (Cmd == "STRUCT") {
+    // STRUCT name [STRIDE n] / type member [OFFSET n] ... / END
+    if (A.empty())
+      return err(L, "STRUCT needs a name");
+    if (A.size() > 1) {
+      unsupported(L, "STRUCT ... " + A[1].Text);
+      return Error::success();
+    }
+    std::string Name = A[0].Text;
+    if (Structs.count(Name))
+      return err(L, "duplicate STRUCT '" + Name + "'");
+    StructDef Def;
+    while (true) {
+      if (atEnd())
+        return err(L, "STRUCT without END");
+      unsigned ML = peek().Line;
+      std::string Type = Toks[Pos++].Text;
+      if (Type == "END")
+        break;
+      std::vector<Token> M = restOfLine(ML);
+      if (M.empty())
+        return err(ML, "STRUCT member needs a type and a name");
+      StructDef::Member Mem;
+      Mem.Type = Type;
+      if (M.size() == 3 && M[1].Text == "OFFSET") {
+        uint64_t Off;
+        if (!parseUnsigned(M[2].Text, Off))
+          return err(ML, "STRUCT: malformed OFFSET '" + M[2].Text + "'");
+        Mem.Offset = uint32_t(Off);
+      } else if (M.size() != 1) {
+        unsupported(ML, "STRUCT member '" + M[1].Text + "'");
+        return Error::success();
+      }
+      if (!Structs.count(Type)) {
+        auto F = parseDataType(Type, false);
+        if (!F)
+          return err(ML, "STRUCT: " + toString(F.takeError()));
+      }
+      Def.Members.push_back(std::move(Mem));
+    }
+    Structs[Name] = std::move(Def);
     return Error::success();
   }
   if (Cmd == "COPY") {

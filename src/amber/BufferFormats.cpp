@@ -133,6 +133,104 @@ Expected<BufferFormat> parseDataType(StringRef Name, bool Std140) {
   return F;
 }
 
+namespace {
+
+/// Appends the components of \p Type at \p Base; returns its size and
+/// base alignment.
+Error appendMember(StringRef Type, bool Std140, const StructTable &Structs,
+                   uint32_t Base, BufferFormat &F, uint32_t &Size,
+                   uint32_t &Align) {
+  if (auto It = Structs.find(Type); It != Structs.end()) {
+    uint32_t Offset = 0, MaxAlign = 1;
+    for (const StructDef::Member &M : It->second.Members) {
+      uint32_t MSize, MAlign;
+      BufferFormat Tmp;
+      // Alignment first (a dry run), then the real placement.
+      if (Error E = appendMember(M.Type, Std140, Structs, 0, Tmp, MSize, MAlign))
+        return E;
+      uint32_t At = (Offset + MAlign - 1) / MAlign * MAlign;
+      if (M.Offset) {
+        if (*M.Offset < Offset)
+          return makeError("member of type '" + M.Type + "' at OFFSET " +
+                           Twine(*M.Offset) + " overlaps the previous one");
+        At = *M.Offset;
+      }
+      if (Error E = appendMember(M.Type, Std140, Structs, Base + At, F, MSize,
+                                 MAlign))
+        return E;
+      Offset = At + MSize;
+      MaxAlign = std::max(MaxAlign, MAlign);
+    }
+    if (Std140)
+      MaxAlign = std::max<uint32_t>(MaxAlign, 16);
+    Align = MaxAlign;
+    Size = (Offset + Align - 1) / Align * Align;
+    return Error::success();
+  }
+  auto Plain = parseDataType(Type, false);
+  if (!Plain)
+    return Plain.takeError();
+  if (Type.ends_with("[]") || Plain->IsImage || Type.starts_with("R") ||
+      Type.starts_with("B"))
+    return makeError("unsupported STRUCT member type '" + Type + "'");
+  // Scalars, vectors, matrices: columns of Rows components.
+  const Component &S0 = Plain->Components[0];
+  uint32_t Scalar = S0.Bits / 8;
+  unsigned Cols = 1, Rows = 1;
+  if (Type.starts_with("vec"))
+    Rows = unsigned(Type[3] - '0');
+  else if (Type.starts_with("mat")) {
+    Cols = unsigned(Type[3] - '0');
+    Rows = unsigned(Type[5] - '0');
+  }
+  uint32_t VecAlign = Scalar * (Rows == 1 ? 1 : Rows == 2 ? 2 : 4);
+  uint32_t ColStride = Cols > 1 || Type.starts_with("mat")
+                           ? (Std140 ? std::max<uint32_t>(VecAlign, 16)
+                                     : VecAlign)
+                           : Scalar * Rows;
+  for (unsigned C = 0; C < Cols; ++C)
+    for (unsigned R = 0; R < Rows; ++R) {
+      Component X = S0;
+      X.Padding = false;
+      X.Offset = Base + C * ColStride + R * Scalar;
+      F.Components.push_back(X);
+    }
+  Align = Type.starts_with("mat") ? ColStride : VecAlign;
+  Size = Type.starts_with("mat") ? Cols * ColStride : Scalar * Rows;
+  return Error::success();
+}
+
+} // namespace
+
+Expected<BufferFormat> layoutStruct(StringRef Name, const StructDef &Def,
+                                    bool Std140, const StructTable &Structs) {
+  BufferFormat F;
+  F.Name = Name.str();
+  F.Std140 = Std140;
+  uint32_t Size, Align;
+  if (Error E = appendMember(Name, Std140, Structs, 0, F, Size, Align))
+    return std::move(E);
+  // Gaps become padding bytes, so that walking the components in order
+  // walks the element.
+  std::stable_sort(F.Components.begin(), F.Components.end(),
+                   [](const Component &A, const Component &B) {
+                     return A.Offset < B.Offset;
+                   });
+  std::vector<Component> All;
+  uint32_t At = 0;
+  for (const Component &C : F.Components) {
+    for (; At < C.Offset; ++At)
+      All.push_back({NumKind::UInt, 8, true, 0, At});
+    All.push_back(C);
+    At = C.Offset + C.Bits / 8;
+  }
+  for (; At < Size; ++At)
+    All.push_back({NumKind::UInt, 8, true, 0, At});
+  F.Components = std::move(All);
+  F.ElementSize = Size;
+  return F;
+}
+
 Expected<BufferFormat> parseImageFormat(StringRef Name) {
   BufferFormat F;
   F.Name = Name.str();

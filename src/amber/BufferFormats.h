@@ -15,6 +15,8 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,24 @@ struct BufferFormat {
 
 /// Parses a DATA_TYPE (or a FORMAT name used as one) in \p Std140 layout.
 llvm::Expected<BufferFormat> parseDataType(llvm::StringRef Name, bool Std140);
+
+/// STRUCT name ... END: members in order, each a type (scalar, vecN<T>,
+/// matCxR<T> or an earlier STRUCT) with an optional explicit OFFSET.
+struct StructDef {
+  struct Member {
+    std::string Type;
+    std::optional<uint32_t> Offset;
+  };
+  std::vector<Member> Members;
+};
+using StructTable = std::map<std::string, StructDef, std::less<>>;
+
+/// Lays out STRUCT \p Def with GLSL's std140 or std430 rules (members at
+/// their base alignment unless OFFSET says otherwise, the struct padded to
+/// its alignment).
+llvm::Expected<BufferFormat> layoutStruct(llvm::StringRef Name,
+                                          const StructDef &Def, bool Std140,
+                                          const StructTable &Structs);
 /// Parses a Vulkan FORMAT name; only whole-byte channels (no packed,
 /// depth or stencil formats).
 llvm::Expected<BufferFormat> parseImageFormat(llvm::StringRef Name);
