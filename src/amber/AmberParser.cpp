@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "amber/AmberParser.h"
 
+#include "amber/Graphics.h"
+
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -57,8 +59,8 @@ const std::set<std::string> UnsupportedCommands = {
 /// Pipeline-block commands this runner does not implement.
 const std::set<std::string> UnsupportedPipelineCommands = {
     "SET",          "COMPILE_OPTIONS",
-    "POLYGON_MODE", "DEPTH",     "STENCIL",     "BLEND",
-    "VIEWPORT",     "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+    "POLYGON_MODE", "DEPTH",     "STENCIL",
+    "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
 
 bool isBodylessShader(ArrayRef<Token> LineToks) {
   for (const Token &T : LineToks)
@@ -659,6 +661,54 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
       if (Args.size() != 1 || !S.findBuffer(Args[0].Text))
         return err(L, "INDEX_DATA needs a buffer");
       P.IndexData = Args[0].Text;
+    } else if (Cmd == "VIEWPORT") {
+      // VIEWPORT x y SIZE w h [MIN_DEPTH d] [MAX_DEPTH d]
+      std::array<double, 4> V;
+      if (Args.size() < 5 || Args[2].Text != "SIZE" ||
+          !parseDouble(Args[0].Text, V[0]) ||
+          !parseDouble(Args[1].Text, V[1]) ||
+          !parseDouble(Args[3].Text, V[2]) ||
+          !parseDouble(Args[4].Text, V[3]) || V[2] <= 0 || V[3] <= 0)
+        return err(L, "VIEWPORT: expected x y SIZE w h");
+      for (size_t I = 5; I < Args.size(); I += 2) {
+        double D;
+        if ((Args[I].Text != "MIN_DEPTH" && Args[I].Text != "MAX_DEPTH") ||
+            I + 1 >= Args.size() || !parseDouble(Args[I + 1].Text, D))
+          return err(L, "VIEWPORT: unexpected '" + Args[I].Text + "'");
+        // The depth range has no effect without a depth attachment.
+      }
+      P.Viewport = V;
+    } else if (Cmd == "BLEND") {
+      // BLEND / SRC_COLOR_FACTOR f / DST_COLOR_FACTOR f / COLOR_OP op /
+      // SRC_ALPHA_FACTOR f / DST_ALPHA_FACTOR f / ALPHA_OP op / END
+      BlendDecl Bl;
+      Bl.Enabled = true;
+      while (true) {
+        if (atEnd())
+          return err(L, "BLEND without END");
+        unsigned BL = peek().Line;
+        std::string K = Toks[Pos++].Text;
+        if (K == "END")
+          break;
+        std::vector<Token> V = restOfLine(BL);
+        if (V.size() != 1)
+          return err(BL, "BLEND: " + K + " needs one value");
+        std::string *Field = K == "SRC_COLOR_FACTOR"   ? &Bl.SrcColor
+                             : K == "DST_COLOR_FACTOR" ? &Bl.DstColor
+                             : K == "COLOR_OP"         ? &Bl.ColorOp
+                             : K == "SRC_ALPHA_FACTOR" ? &Bl.SrcAlpha
+                             : K == "DST_ALPHA_FACTOR" ? &Bl.DstAlpha
+                             : K == "ALPHA_OP"         ? &Bl.AlphaOp
+                                                       : nullptr;
+        if (!Field)
+          return err(BL, "BLEND: unexpected '" + K + "'");
+        *Field = V[0].Text;
+      }
+      if (auto Msg = checkBlend(Bl)) {
+        unsupported(L, "BLEND: " + *Msg);
+        return Error::success();
+      }
+      P.Blend = Bl;
     } else if (Cmd == "FRAMEBUFFER_SIZE") {
       uint64_t W, H;
       if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||

@@ -229,13 +229,6 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
   return &It->second;
 }
 
-/// Reads an index (INDEX_DATA) or attribute component.
-static double readValue(const BufferFormat &F, const Component &C,
-                        const uint8_t *P) {
-  (void)F;
-  return readComponentNormalized(C, P);
-}
-
 Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
   DrawCall D;
   D.Topo = C.Topology == "TRIANGLE_LIST"    ? Topology::TriangleList
@@ -294,7 +287,8 @@ Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
         if (Co.Padding || K >= 4)
           continue;
         if (Base + Co.Offset + Co.Bits / 8 <= B.Data.size())
-          Out[K] = readValue(F, Co, &B.Data[Base + Co.Offset]);
+          // Normalized formats read as floats, like vertex fetch does.
+          Out[K] = readComponentNormalized(Co, &B.Data[Base + Co.Offset]);
         ++K;
       }
       return true;
@@ -326,8 +320,12 @@ Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
                 D.Vertices.size(), D.InstanceCount));
   }
   std::vector<ColorTarget> Targets = colorTargets(P);
+  RasterState RS;
+  RS.HelperLanes = O.HelperLanes;
+  RS.Viewport = P.Viewport;
+  RS.Blend = P.Blend;
   return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, resources(P),
-                     O.HelperLanes);
+                     RS);
 }
 
 void Runner::clear(PipelineDecl &P) {

@@ -68,6 +68,14 @@ struct VertexDataDecl {
   std::optional<BufferFormat> Format;  ///< default: the buffer's
 };
 
+/// BLEND ... END: Vulkan blend factors and operations by Amber's names
+/// (src_alpha, one_minus_src_alpha, add, max, ...).
+struct BlendDecl {
+  bool Enabled = false;
+  std::string SrcColor = "one", DstColor = "zero", ColorOp = "add";
+  std::string SrcAlpha = "one", DstAlpha = "zero", AlphaOp = "add";
+};
+
 struct PipelineDecl {
   std::string Name;
   bool IsCompute = true;
@@ -76,6 +84,10 @@ struct PipelineDecl {
   std::vector<VertexDataDecl> VertexData;
   std::string IndexData; ///< INDEX_DATA buffer, empty if none
   uint32_t FbWidth = 250, FbHeight = 250; ///< Amber's default
+  /// VIEWPORT x y SIZE w h [MIN_DEPTH d] [MAX_DEPTH d]; unset: the
+  /// framebuffer.
+  std::optional<std::array<double, 4>> Viewport;
+  BlendDecl Blend;
   std::array<double, 4> ClearColor = {0, 0, 0, 0}; ///< in [0, 1]
   unsigned Line = 0;
 };

@@ -63,7 +63,7 @@ struct ShadedVertex {
 };
 
 uint64_t loadLane(const std::vector<uint8_t> &Buf, const InterfaceVariable &V,
-                  size_t C, unsigned W, unsigned Lane) {
+                  size_t C, unsigned Lane) {
   uint32_t Bytes = V.Components[C].bytes();
   uint64_t X = 0;
   std::memcpy(&X, &Buf[V.ComponentOffsets[C] + Bytes * Lane], Bytes);
@@ -221,14 +221,14 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
       ShadedVertex &SV = Out[Base + Lane];
       for (unsigned C = 0; C < 4; ++C)
         SV.Pos[C] = asDouble(PosVar->Components[C],
-                             loadLane(OutBuf, *PosVar, C, W, Lane));
+                             loadLane(OutBuf, *PosVar, C, Lane));
       for (const InterfaceVariable &V : L.Outputs) {
         if (V.Location < 0)
           continue;
         std::vector<std::pair<ScalarKind, uint64_t>> Comps;
         for (size_t C = 0; C < V.Components.size(); ++C)
           Comps.emplace_back(V.Components[C].Kind,
-                             loadLane(OutBuf, V, C, W, Lane));
+                             loadLane(OutBuf, V, C, Lane));
         SV.Varyings.emplace_back(V.Location, std::move(Comps));
       }
     }
@@ -264,6 +264,73 @@ struct Fragment {
 };
 
 } // namespace
+
+namespace {
+
+std::optional<double> blendFactor(StringRef F, const double *Src,
+                                  const double *Dst, unsigned C) {
+  double SA = Src[3], DA = Dst[3];
+  if (F == "zero") return 0.0;
+  if (F == "one") return 1.0;
+  if (F == "src_color") return Src[C];
+  if (F == "one_minus_src_color") return 1 - Src[C];
+  if (F == "dst_color") return Dst[C];
+  if (F == "one_minus_dst_color") return 1 - Dst[C];
+  if (F == "src_alpha") return SA;
+  if (F == "one_minus_src_alpha") return 1 - SA;
+  if (F == "dst_alpha") return DA;
+  if (F == "one_minus_dst_alpha") return 1 - DA;
+  if (F == "src_alpha_saturate") return C == 3 ? 1.0 : std::min(SA, 1 - DA);
+  return std::nullopt;
+}
+
+std::optional<double> blendOp(StringRef Op, double S, double SF, double D,
+                              double DF) {
+  if (Op == "add") return S * SF + D * DF;
+  if (Op == "subtract") return S * SF - D * DF;
+  if (Op == "reverse_subtract") return D * DF - S * SF;
+  if (Op == "min") return std::min(S, D);
+  if (Op == "max") return std::max(S, D);
+  return std::nullopt;
+}
+
+/// Blends \p Src (the fragment's colour, NaN where not written) with the
+/// pixel at \p Px, in the attachment's normalized values (UNORM sources
+/// are clamped first, as Vulkan does).
+void blend(const BlendDecl &B, const BufferFormat &Fmt, const uint8_t *Px,
+           double *Src) {
+  const char Channels[] = {'R', 'G', 'B', 'A'};
+  double S[4], D[4];
+  for (unsigned C = 0; C < 4; ++C) {
+    const Component *Co = Fmt.channel(Channels[C]);
+    D[C] = Co ? readComponentNormalized(*Co, Px + Co->Offset) : 1.0;
+    S[C] = std::isnan(Src[C]) ? D[C] : Src[C];
+    if (Co && Co->Kind == NumKind::UNorm)
+      S[C] = std::clamp(S[C], 0.0, 1.0);
+  }
+  for (unsigned C = 0; C < 4; ++C) {
+    if (std::isnan(Src[C]))
+      continue;
+    bool Alpha = C == 3;
+    double SF = *blendFactor(Alpha ? B.SrcAlpha : B.SrcColor, S, D, C);
+    double DF = *blendFactor(Alpha ? B.DstAlpha : B.DstColor, S, D, C);
+    Src[C] = *blendOp(Alpha ? B.AlphaOp : B.ColorOp, S[C], SF, D[C], DF);
+  }
+}
+
+} // namespace
+
+std::optional<std::string> checkBlend(const BlendDecl &B) {
+  double Z[4] = {0, 0, 0, 0};
+  for (const std::string *F :
+       {&B.SrcColor, &B.DstColor, &B.SrcAlpha, &B.DstAlpha})
+    if (!blendFactor(*F, Z, Z, 0))
+      return "unsupported blend factor '" + *F + "'";
+  for (const std::string *Op : {&B.ColorOp, &B.AlphaOp})
+    if (!blendOp(*Op, 0, 0, 0, 0))
+      return "unsupported blend operation '" + *Op + "'";
+  return std::nullopt;
+}
 
 Error makeUnsupported(const Twine &Msg) {
   return make_error<UnsupportedError>(Msg.str());
@@ -326,20 +393,14 @@ DrawCall gridDraw(std::array<double, 4> Rect, uint32_t Cols, uint32_t Rows,
 static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
                           uint32_t Inst, uint32_t FbW, uint32_t FbH,
                           std::vector<ColorTarget> &Targets,
-                          const DispatchResources &R, bool HelperLanes);
-
-Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
-               uint32_t FbW, uint32_t FbH, std::vector<ColorTarget> &Targets,
-               const DispatchResources &R, bool HelperLanes) {
-  return draw(S, rectDraw(Rect, FbW, FbH), FbW, FbH, Targets, R, HelperLanes);
-}
+                          const DispatchResources &R, const RasterState &RS);
 
 Error draw(const GraphicsShaders &S, const DrawCall &D, uint32_t FbW,
            uint32_t FbH, std::vector<ColorTarget> &Targets,
-           const DispatchResources &R, bool HelperLanes) {
+           const DispatchResources &R, const RasterState &RS) {
   for (uint32_t Inst = D.FirstInstance;
        Inst < D.FirstInstance + D.InstanceCount; ++Inst)
-    if (Error E = drawInstance(S, D, Inst, FbW, FbH, Targets, R, HelperLanes))
+    if (Error E = drawInstance(S, D, Inst, FbW, FbH, Targets, R, RS))
       return E;
   return Error::success();
 }
@@ -347,19 +408,28 @@ Error draw(const GraphicsShaders &S, const DrawCall &D, uint32_t FbW,
 static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
                           uint32_t Inst, uint32_t FbW, uint32_t FbH,
                           std::vector<ColorTarget> &Targets,
-                          const DispatchResources &R, bool HelperLanes) {
+                          const DispatchResources &R, const RasterState &RS) {
   auto Verts = shadeVertices(S, D, Inst, R);
   if (!Verts)
     return Verts.takeError();
 
+  std::array<double, 4> VP = RS.Viewport.value_or(
+      std::array<double, 4>{0, 0, double(FbW), double(FbH)});
+  const double VX = VP[0], VY = VP[1], VW = VP[2], VH = VP[3];
+  // Clipping to the x and y planes leaves exactly the pixels inside the
+  // viewport rectangle (attributes interpolate the same).
+  auto InViewport = [&](uint32_t X, uint32_t Y) {
+    return X + 0.5 >= VX && X + 0.5 < VX + VW && Y + 0.5 >= VY &&
+           Y + 0.5 < VY + VH;
+  };
   std::vector<ScreenVertex> SV(Verts->size());
   for (size_t V = 0; V < SV.size(); ++V) {
     const double *P = (*Verts)[V].Pos;
     if (!(P[3] > 0))
       return makeUnsupported("clipping (a vertex with w <= 0)");
     double Iw = 1.0 / P[3];
-    SV[V] = {(P[0] * Iw + 1) * FbW / 2, (P[1] * Iw + 1) * FbH / 2, P[2] * Iw,
-             Iw};
+    SV[V] = {VX + (P[0] * Iw + 1) * VW / 2, VY + (P[1] * Iw + 1) * VH / 2,
+             P[2] * Iw, Iw};
   }
   // Triangles in draw order; the first vertex is the provoking one.
   std::vector<std::array<unsigned, 3>> Tris;
@@ -420,7 +490,7 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
   // A helper lane's stores to memory must have no effect, which an active
   // lane cannot promise: with storage buffers bound, only covered lanes run
   // (the translator still computes inactive lanes' values for derivatives).
-  bool RunHelpers = HelperLanes;
+  bool RunHelpers = RS.HelperLanes;
   for (const ComputeInfo::Binding &Bd : S.FragmentInfo.Bindings)
     RunHelpers &= Bd.IsUniform;
 
@@ -496,18 +566,26 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
         uint8_t *Px =
             &B.Data[(uint64_t(Fr.Y) * B.Width + Fr.X) * Fmt.ElementSize];
         const char Channels[] = {'R', 'G', 'B', 'A'};
+        // Float values per channel; NaN: not written as a float.
+        double Src[4] = {NAN, NAN, NAN, NAN};
         for (size_t C = 0; C < OT.Var->Components.size() && C < 4; ++C) {
           const Component *Co = Fmt.channel(Channels[C]);
           if (!Co)
             continue;
           ScalarType ST = OT.Var->Components[C];
-          uint64_t Bits = loadLane(Out, *OT.Var, C, W, Lane);
+          uint64_t Bits = loadLane(Out, *OT.Var, C, Lane);
           if ((Co->Kind == NumKind::Int || Co->Kind == NumKind::UInt) &&
               ST.Kind != ScalarKind::Float)
             std::memcpy(Px + Co->Offset, &Bits, Co->Bits / 8);
           else
-            writeComponentDouble(*Co, asDouble(ST, Bits), Px + Co->Offset);
+            Src[C] = asDouble(ST, Bits);
         }
+        if (RS.Blend.Enabled)
+          blend(RS.Blend, Fmt, Px, Src);
+        for (unsigned C = 0; C < 4; ++C)
+          if (!std::isnan(Src[C]))
+            if (const Component *Co = Fmt.channel(Channels[C]))
+              writeComponentDouble(*Co, Src[C], Px + Co->Offset);
       }
     }
     Group.clear();
@@ -552,7 +630,8 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           Fr.X = uint32_t(QX + (K & 1));
           Fr.Y = uint32_t(QY + (K >> 1));
           double Px = Fr.X + 0.5, Py = Fr.Y + 0.5;
-          Fr.Covered = Fr.X < FbW && Fr.Y < FbH && Covers(Px, Py);
+          Fr.Covered = Fr.X < FbW && Fr.Y < FbH && Covers(Px, Py) &&
+                       InViewport(Fr.X, Fr.Y);
           Any |= Fr.Covered;
           // Screen-space barycentrics, then perspective correction.
           double L0 = edge(B, C, Px, Py) / Area, L1 = edge(C, A, Px, Py) / Area;

@@ -51,12 +51,25 @@ struct DrawCall {
       Fetch;
 };
 
+/// Fixed-function state of a draw.
+struct RasterState {
+  /// Run the uncovered pixels of partly covered quads as helper
+  /// invocations (Vulkan's behaviour) when the fragment shader binds no
+  /// storage buffer (an active lane's stores would not be suppressed);
+  /// false runs covered lanes only.
+  bool HelperLanes = true;
+  /// Viewport x, y, w, h; unset: the framebuffer. Pixels outside it are
+  /// not drawn, which is what clipping to x and y amounts to.
+  std::optional<std::array<double, 4>> Viewport;
+  BlendDecl Blend;
+};
+
 /// Draws \p D with \p S into \p Targets of a \p FbWidth x \p FbHeight
 /// framebuffer. Errors say what is missing (an input the runner cannot
 /// feed, an unbound descriptor); makeUnsupported ones are SKIPs.
 llvm::Error draw(const GraphicsShaders &S, const DrawCall &D, uint32_t FbWidth,
                  uint32_t FbHeight, std::vector<ColorTarget> &Targets,
-                 const DispatchResources &R, bool HelperLanes = true);
+                 const DispatchResources &R, const RasterState &RS);
 
 /// The triangle strip Amber draws for DRAW_RECT (x, y, w, h in
 /// framebuffer pixels), the position at location 0.
@@ -66,15 +79,8 @@ DrawCall rectDraw(std::array<double, 4> Rect, uint32_t FbWidth,
 DrawCall gridDraw(std::array<double, 4> Rect, uint32_t Cols, uint32_t Rows,
                   uint32_t FbWidth, uint32_t FbHeight);
 
-/// Draws the rectangle (x, y, w, h in framebuffer pixels) with \p S.
-/// \p HelperLanes: run the uncovered pixels of partly covered quads as
-/// helper invocations (Vulkan's behaviour); false runs covered lanes only.
-/// Helper lanes run only when the fragment shader binds no storage buffer,
-/// since an active lane's stores would not be suppressed.
-llvm::Error drawRect(const GraphicsShaders &S, std::array<double, 4> Rect,
-                     uint32_t FbWidth, uint32_t FbHeight,
-                     std::vector<ColorTarget> &Targets,
-                     const DispatchResources &R, bool HelperLanes = true);
+/// Checks BLEND factor and operation names; the message names a bad one.
+std::optional<std::string> checkBlend(const BlendDecl &B);
 
 /// Marks errors that mean "feature not supported" (a SKIP, not a FAIL).
 llvm::Error makeUnsupported(const llvm::Twine &Msg);
