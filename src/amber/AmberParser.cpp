@@ -48,7 +48,7 @@ namespace {
 
 /// Amber commands this runner does not implement: the script is skipped.
 const std::set<std::string> UnsupportedCommands = {
-    "IMAGE", "SAMPLER", "VIRTUAL_FILE", "CLEAR_DEPTH", "CLEAR_STENCIL",
+    "IMAGE", "SAMPLER", "VIRTUAL_FILE", "CLEAR_STENCIL",
     "DEBUG", "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
@@ -675,6 +675,18 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
     return parseRun(L, std::move(A), Out);
   if (Cmd == "EXPECT")
     return parseExpect(L, std::move(A), Out);
+  if (Cmd == "CLEAR_DEPTH") {
+    Command C;
+    C.Line = L;
+    C.K = Command::ClearDepth;
+    if (A.size() != 2 || !parseDouble(A[1].Text, C.Nums[0]))
+      return err(L, "CLEAR_DEPTH needs a pipeline and a value");
+    C.Pipeline = A[0].Text;
+    if (!S.findPipeline(C.Pipeline))
+      return err(L, "CLEAR_DEPTH: unknown pipeline '" + C.Pipeline + "'");
+    Out.push_back(C);
+    return Error::success();
+  }
   if (Cmd == "CLEAR" || Cmd == "CLEAR_COLOR") {
     Command C;
     C.Line = L;

@@ -121,7 +121,7 @@ Error Runner::prepareFramebuffers() {
       P.Binds.push_back(Bd);
     }
     for (const BindDecl &B : P.Binds) {
-      if (B.Kind != BindKind::Color)
+      if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil)
         continue;
       BufferDecl &Buf = *S.findBuffer(B.Buffer);
       if (!Buf.Format.IsImage)
@@ -324,11 +324,30 @@ Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
   RS.HelperLanes = O.HelperLanes;
   RS.Viewport = P.Viewport;
   RS.Blend = P.Blend;
+  RS.Depth = P.Depth;
+  RS.MinDepth = P.MinDepth;
+  RS.MaxDepth = P.MaxDepth;
+  for (const BindDecl &B : P.Binds)
+    if (B.Kind == BindKind::DepthStencil)
+      RS.DepthBuffer = S.findBuffer(B.Buffer);
   return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, resources(P),
                      RS);
 }
 
 void Runner::clear(PipelineDecl &P) {
+  for (const BindDecl &Bd : P.Binds) {
+    if (Bd.Kind != BindKind::DepthStencil)
+      continue;
+    BufferDecl &B = *S.findBuffer(Bd.Buffer);
+    const BufferFormat &F = B.Format;
+    const Component *D = F.channel('D'), *St = F.channel('S');
+    for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
+         I += F.ElementSize) {
+      writeComponentDouble(*D, P.ClearDepth, &B.Data[I + D->Offset]);
+      if (St)
+        B.Data[I + St->Offset] = 0;
+    }
+  }
   for (ColorTarget &T : colorTargets(P)) {
     BufferDecl &B = *T.Buffer;
     const BufferFormat &F = B.Format;
@@ -363,6 +382,9 @@ ScriptResult Runner::run() {
     case Command::DrawGrid:
     case Command::DrawArray:
       E = drawCommand(C, *P);
+      break;
+    case Command::ClearDepth:
+      P->ClearDepth = C.Nums[0];
       break;
     case Command::ClearColor:
       for (unsigned I = 0; I < 4; ++I)

@@ -49,7 +49,7 @@ struct AttachDecl {
   std::vector<std::pair<uint32_t, std::string>> Spec;
 };
 
-enum class BindKind { Storage, Uniform, PushConstant, Color };
+enum class BindKind { Storage, Uniform, PushConstant, Color, DepthStencil };
 
 struct BindDecl {
   std::string Buffer;
@@ -76,6 +76,12 @@ struct BlendDecl {
   std::string SrcAlpha = "one", DstAlpha = "zero", AlphaOp = "add";
 };
 
+/// DEPTH ... END: the depth test (no bounds test, bias or clamping).
+struct DepthDecl {
+  bool Test = false, Write = false;
+  std::string CompareOp = "always"; ///< Amber's default
+};
+
 struct PipelineDecl {
   std::string Name;
   bool IsCompute = true;
@@ -87,7 +93,10 @@ struct PipelineDecl {
   /// VIEWPORT x y SIZE w h [MIN_DEPTH d] [MAX_DEPTH d]; unset: the
   /// framebuffer.
   std::optional<std::array<double, 4>> Viewport;
+  double MinDepth = 0, MaxDepth = 1; ///< the viewport's depth range
   BlendDecl Blend;
+  DepthDecl Depth;
+  double ClearDepth = 1.0;
   std::array<double, 4> ClearColor = {0, 0, 0, 0}; ///< in [0, 1]
   unsigned Line = 0;
 };
@@ -107,6 +116,7 @@ struct Command {
     DrawArray,    ///< RUN P DRAW_ARRAY AS topology [INDEXED] ...
     Clear,
     ClearColor,
+    ClearDepth,   ///< CLEAR_DEPTH P d
     Copy,         ///< COPY Buffer TO Other
     ExpectValues, ///< EXPECT B IDX i [TOLERANCE ...] op v...
     ExpectProbe,  ///< EXPECT B IDX x y [SIZE w h] EQ_RGB[A] ...

@@ -235,6 +235,23 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
   BufferFormat F;
   F.Name = Name.str();
   F.IsImage = true;
+  // Depth/stencil formats: channel 'D' (and 'S'), as Amber lays them out
+  // in a buffer (depth first, the stencil byte after it).
+  auto DS = [&](NumKind DK, uint8_t DBits, bool Stencil, uint32_t Size) {
+    F.Components.push_back({DK, DBits, false, 'D', 0});
+    if (Stencil)
+      F.Components.push_back({NumKind::UInt, 8, false, 'S', DBits / 8u});
+    for (uint32_t At = DBits / 8u + (Stencil ? 1 : 0); At < Size; ++At)
+      F.Components.push_back({NumKind::UInt, 8, true, 0, At});
+    F.ElementSize = Size;
+    return F;
+  };
+  if (Name == "D32_SFLOAT")
+    return DS(NumKind::Float, 32, false, 4);
+  if (Name == "D16_UNORM")
+    return DS(NumKind::UNorm, 16, false, 2);
+  if (Name == "D32_SFLOAT_S8_UINT")
+    return DS(NumKind::Float, 32, true, 8);
   auto [Channels, Suffix] = Name.split('_');
   NumKind Kind;
   if (Suffix == "UNORM")

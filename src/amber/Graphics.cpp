@@ -320,6 +320,18 @@ void blend(const BlendDecl &B, const BufferFormat &Fmt, const uint8_t *Px,
 
 } // namespace
 
+std::optional<bool> depthCompare(StringRef Op, double A, double B) {
+  if (Op == "never") return false;
+  if (Op == "less") return A < B;
+  if (Op == "equal") return A == B;
+  if (Op == "less_or_equal") return A <= B;
+  if (Op == "greater") return A > B;
+  if (Op == "not_equal") return A != B;
+  if (Op == "greater_or_equal") return A >= B;
+  if (Op == "always") return true;
+  return std::nullopt;
+}
+
 std::optional<std::string> checkBlend(const BlendDecl &B) {
   double Z[4] = {0, 0, 0, 0};
   for (const std::string *F :
@@ -428,8 +440,9 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
     if (!(P[3] > 0))
       return makeUnsupported("clipping (a vertex with w <= 0)");
     double Iw = 1.0 / P[3];
+    // Framebuffer depth: the viewport's depth range over z / w.
     SV[V] = {VX + (P[0] * Iw + 1) * VW / 2, VY + (P[1] * Iw + 1) * VH / 2,
-             P[2] * Iw, Iw};
+             RS.MinDepth + P[2] * Iw * (RS.MaxDepth - RS.MinDepth), Iw};
   }
   // Triangles in draw order; the first vertex is the provoking one.
   std::vector<std::array<unsigned, 3>> Tris;
@@ -476,9 +489,12 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
     ColorTarget *Target;
   };
   std::vector<OutputTarget> Outs;
+  const InterfaceVariable *FragDepth = nullptr;
   for (const InterfaceVariable &V : L.Outputs) {
-    if (V.BuiltIn == BuiltInFragDepth)
-      continue; // no depth attachment
+    if (V.BuiltIn == BuiltInFragDepth) {
+      FragDepth = &V;
+      continue;
+    }
     if (V.BuiltIn >= 0)
       return makeUnsupported(
           formatv("fragment shader output built-in {0}", V.BuiltIn).str());
@@ -560,6 +576,25 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
       if (!(Alive & (1u << Lane)))
         continue;
       const Fragment &Fr = Group[Lane];
+      // Depth test after the shader (it may discard or write FragDepth).
+      if (RS.Depth.Test && RS.DepthBuffer) {
+        BufferDecl &DB = *RS.DepthBuffer;
+        const Component &DC = *DB.Format.channel('D');
+        uint8_t *DPx = &DB.Data[(uint64_t(Fr.Y) * DB.Width + Fr.X) *
+                                    DB.Format.ElementSize +
+                                DC.Offset];
+        double Z = FragDepth ? asDouble(FragDepth->Components[0],
+                                        loadLane(Out, *FragDepth, 0, Lane))
+                             : Fr.Z;
+        Z = std::clamp(Z, 0.0, 1.0);
+        if (DC.Kind == NumKind::Float && DC.Bits == 32)
+          Z = double(float(Z)); // compare what the attachment holds
+        if (!*depthCompare(RS.Depth.CompareOp, Z,
+                           readComponentNormalized(DC, DPx)))
+          continue;
+        if (RS.Depth.Write)
+          writeComponentDouble(DC, Z, DPx);
+      }
       for (const OutputTarget &OT : Outs) {
         BufferDecl &B = *OT.Target->Buffer;
         const BufferFormat &Fmt = B.Format;

@@ -61,8 +61,17 @@ struct RasterState {
   /// Viewport x, y, w, h; unset: the framebuffer. Pixels outside it are
   /// not drawn, which is what clipping to x and y amounts to.
   std::optional<std::array<double, 4>> Viewport;
+  double MinDepth = 0, MaxDepth = 1;
   BlendDecl Blend;
+  DepthDecl Depth;
+  /// The depth/stencil attachment (its 'D' channel), or null.
+  BufferDecl *DepthBuffer = nullptr;
 };
+
+/// Vulkan's depth compare \p Op (never, less, equal, less_or_equal,
+/// greater, not_equal, greater_or_equal, always) of the fragment's depth
+/// \p A against the stored \p B; nullopt for an unknown name.
+std::optional<bool> depthCompare(llvm::StringRef Op, double A, double B);
 
 /// Draws \p D with \p S into \p Targets of a \p FbWidth x \p FbHeight
 /// framebuffer. Errors say what is missing (an input the runner cannot

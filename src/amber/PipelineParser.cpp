@@ -21,7 +21,7 @@ namespace {
 
 const std::set<std::string> UnsupportedPipelineCommands = {
     "SET",          "COMPILE_OPTIONS",
-    "POLYGON_MODE", "DEPTH",     "STENCIL",
+    "POLYGON_MODE", "STENCIL",
     "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
 
 } // namespace
@@ -166,6 +166,14 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         Bd.Kind = BindKind::PushConstant;
       else if (Kind == "color")
         Bd.Kind = BindKind::Color;
+      else if (Kind == "depth_stencil") {
+        Bd.Kind = BindKind::DepthStencil;
+        if (!S.findBuffer(Bd.Buffer)->Format.channel('D')) {
+          unsupported(L, "depth/stencil format " +
+                             S.findBuffer(Bd.Buffer)->Format.Name);
+          return Error::success();
+        }
+      }
       else {
         unsupported(L, "BIND BUFFER AS " + Kind);
         return Error::success();
@@ -246,9 +254,43 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         if ((Args[I].Text != "MIN_DEPTH" && Args[I].Text != "MAX_DEPTH") ||
             I + 1 >= Args.size() || !parseDouble(Args[I + 1].Text, D))
           return err(L, "VIEWPORT: unexpected '" + Args[I].Text + "'");
-        // The depth range has no effect without a depth attachment.
+        (Args[I].Text == "MIN_DEPTH" ? P.MinDepth : P.MaxDepth) = D;
       }
       P.Viewport = V;
+    } else if (Cmd == "DEPTH") {
+      // DEPTH / TEST on|off / WRITE on|off / COMPARE_OP op / CLAMP off /
+      // BOUNDS min a max b / BIAS ... / END
+      DepthDecl D;
+      while (true) {
+        if (atEnd())
+          return err(L, "DEPTH without END");
+        unsigned DL = peek().Line;
+        std::string K = Toks[Pos++].Text;
+        if (K == "END")
+          break;
+        std::vector<Token> V = restOfLine(DL);
+        if (V.empty())
+          return err(DL, "DEPTH: " + K + " needs a value");
+        if (K == "TEST" || K == "WRITE") {
+          if (V[0].Text != "on" && V[0].Text != "off")
+            return err(DL, "DEPTH: " + K + " takes on or off");
+          (K == "TEST" ? D.Test : D.Write) = V[0].Text == "on";
+        } else if (K == "COMPARE_OP") {
+          D.CompareOp = V[0].Text;
+          if (!depthCompare(D.CompareOp, 0, 0))
+            return err(DL, "DEPTH: unknown COMPARE_OP '" + V[0].Text + "'");
+        } else if (K == "CLAMP" && V[0].Text == "off") {
+        } else if (K == "BOUNDS" && V.size() == 4 && V[1].Text == "0.0" &&
+                   V[3].Text == "1.0") {
+        } else if (K == "BIAS" && V.size() == 6 && V[1].Text == "0.0" &&
+                   V[3].Text == "0.0" && V[5].Text == "0.0") {
+          // Defaults: nothing to do.
+        } else {
+          unsupported(DL, "DEPTH " + K + " " + V[0].Text);
+          return Error::success();
+        }
+      }
+      P.Depth = D;
     } else if (Cmd == "BLEND") {
       // BLEND / SRC_COLOR_FACTOR f / DST_COLOR_FACTOR f / COLOR_OP op /
       // SRC_ALPHA_FACTOR f / DST_ALPHA_FACTOR f / ALPHA_OP op / END
