@@ -36,6 +36,9 @@ struct InterfaceVariable {
   bool IsInput = true;
   int32_t Location = -1;
   int32_t BuiltIn = -1;        ///< spv::BuiltIn value, -1 if none
+  /// Interpolation decorations (a rasterizer needs them): Flat,
+  /// NoPerspective.
+  bool Flat = false, NoPerspective = false;
   uint32_t Offset = 0;         ///< byte offset of component 0
   /// Per scalar component: its type and the byte offset of lane 0.
   std::vector<ScalarType> Components;

@@ -57,9 +57,11 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
     for (size_t C = 0; C < Base.Comps.size(); ++C) {
       Value *Off = Amount(2, Base.Comps[C]), *Cnt = Amount(3, Base.Comps[C]);
       Value *Mask = B.CreateShl(lowMask(B, Cnt), Off);
-      R.Comps.push_back(B.CreateOr(B.CreateAnd(Base.Comps[C], B.CreateNot(Mask)),
-                                   B.CreateAnd(B.CreateShl(Ins.Comps[C], Off),
-                                               Mask)));
+      // Out-of-range Offset/Count give an undefined value in SPIR-V, not
+      // undefined behaviour: freeze the shifts' poison into some value.
+      R.Comps.push_back(B.CreateFreeze(
+          B.CreateOr(B.CreateAnd(Base.Comps[C], B.CreateNot(Mask)),
+                     B.CreateAnd(B.CreateShl(Ins.Comps[C], Off), Mask))));
     }
     break;
   }
@@ -79,9 +81,10 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
         Value *SafeUp = B.CreateSelect(IsZero, Zero, Up);
         Value *Down = B.CreateSelect(IsZero, Zero, B.CreateSub(Bits, Cnt));
         Value *V = B.CreateAShr(B.CreateShl(X, SafeUp), Down);
-        R.Comps.push_back(B.CreateSelect(IsZero, Zero, V));
+        R.Comps.push_back(B.CreateFreeze(B.CreateSelect(IsZero, Zero, V)));
       } else {
-        R.Comps.push_back(B.CreateAnd(B.CreateLShr(X, Off), lowMask(B, Cnt)));
+        R.Comps.push_back(B.CreateFreeze(
+            B.CreateAnd(B.CreateLShr(X, Off), lowMask(B, Cnt))));
       }
     }
     break;

@@ -38,8 +38,14 @@ bool SimdEmitter::isComputeBuiltIn(uint32_t Var) const {
 }
 
 void SimdEmitter::computeReflection() {
-  if (EP.Model != spv::ExecutionModel::GLCompute)
-    return;
+  // Bindings and push constants are reflected for every stage (graphics
+  // hosts need them too); the workgroup size only for compute.
+  if (EP.Model == spv::ExecutionModel::GLCompute)
+    computeWorkgroupSize();
+  reflectResources();
+}
+
+void SimdEmitter::computeWorkgroupSize() {
   // Workgroup size: LocalSize, LocalSizeId, or a WorkgroupSize constant,
   // which wins over both.
   for (const auto &[Mode, Lits] : EP.Modes) {
@@ -71,7 +77,9 @@ void SimdEmitter::computeReflection() {
          Twine(WorkgroupSize[1]) + "x" + Twine(WorkgroupSize[2]) +
          " is too large");
   Compute.WorkgroupSize = WorkgroupSize;
+}
 
+void SimdEmitter::reflectResources() {
   uint32_t WgOffset = 0;
   for (ValueId Id : M.GlobalVariables) {
     const Variable &V = *M.findVariable(Id.value());

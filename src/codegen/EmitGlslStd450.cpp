@@ -565,9 +565,27 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
     for (unsigned R = 0; R < N; ++R)
       for (unsigned C = 0; C < N; ++C)
         A[R * N + C] = X.Comps[C * N + R];
+    // Half matrices are computed in float and rounded once at the end:
+    // rounding every product of the cofactor expansion to half loses more
+    // than the precision Vulkan requires (the CTS's fp16 inverse test).
+    bool Widen = MT[0].Bits == 16;
+    auto ToType = [&](Value *V, Type *Scalar) -> Type * {
+      if (auto *VT = dyn_cast<VectorType>(V->getType()))
+        return VectorType::get(Scalar, VT->getElementCount());
+      return Scalar;
+    };
+    if (Widen)
+      for (Value *&V : A)
+        V = B.CreateFPExt(V, ToType(V, B.getFloatTy()));
     SmallVector<Value *, 16> Comps;
+    auto Narrow = [&] {
+      if (Widen)
+        for (Value *&V : Comps)
+          V = B.CreateFPTrunc(V, ToType(V, B.getHalfTy()));
+    };
     if (Inst == GLSLstd450Determinant) {
       Comps.push_back(MB.determinant(A, N));
+      Narrow();
       return Finish(Comps);
     }
     // inverse = adjugate / det; the adjugate is the transposed cofactors.
@@ -586,6 +604,7 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
         Value *Cof = C == 0 ? Row0[R] : MB.cofactor(A, N, C, R);
         Comps[C * N + R] = B.CreateFDiv(Cof, Det);
       }
+    Narrow();
     return Finish(Comps);
   }
 

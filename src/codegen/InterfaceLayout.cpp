@@ -148,6 +148,9 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
       IV.Location = int32_t(*Loc);
     if (auto BI = M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
       IV.BuiltIn = int32_t(*BI);
+    IV.Flat = M.hasDecoration(Id.value(), spv::Decoration::Flat);
+    IV.NoPerspective =
+        M.hasDecoration(Id.value(), spv::Decoration::NoPerspective);
     if (Error E = flattenType(M, Var->Pointee, IV.Components))
       return makeError("interface variable " + M.friendlyName(Id.value()) +
                        ": " + toString(std::move(E)));

@@ -251,6 +251,8 @@ private:
   bool emitAtomic(const Instruction &I);
   bool emitBarrier(const Instruction &I);
   void computeReflection();
+  void computeWorkgroupSize();
+  void reflectResources();
   llvm::Value *argField(unsigned Index, llvm::Type *T, const llvm::Twine &Name);
   bool pointerOf(uint32_t Id, PointerValue &P);
   LaneValue load(const PointerValue &P, bool Varying);

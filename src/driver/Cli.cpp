@@ -9,6 +9,7 @@
 
 #include "cfg/CfgPrinter.h"
 #include "codegen/Codegen.h"
+#include "driver/AmberCommand.h"
 #include "driver/ArgParse.h"
 #include "driver/Pipeline.h"
 #include "driver/RunCommand.h"
@@ -32,6 +33,7 @@ namespace {
 
 const char *const HelpText = R"(usage: spirv2llvm [options] INPUT
        spirv2llvm run SHADER [options]   (runs a compute shader; see run --help)
+       spirv2llvm amber FILE... [options] (runs Amber scripts; see amber --help)
 
 Translates a shader to LLVM IR that runs W invocations per call.
 INPUT is a SPIR-V binary (.spv, either byte order), SPIR-V assembly
@@ -231,6 +233,8 @@ Error writeOutput(const CliOptions &O, Translation &T, raw_ostream &Out) {
 int runCli(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   if (!Args.empty() && Args[0] == "run")
     return runCommand(Args.drop_front(), Out, Err);
+  if (!Args.empty() && Args[0] == "amber")
+    return amberCommand(Args.drop_front(), Out, Err);
   CliOptions O;
   if (auto Msg = parseArgs(Args, O)) {
     Err << "spirv2llvm: error: " << *Msg

@@ -155,9 +155,12 @@ llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
   return toolError(Words, "validation failed", First);
 }
 
-llvm::Expected<std::vector<uint32_t>>
-canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
-                  const CanonicalizeOptions &Opts) {
+/// The canonicalization passes; \p RemoveUnreachable first removes
+/// unreachable blocks (dead-branch elimination does), which merge-return
+/// cannot handle.
+static llvm::Expected<std::vector<uint32_t>>
+runCanonicalization(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
+                    const CanonicalizeOptions &Opts, bool RemoveUnreachable) {
   spvtools::Optimizer Optimizer(Env);
   FirstError First;
   Optimizer.SetMessageConsumer(First.consumer());
@@ -173,6 +176,8 @@ canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
   }
   Optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
       .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
+  if (RemoveUnreachable)
+    Optimizer.RegisterPass(spvtools::CreateDeadBranchElimPass());
   // The inliner skips functions with early returns, so returns are merged
   // first (spirv-opt -O does the same).
   Optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
@@ -200,6 +205,21 @@ canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
   if (!Optimizer.Run(Words.data(), Words.size(), &Result, OptimizerOpts))
     return toolError(Words, "canonicalization failed", First);
   return Result;
+}
+
+llvm::Expected<std::vector<uint32_t>>
+canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
+                  const CanonicalizeOptions &Opts) {
+  auto R = runCanonicalization(Words, Env, Opts, false);
+  if (R)
+    return R;
+  // Merge-return refuses functions with unreachable blocks (valid SPIR-V,
+  // GraphicsFuzz makes them). Only then are they removed first, so that the
+  // CFG dumps of other modules still show the input's blocks.
+  std::string Msg = llvm::toString(R.takeError());
+  if (llvm::StringRef(Msg).contains("unreachable blocks"))
+    return runCanonicalization(Words, Env, Opts, true);
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
 llvm::Expected<std::string> disassembleSpirv(llvm::ArrayRef<uint32_t> Words,

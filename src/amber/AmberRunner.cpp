@@ -1,0 +1,439 @@
+//===- AmberRunner.cpp - Executing Amber scripts on the JIT ---------------===//
+//
+// Shaders are translated when a pipeline first runs (with the pipeline's
+// entry point and specialization) and kept for later RUNs. Colour
+// attachments are sized when the script starts, like Amber creates its
+// pipelines before running any command.
+//
+//===----------------------------------------------------------------------===//
+#include "amber/AmberRunner.h"
+
+#include "amber/AmberParser.h"
+#include "amber/Expect.h"
+#include "amber/Graphics.h"
+#include "spirv2llvm/Compute.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace spirv2llvm::amber {
+
+namespace {
+
+/// Amber's TARGET_ENV names are spirv-val's; without one, shaders are
+/// compiled and assembled for Vulkan 1.0 (SPIR-V 1.0) like Amber does.
+std::string targetEnvFor(const ShaderDecl &D) {
+  return D.TargetEnv.empty() ? "vulkan1.0" : D.TargetEnv;
+}
+
+class Runner {
+public:
+  Runner(Script &S, const RunnerOptions &O) : S(S), O(O) {}
+  ScriptResult run();
+
+private:
+  Script &S;
+  const RunnerOptions &O;
+  std::map<std::string, std::unique_ptr<ComputeShader>> Compute;
+  std::map<std::string, GraphicsShaders> Graphics;
+
+  void log(const Twine &Msg) {
+    if (O.Log)
+      *O.Log << "  " << Msg << "\n";
+  }
+  Expected<Translation> translate(const ShaderDecl &D, const AttachDecl &A,
+                                  Stage St);
+  Error prepareFramebuffers();
+  DispatchResources resources(PipelineDecl &P);
+  std::vector<ColorTarget> colorTargets(PipelineDecl &P);
+  Error runCompute(const Command &C, PipelineDecl &P);
+  Error drawCommand(const Command &C, PipelineDecl &P);
+  Expected<DrawCall> arrayDraw(const Command &C, PipelineDecl &P);
+  Expected<GraphicsShaders *> graphicsShaders(PipelineDecl &P);
+  void clear(PipelineDecl &P);
+};
+
+Expected<Translation> Runner::translate(const ShaderDecl &D,
+                                        const AttachDecl &A, Stage St) {
+  TranslateOptions T;
+  T.Width = O.Width;
+  T.OptLevel = 0; // the JIT optimizes
+  T.ShaderStage = St;
+  T.TargetEnv = targetEnvFor(D);
+  T.SpecValues = A.Spec;
+  if (!A.EntryPoint.empty())
+    T.EntryPoint = A.EntryPoint;
+  std::string FileName = D.Name;
+  switch (D.Source) {
+  case ShaderSource::Glsl:
+    T.Kind = InputKind::Glsl;
+    break;
+  case ShaderSource::Hlsl:
+    T.Kind = InputKind::Hlsl;
+    if (T.EntryPoint.empty())
+      T.EntryPoint = "main";
+    break;
+  case ShaderSource::SpirvAsm:
+    T.Kind = InputKind::Assembly;
+    break;
+  case ShaderSource::SpirvBin:
+    T.Kind = InputKind::Binary;
+    break;
+  case ShaderSource::Passthrough:
+    return makeError("PASSTHROUGH has no code");
+  }
+  ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(D.Text.data()),
+                          D.Text.size());
+  auto Tr = translateBytes(Bytes, FileName, T);
+  if (!Tr)
+    return Tr.takeError();
+  if (Tr->EntryStage != St)
+    return makeError("shader '" + D.Name + "': entry point '" +
+                     Tr->EntryName + "' is not of the attached stage");
+  return Tr;
+}
+
+Error Runner::prepareFramebuffers() {
+  for (PipelineDecl &P : S.Pipelines) {
+    if (P.IsCompute)
+      continue;
+    bool HasColor = false;
+    for (const BindDecl &B : P.Binds)
+      HasColor |= B.Kind == BindKind::Color;
+    if (!HasColor) {
+      // Amber gives a graphics pipeline without colour attachment one
+      // named "framebuffer".
+      if (!S.findBuffer("framebuffer")) {
+        BufferDecl FB;
+        FB.Name = "framebuffer";
+        FB.Format = cantFail(parseImageFormat("B8G8R8A8_UNORM"));
+        S.Buffers.push_back(std::move(FB));
+      }
+      BindDecl Bd;
+      Bd.Buffer = "framebuffer";
+      Bd.Kind = BindKind::Color;
+      P.Binds.push_back(Bd);
+    }
+    for (const BindDecl &B : P.Binds) {
+      if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil)
+        continue;
+      BufferDecl &Buf = *S.findBuffer(B.Buffer);
+      if (!Buf.Format.IsImage)
+        return makeError(formatv("line {0}: buffer '{1}' bound as color has "
+                                 "no FORMAT",
+                                 P.Line, B.Buffer)
+                             .str());
+      if (Buf.Width && (Buf.Width != P.FbWidth || Buf.Height != P.FbHeight))
+        return makeError(formatv("line {0}: color buffer '{1}' is {2}x{3}, "
+                                 "the framebuffer {4}x{5}",
+                                 P.Line, B.Buffer, Buf.Width, Buf.Height,
+                                 P.FbWidth, P.FbHeight)
+                             .str());
+      Buf.Width = P.FbWidth;
+      Buf.Height = P.FbHeight;
+      Buf.Data.resize(uint64_t(P.FbWidth) * P.FbHeight *
+                      Buf.Format.ElementSize);
+    }
+  }
+  return Error::success();
+}
+
+DispatchResources Runner::resources(PipelineDecl &P) {
+  DispatchResources R;
+  for (const BindDecl &B : P.Binds) {
+    BufferDecl &Buf = *S.findBuffer(B.Buffer);
+    if (B.Kind == BindKind::Storage || B.Kind == BindKind::Uniform)
+      R.bind(B.Set, B.Binding, Buf.Data.data(), Buf.Data.size());
+    else if (B.Kind == BindKind::PushConstant)
+      R.PushConstants = Buf.Data;
+  }
+  return R;
+}
+
+std::vector<ColorTarget> Runner::colorTargets(PipelineDecl &P) {
+  std::vector<ColorTarget> T;
+  for (const BindDecl &B : P.Binds)
+    if (B.Kind == BindKind::Color)
+      T.push_back({S.findBuffer(B.Buffer), B.Location});
+  return T;
+}
+
+Error Runner::runCompute(const Command &C, PipelineDecl &P) {
+  auto It = Compute.find(P.Name);
+  if (It == Compute.end()) {
+    const AttachDecl *A = nullptr;
+    for (const AttachDecl &At : P.Attached)
+      if (S.findShader(At.Shader)->Stage == ShaderStageKind::Compute)
+        A = &At;
+    if (!A)
+      return makeError("pipeline '" + P.Name + "' has no compute shader");
+    auto T = translate(*S.findShader(A->Shader), *A, Stage::Compute);
+    if (!T)
+      return T.takeError();
+    auto CS = ComputeShader::create(std::move(*T));
+    if (!CS)
+      return CS.takeError();
+    It = Compute.emplace(P.Name, std::move(*CS)).first;
+  }
+  DispatchResources R = resources(P);
+  std::array<uint32_t, 3> G = {uint32_t(C.Nums[0]), uint32_t(C.Nums[1]),
+                               uint32_t(C.Nums[2])};
+  log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
+  // Push constants live in R; the buffer's bytes were copied, which is
+  // what Vulkan does too (vkCmdPushConstants copies).
+  return It->second->dispatch(G, R, O.Threads);
+}
+
+Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
+  auto It = Graphics.find(P.Name);
+  if (It == Graphics.end()) {
+    GraphicsShaders GS;
+    const AttachDecl *VA = nullptr, *FA = nullptr;
+    for (const AttachDecl &At : P.Attached) {
+      ShaderStageKind K = S.findShader(At.Shader)->Stage;
+      if (K == ShaderStageKind::Vertex)
+        VA = &At;
+      else if (K == ShaderStageKind::Fragment)
+        FA = &At;
+    }
+    if (!VA || !FA)
+      return makeError("graphics pipeline '" + P.Name +
+                       "' needs a vertex and a fragment shader");
+    const ShaderDecl &VS = *S.findShader(VA->Shader);
+    if (VS.Source != ShaderSource::Passthrough) {
+      auto T = translate(VS, *VA, Stage::Vertex);
+      if (!T)
+        return T.takeError();
+      GS.VertexInfo = T->Compute;
+      auto J = JitShader::create(std::move(*T));
+      if (!J)
+        return J.takeError();
+      GS.Vertex = std::move(*J);
+    }
+    auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
+    if (!T)
+      return T.takeError();
+    GS.FragmentInfo = T->Compute;
+    auto J = JitShader::create(std::move(*T));
+    if (!J)
+      return J.takeError();
+    GS.Fragment = std::move(*J);
+    It = Graphics.emplace(P.Name, std::move(GS)).first;
+  }
+  return &It->second;
+}
+
+Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
+  DrawCall D;
+  D.Topo = C.Topology == "TRIANGLE_LIST"    ? Topology::TriangleList
+           : C.Topology == "TRIANGLE_STRIP" ? Topology::TriangleStrip
+                                            : Topology::TriangleFan;
+  D.FirstInstance = C.StartInstance;
+  D.InstanceCount = C.InstanceCount;
+  // Vertex count: COUNT, or what the first vertex buffer (index buffer
+  // when indexed) holds from START_IDX on.
+  auto Elements = [](const BufferDecl &B, const BufferFormat &F) {
+    return F.ElementSize ? uint32_t(B.Data.size() / F.ElementSize) : 0u;
+  };
+  if (C.Indexed) {
+    if (P.IndexData.empty())
+      return makeError("DRAW_ARRAY INDEXED without INDEX_DATA");
+    const BufferDecl &IB = *S.findBuffer(P.IndexData);
+    if (IB.Format.Components.size() != 1 ||
+        IB.Format.Components[0].Kind == NumKind::Float)
+      return makeError("INDEX_DATA buffer '" + IB.Name +
+                       "' is not of an unsigned integer type");
+    uint32_t Total = Elements(IB, IB.Format);
+    uint32_t Count = C.CountGiven ? C.Count
+                                  : (Total > C.StartIdx ? Total - C.StartIdx : 0);
+    if (uint64_t(C.StartIdx) + Count > Total)
+      return makeError("DRAW_ARRAY reads past the end of INDEX_DATA");
+    for (uint32_t I = 0; I < Count; ++I)
+      D.Vertices.push_back(uint32_t(readComponentUInt(
+          IB.Format.Components[0],
+          &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])));
+  } else {
+    uint32_t Count = C.Count;
+    if (!C.CountGiven) {
+      if (P.VertexData.empty())
+        return makeError("DRAW_ARRAY without COUNT or VERTEX_DATA");
+      const VertexDataDecl &V = P.VertexData[0];
+      const BufferDecl &B = *S.findBuffer(V.Buffer);
+      const BufferFormat &F = V.Format ? *V.Format : B.Format;
+      uint32_t Total = Elements(B, F);
+      Count = Total > C.StartIdx ? Total - C.StartIdx : 0;
+    }
+    for (uint32_t I = 0; I < Count; ++I)
+      D.Vertices.push_back(C.StartIdx + I);
+  }
+  D.Fetch = [this, &P](uint32_t Loc, uint32_t Vertex, uint32_t Instance,
+                       double Out[4]) {
+    for (const VertexDataDecl &V : P.VertexData) {
+      if (V.Location != Loc)
+        continue;
+      const BufferDecl &B = *S.findBuffer(V.Buffer);
+      const BufferFormat &F = V.Format ? *V.Format : B.Format;
+      uint32_t Stride = V.Stride ? V.Stride : F.ElementSize;
+      uint64_t Base =
+          V.Offset + uint64_t(V.PerInstance ? Instance : Vertex) * Stride;
+      unsigned K = 0;
+      for (const Component &Co : F.Components) {
+        if (Co.Padding || K >= 4)
+          continue;
+        if (Base + Co.Offset + Co.Bits / 8 <= B.Data.size())
+          // Normalized formats read as floats, like vertex fetch does.
+          Out[K] = readComponentNormalized(Co, &B.Data[Base + Co.Offset]);
+        ++K;
+      }
+      return true;
+    }
+    return false;
+  };
+  return D;
+}
+
+Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
+  auto GS = graphicsShaders(P);
+  if (!GS)
+    return GS.takeError();
+  DrawCall D;
+  if (C.K == Command::DrawRect) {
+    log(formatv("DRAW_RECT {0} {1} {2} {3} {4}", P.Name, C.Nums[0],
+                C.Nums[1], C.Nums[2], C.Nums[3]));
+    D = rectDraw(C.Nums, P.FbWidth, P.FbHeight);
+  } else if (C.K == Command::DrawGrid) {
+    log(formatv("DRAW_GRID {0} cells {1}x{2}", P.Name, C.Cells[0],
+                C.Cells[1]));
+    D = gridDraw(C.Nums, C.Cells[0], C.Cells[1], P.FbWidth, P.FbHeight);
+  } else {
+    auto A = arrayDraw(C, P);
+    if (!A)
+      return A.takeError();
+    D = std::move(*A);
+    log(formatv("DRAW_ARRAY {0} {1} vertices x {2} instances", P.Name,
+                D.Vertices.size(), D.InstanceCount));
+  }
+  std::vector<ColorTarget> Targets = colorTargets(P);
+  RasterState RS;
+  RS.HelperLanes = O.HelperLanes;
+  RS.Viewport = P.Viewport;
+  RS.Blend = P.Blend;
+  RS.Depth = P.Depth;
+  RS.MinDepth = P.MinDepth;
+  RS.MaxDepth = P.MaxDepth;
+  for (const BindDecl &B : P.Binds)
+    if (B.Kind == BindKind::DepthStencil)
+      RS.DepthBuffer = S.findBuffer(B.Buffer);
+  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, resources(P),
+                     RS);
+}
+
+void Runner::clear(PipelineDecl &P) {
+  for (const BindDecl &Bd : P.Binds) {
+    if (Bd.Kind != BindKind::DepthStencil)
+      continue;
+    BufferDecl &B = *S.findBuffer(Bd.Buffer);
+    const BufferFormat &F = B.Format;
+    const Component *D = F.channel('D'), *St = F.channel('S');
+    for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
+         I += F.ElementSize) {
+      writeComponentDouble(*D, P.ClearDepth, &B.Data[I + D->Offset]);
+      if (St)
+        B.Data[I + St->Offset] = 0;
+    }
+  }
+  for (ColorTarget &T : colorTargets(P)) {
+    BufferDecl &B = *T.Buffer;
+    const BufferFormat &F = B.Format;
+    std::vector<uint8_t> Px(F.ElementSize);
+    const char Channels[] = {'R', 'G', 'B', 'A'};
+    for (unsigned C = 0; C < 4; ++C)
+      if (const Component *Co = F.channel(Channels[C]))
+        writeComponentDouble(*Co, Co->Kind == NumKind::Int ||
+                                          Co->Kind == NumKind::UInt
+                                      ? P.ClearColor[C] * 255.0
+                                      : P.ClearColor[C],
+                             &Px[Co->Offset]);
+    for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
+         I += F.ElementSize)
+      std::memcpy(&B.Data[I], Px.data(), F.ElementSize);
+  }
+}
+
+ScriptResult Runner::run() {
+  if (S.Unsupported)
+    return {Outcome::Skip, *S.Unsupported};
+  if (Error E = prepareFramebuffers())
+    return {Outcome::Fail, toString(std::move(E))};
+  for (const Command &C : S.Commands) {
+    PipelineDecl *P = C.Pipeline.empty() ? nullptr : S.findPipeline(C.Pipeline);
+    Error E = Error::success();
+    switch (C.K) {
+    case Command::Run:
+      E = runCompute(C, *P);
+      break;
+    case Command::DrawRect:
+    case Command::DrawGrid:
+    case Command::DrawArray:
+      E = drawCommand(C, *P);
+      break;
+    case Command::ClearDepth:
+      P->ClearDepth = C.Nums[0];
+      break;
+    case Command::ClearColor:
+      for (unsigned I = 0; I < 4; ++I)
+        P->ClearColor[I] = C.Nums[I] / 255.0;
+      break;
+    case Command::Clear:
+      clear(*P);
+      break;
+    case Command::Copy: {
+      BufferDecl &From = *S.findBuffer(C.Buffer), &To = *S.findBuffer(C.Other);
+      To.Data = From.Data;
+      To.Width = From.Width;
+      To.Height = From.Height;
+      break;
+    }
+    default:
+      if (auto Msg = checkExpect(C, S))
+        return {Outcome::Fail, *Msg};
+      log(formatv("line {0}: {1}: ok", C.Line, C.Text));
+      break;
+    }
+    if (E) {
+      bool Skip = isUnsupported(E);
+      std::string Msg = formatv("line {0}: {1}", C.Line, toString(std::move(E)));
+      return {Skip ? Outcome::Skip : Outcome::Fail, Msg};
+    }
+  }
+  return {Outcome::Pass, ""};
+}
+
+} // namespace
+
+ScriptResult runScript(Script &S, const RunnerOptions &O) {
+  Runner R(S, O);
+  return R.run();
+}
+
+ScriptResult runScriptFile(StringRef Path, const RunnerOptions &O) {
+  auto Buf = MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return {Outcome::Fail, "cannot read: " + Buf.getError().message()};
+  SmallString<256> Dir(Path);
+  sys::path::remove_filename(Dir);
+  if (Dir.empty())
+    Dir = ".";
+  auto S = parseScript((*Buf)->getBuffer(), Dir);
+  if (!S)
+    return {Outcome::Fail, toString(S.takeError())};
+  return runScript(*S, O);
+}
+
+} // namespace spirv2llvm::amber

@@ -1,0 +1,164 @@
+//===- AmberScript.h - The parsed model of an Amber script ------*- C++ -*-===//
+//
+// What AmberParser produces and AmberRunner executes: shaders, buffers,
+// pipelines and an ordered list of commands (RUN, CLEAR, EXPECT, ...). The
+// subset is the one docs/amber.md lists; a script using anything else is
+// parsed up to that point and marked Unsupported, so the runner SKIPs it
+// with the reason instead of failing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_AMBER_AMBERSCRIPT_H
+#define SPIRV2LLVM_AMBER_AMBERSCRIPT_H
+
+#include "amber/BufferFormats.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spirv2llvm::amber {
+
+enum class ShaderStageKind { Vertex, Fragment, Compute };
+enum class ShaderSource { Glsl, Hlsl, SpirvAsm, SpirvBin, Passthrough };
+
+struct ShaderDecl {
+  std::string Name;
+  ShaderStageKind Stage = ShaderStageKind::Compute;
+  ShaderSource Source = ShaderSource::Glsl;
+  std::string Text;            ///< source text, or the bytes of SPIRV-BIN
+  std::string TargetEnv;       ///< empty: the default
+  unsigned Line = 0;
+};
+
+struct BufferDecl {
+  std::string Name;
+  BufferFormat Format;
+  std::vector<uint8_t> Data;
+  /// Image buffers (FORMAT, or color attachments): size in pixels once
+  /// known; 0 until a pipeline binds it.
+  uint32_t Width = 0, Height = 0;
+  unsigned Line = 0;
+};
+
+struct AttachDecl {
+  std::string Shader;
+  std::string EntryPoint;  ///< empty: "main"
+  /// SPECIALIZE id AS type value: SpecId -> value text as spirv-opt takes it.
+  std::vector<std::pair<uint32_t, std::string>> Spec;
+};
+
+enum class BindKind { Storage, Uniform, PushConstant, Color, DepthStencil };
+
+struct BindDecl {
+  std::string Buffer;
+  BindKind Kind = BindKind::Storage;
+  uint32_t Set = 0, Binding = 0, Location = 0;
+};
+
+/// VERTEX_DATA B LOCATION n [RATE vertex|instance] [OFFSET o] [STRIDE s]
+/// [FORMAT f]: an attribute read from a buffer.
+struct VertexDataDecl {
+  std::string Buffer;
+  uint32_t Location = 0;
+  bool PerInstance = false;
+  uint32_t Offset = 0;
+  uint32_t Stride = 0;                 ///< 0: the element size
+  std::optional<BufferFormat> Format;  ///< default: the buffer's
+};
+
+/// BLEND ... END: Vulkan blend factors and operations by Amber's names
+/// (src_alpha, one_minus_src_alpha, add, max, ...).
+struct BlendDecl {
+  bool Enabled = false;
+  std::string SrcColor = "one", DstColor = "zero", ColorOp = "add";
+  std::string SrcAlpha = "one", DstAlpha = "zero", AlphaOp = "add";
+};
+
+/// DEPTH ... END: the depth test (no bounds test, bias or clamping).
+struct DepthDecl {
+  bool Test = false, Write = false;
+  std::string CompareOp = "always"; ///< Amber's default
+};
+
+struct PipelineDecl {
+  std::string Name;
+  bool IsCompute = true;
+  std::vector<AttachDecl> Attached;
+  std::vector<BindDecl> Binds;
+  std::vector<VertexDataDecl> VertexData;
+  std::string IndexData; ///< INDEX_DATA buffer, empty if none
+  uint32_t FbWidth = 250, FbHeight = 250; ///< Amber's default
+  /// VIEWPORT x y SIZE w h [MIN_DEPTH d] [MAX_DEPTH d]; unset: the
+  /// framebuffer.
+  std::optional<std::array<double, 4>> Viewport;
+  double MinDepth = 0, MaxDepth = 1; ///< the viewport's depth range
+  BlendDecl Blend;
+  DepthDecl Depth;
+  double ClearDepth = 1.0;
+  std::array<double, 4> ClearColor = {0, 0, 0, 0}; ///< in [0, 1]
+  unsigned Line = 0;
+};
+
+enum class CompareOp { EQ, NE, LT, LE, GT, GE };
+
+struct Tolerance {
+  double Value = 0;
+  bool Percent = false;
+};
+
+struct Command {
+  enum Kind {
+    Run,          ///< compute dispatch
+    DrawRect,     ///< graphics: RUN P DRAW_RECT POS x y SIZE w h
+    DrawGrid,     ///< RUN P DRAW_GRID POS x y SIZE w h CELLS c r
+    DrawArray,    ///< RUN P DRAW_ARRAY AS topology [INDEXED] ...
+    Clear,
+    ClearColor,
+    ClearDepth,   ///< CLEAR_DEPTH P d
+    Copy,         ///< COPY Buffer TO Other
+    ExpectValues, ///< EXPECT B IDX i [TOLERANCE ...] op v...
+    ExpectProbe,  ///< EXPECT B IDX x y [SIZE w h] EQ_RGB[A] ...
+    ExpectEqBuffer,
+    ExpectRmse,
+    ExpectEmd,
+  } K = Run;
+  unsigned Line = 0;
+  std::string Pipeline;
+  /// Run: workgroup counts; DrawRect, DrawGrid: x y w h.
+  std::array<double, 4> Nums = {0, 0, 0, 0};
+  /// DrawGrid: columns, rows. DrawArray: the draw.
+  uint32_t Cells[2] = {1, 1};
+  std::string Topology;
+  bool Indexed = false;
+  uint32_t StartIdx = 0, Count = 0, StartInstance = 0, InstanceCount = 1;
+  bool CountGiven = false;
+  // EXPECT
+  std::string Buffer, Other;
+  uint64_t Offset = 0;              ///< ExpectValues: byte offset
+  uint32_t X = 0, Y = 0, W = 1, H = 1; ///< ExpectProbe
+  bool ProbeAlpha = true;
+  CompareOp Op = CompareOp::EQ;
+  std::vector<Tolerance> Tolerances;
+  std::vector<std::string> Values;  ///< as written
+  /// The EXPECT line as written, for messages.
+  std::string Text;
+};
+
+struct Script {
+  std::vector<ShaderDecl> Shaders;
+  std::vector<BufferDecl> Buffers;
+  std::vector<PipelineDecl> Pipelines;
+  std::vector<Command> Commands;
+  /// Set when the script uses something outside the subset: the reason.
+  std::optional<std::string> Unsupported;
+
+  ShaderDecl *findShader(const std::string &Name);
+  BufferDecl *findBuffer(const std::string &Name);
+  PipelineDecl *findPipeline(const std::string &Name);
+};
+
+} // namespace spirv2llvm::amber
+
+#endif

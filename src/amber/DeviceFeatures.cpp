@@ -1,0 +1,63 @@
+//===- DeviceFeatures.cpp - What the JIT offers as a Vulkan device --------===//
+//
+// DEVICE_FEATURE and DEVICE_EXTENSION names the runner accepts; a script
+// requiring anything else is skipped. The list follows what the translator
+// implements (docs/amber.md).
+//
+//===----------------------------------------------------------------------===//
+#include "amber/ParserImpl.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::amber::detail {
+
+/// Features of a Vulkan device this runner provides (DEVICE_FEATURE names
+/// as Amber spells them).
+bool featureSupported(StringRef F) {
+  static const StringSet<> Known = {
+      "shaderFloat64",
+      "shaderInt64",
+      "shaderInt16",
+      "robustBufferAccess",
+      "vertexPipelineStoresAndAtomics",
+      "fragmentStoresAndAtomics",
+      "Float16Int8Features.shaderFloat16",
+      "Float16Int8Features.shaderInt8",
+      "Storage16BitFeatures.storageBuffer16BitAccess",
+      "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+      "Storage16BitFeatures.storagePushConstant16",
+      "Storage8BitFeatures.storageBuffer8BitAccess",
+      "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+      "Storage8BitFeatures.storagePushConstant8",
+      "SubgroupSizeControl.subgroupSizeControl",
+      "SubgroupSizeControl.computeFullSubgroups",
+      "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+      "VariablePointerFeatures.variablePointersStorageBuffer",
+  };
+  return Known.contains(F);
+}
+
+bool extensionSupported(StringRef E) {
+  static const StringSet<> Known = {
+      "VK_KHR_storage_buffer_storage_class",
+      "VK_KHR_shader_terminate_invocation",
+      "VK_KHR_spirv_1_4",
+      "VK_KHR_16bit_storage",
+      "VK_KHR_8bit_storage",
+      "VK_KHR_shader_float16_int8",
+      "VK_KHR_zero_initialize_workgroup_memory",
+      "VK_KHR_shader_subgroup_uniform_control_flow",
+      "VK_KHR_shader_subgroup_extended_types",
+      "VK_EXT_subgroup_size_control",
+      "VK_KHR_variable_pointers",
+      "VK_KHR_shader_non_semantic_info",
+      "VK_KHR_vulkan_memory_model",
+      "VK_EXT_shader_demote_to_helper_invocation",
+      "VK_KHR_get_physical_device_properties2",
+  };
+  return Known.contains(E);
+}
+
+} // namespace spirv2llvm::amber::detail

@@ -1,0 +1,83 @@
+//===- ParserImpl.h - The AmberScript parser's internals --------*- C++ -*-===//
+//
+// Shared by AmberParser.cpp (top-level commands), PipelineParser.cpp
+// (PIPELINE and DERIVE_PIPELINE blocks) and DeviceFeatures.cpp. Not part
+// of the amber library's interface: use parseScript (AmberParser.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_AMBER_PARSERIMPL_H
+#define SPIRV2LLVM_AMBER_PARSERIMPL_H
+
+#include "amber/AmberScript.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace spirv2llvm::amber::detail {
+
+struct Token {
+  std::string Text;
+  unsigned Line;
+  bool Raw = false; ///< a shader body
+};
+
+/// Parses a token list into a Script; see AmberParser.h.
+class Parser {
+public:
+  Parser(std::vector<Token> Toks, llvm::StringRef BaseDir)
+      : Toks(std::move(Toks)), BaseDir(BaseDir) {}
+  llvm::Expected<Script> parse();
+
+private:
+  std::vector<Token> Toks;
+  size_t Pos = 0;
+  std::string BaseDir;
+  Script S;
+  StructTable Structs;
+
+  bool atEnd() const { return Pos >= Toks.size(); }
+  const Token &peek() const { return Toks[Pos]; }
+  llvm::Error err(unsigned Line, const llvm::Twine &Msg) {
+    return makeError("line " + llvm::Twine(Line) + ": " + Msg);
+  }
+  /// The rest of the tokens on line \p Line (consumed).
+  std::vector<Token> restOfLine(unsigned Line) {
+    std::vector<Token> R;
+    while (!atEnd() && peek().Line == Line && !peek().Raw)
+      R.push_back(Toks[Pos++]);
+    return R;
+  }
+  void unsupported(unsigned Line, const llvm::Twine &What) {
+    if (!S.Unsupported)
+      S.Unsupported = ("line " + llvm::Twine(Line) + ": " + What).str();
+  }
+
+  llvm::Error parseCommand(std::vector<Command> &Out);
+  llvm::Error parseShader(unsigned Line);
+  llvm::Error parseBuffer(unsigned Line);
+  llvm::Error parsePipeline(unsigned Line);
+  llvm::Error parseDerivePipeline(unsigned Line);
+  llvm::Error parsePipelineBody(unsigned Line, PipelineDecl P);
+  llvm::Error parseExpect(unsigned Line, std::vector<Token> Args,
+                    std::vector<Command> &Out);
+  llvm::Error parseRun(unsigned Line, std::vector<Token> Args,
+                 std::vector<Command> &Out);
+  llvm::Expected<std::string> readFile(unsigned Line, llvm::StringRef Path);
+};
+
+bool parseDouble(llvm::StringRef T, double &D);
+bool parseUnsigned(llvm::StringRef T, uint64_t &U);
+
+/// Whether the runner provides the Vulkan device feature / extension
+/// (DEVICE_FEATURE, DEVICE_EXTENSION names as Amber spells them).
+bool featureSupported(llvm::StringRef F);
+bool extensionSupported(llvm::StringRef E);
+
+} // namespace spirv2llvm::amber::detail
+
+#endif
