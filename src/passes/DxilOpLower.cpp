@@ -12,6 +12,7 @@
 // VectorReduceAnd/Or (309/310).
 #include "passes/DxilPasses.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -117,8 +118,14 @@ public:
               (AllowVectors && dxilReduceFor(II->getIntrinsicID())))
             Calls.push_back(II);
     bool Changed = false;
-    for (IntrinsicInst *II : Calls)
+    SmallSetVector<Function *, 8> Callees;
+    for (IntrinsicInst *II : Calls) {
+      Callees.insert(II->getCalledFunction());
       Changed |= lower(II);
+    }
+    for (Function *F : Callees)
+      if (F->use_empty())
+        F->eraseFromParent();
     return Changed;
   }
 

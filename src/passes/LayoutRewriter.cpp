@@ -15,6 +15,7 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -107,7 +108,12 @@ static Value *mulAdd(IRBuilder<> &B, Value *Acc, uint64_t Dim, Value *Idx) {
                  : Idx->getType();
   Acc = B.CreateSExtOrTrunc(Acc, Ty);
   Idx = B.CreateSExtOrTrunc(Idx, Ty);
-  return B.CreateAdd(B.CreateMul(Acc, ConstantInt::get(Ty, Dim)), Idx);
+  if (auto *C = dyn_cast<ConstantInt>(Acc); C && C->isZero())
+    return Idx;
+  Value *Scaled = B.CreateMul(Acc, ConstantInt::get(Ty, Dim));
+  if (auto *C = dyn_cast<ConstantInt>(Idx); C && C->isZero())
+    return Scaled;
+  return B.CreateAdd(Scaled, Idx);
 }
 
 void FlattenArrays::mapPath(Type *Old, ArrayRef<Value *> Path, IRBuilder<> &B,
@@ -407,6 +413,22 @@ bool decodeRange(const DataLayout &DL, Type *X, Affine E, uint64_t Len,
   return true;
 }
 
+/// True when [E, E+Len) in X holds no element, only padding.
+bool isPaddingOnly(const DataLayout &DL, Type *X, Affine E, uint64_t Len) {
+  std::string Err;
+  if (!checkInObject(DL, X, E, Err))
+    return false;
+  Location L;
+  L.Ty = X;
+  while (!E.Terms.empty() || fitsInOneChild(DL, L.Ty, E.C, Len))
+    if (!descend(DL, L, E, Err))
+      return false;
+  SmallVector<unsigned, 4> Sub;
+  SmallVector<Leaf, 4> Leaves;
+  return collectLeaves(DL, L.Ty, 0, E.C, E.C + Len, Sub, Leaves, 1, Err) &&
+         Leaves.empty();
+}
+
 /// Per-instruction access record: which operands point into the object.
 struct AccessSite {
   Instruction *I;
@@ -456,7 +478,8 @@ private:
   Type *X, *NT;
   Value *NewRoot = nullptr;
   MapVector<Instruction *, AccessSite> Sites;
-  SmallVector<Instruction *, 16> Derived; // GEPs, in collection order
+  SmallVector<WeakTrackingVH, 16> Derived; // GEPs, in collection order
+  SmallPtrSet<Instruction *, 4> PaddingOnly; // accesses of padding bytes
 };
 
 bool Rewriter::collect(std::string &Err) {
@@ -571,8 +594,16 @@ bool Rewriter::plan(AccessSite &S, std::string &Err) {
       AccTy = cast<AtomicCmpXchgInst>(I)->getCompareOperand()->getType();
   }
   Location L;
-  if (!decodeAccess(DL, X, S.PtrOps[0].second, AccTy, L, Err))
+  if (!decodeAccess(DL, X, S.PtrOps[0].second, AccTy, L, Err)) {
+    // A load or store of padding only (SROA splits memcpys that way): the
+    // new layout has no such bytes, so the store goes and the load is undef.
+    if (isa<LoadInst, StoreInst>(I) &&
+        isPaddingOnly(DL, X, S.PtrOps[0].second, DL.getTypeStoreSize(AccTy))) {
+      PaddingOnly.insert(I);
+      return true;
+    }
     return false;
+  }
   if (isAggregateLike(AccTy) && !isa<LoadInst, StoreInst>(I)) {
     Err = "atomic access of an aggregate";
     return false;
@@ -832,6 +863,12 @@ void Rewriter::emit(AccessSite &S) {
     return;
   }
 
+  if (PaddingOnly.count(I)) {
+    if (isa<LoadInst>(I))
+      I->replaceAllUsesWith(UndefValue::get(I->getType()));
+    I->eraseFromParent();
+    return;
+  }
   // Loads, stores, atomics.
   auto [OpNo, E] = S.PtrOps[0];
   Type *AccTy = getLoadStoreType(I);
@@ -964,16 +1001,17 @@ RewriteResult Rewriter::run() {
     NewRoot = NA;
   }
 
+  WeakTrackingVH OldRoot(Root); // dead-code cleanup may delete an alloca
   for (auto &[I, S] : Sites)
     emit(S);
-  for (Instruction *D : reverse(Derived))
-    if (D->use_empty())
-      D->eraseFromParent();
+  for (WeakTrackingVH &VH : reverse(Derived))
+    if (auto *D = dyn_cast_or_null<Instruction>(VH); D && D->use_empty())
+      RecursivelyDeleteTriviallyDeadInstructions(D);
   if (!Opts.AccessesOnly) {
     if (auto *GV = dyn_cast<GlobalVariable>(Root)) {
       GV->removeDeadConstantUsers();
       GV->eraseFromParent();
-    } else {
+    } else if (OldRoot) {
       cast<Instruction>(Root)->eraseFromParent();
     }
   }
