@@ -135,9 +135,20 @@ bool scalarizeData(Function &F) {
   for (AllocaInst *AI : Allocas) {
     RewriteResult R = rewriteObject(AI, Remap, Opts);
     Changed |= R.Changed;
-    if (!R.Changed)
-      LLVM_DEBUG(dbgs() << "dxil-scalarizer: alloca left as is: " << R.Failure
-                        << "\n");
+    if (R.Changed)
+      continue;
+    // Some use cannot be rewritten element-wise (the address escapes, ...):
+    // keep the exact layout as bytes. With opaque pointers the allocated
+    // type only gives size and alignment, so every access stays valid; the
+    // vector loads and stores through it are split by the Scalarizer below.
+    LLVM_DEBUG(dbgs() << "dxil-scalarizer: alloca kept as bytes: " << R.Failure
+                      << "\n");
+    const DataLayout &DL = F.getDataLayout();
+    AI->setAlignment(AI->getAlign());
+    AI->setAllocatedType(ArrayType::get(
+        Type::getInt8Ty(F.getContext()),
+        DL.getTypeAllocSize(AI->getAllocatedType()).getFixedValue()));
+    Changed = true;
   }
   // Globals keep their types here (dxil-data-scalarization changes them);
   // their vector loads/stores and memory intrinsics become scalar.
