@@ -271,6 +271,13 @@ PreservedAnalyses DxilNativeVectorsPass::run(Module &M,
     Changed |= scalarizeNonElementwise(F);
     Changed |= OneElementVectors(F).run();
   }
+  // Declarations of the vector intrinsics replaced above.
+  for (Function &F : make_early_inc_range(M))
+    if (F.isIntrinsic() && F.use_empty() &&
+        (F.getReturnType()->isVectorTy() ||
+         any_of(F.getFunctionType()->params(),
+                [](Type *T) { return T->isVectorTy(); })))
+      F.eraseFromParent();
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -213,22 +213,32 @@ private:
   bool AllowVectors;
 };
 
-/// llvm.exp / llvm.log have no DXIL operation; DXC lowers them through the
-/// base-2 forms: exp(x) = exp2(x * log2(e)), log(x) = log2(x) * ln(2).
+/// llvm.exp / llvm.log / llvm.pow have no DXIL operation; DXC lowers them
+/// through the base-2 forms: exp(x) = exp2(x * log2(e)),
+/// log(x) = log2(x) * ln(2), pow(x, y) = exp2(y * log2(x)) (HLSL and GLSL
+/// leave pow undefined for x < 0, as this expansion does).
 bool expandNaturalExpLog(Module &M) {
   SmallVector<IntrinsicInst *, 8> Work;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
       if (auto *II = dyn_cast<IntrinsicInst>(&I))
         if (II->getIntrinsicID() == Intrinsic::exp ||
-            II->getIntrinsicID() == Intrinsic::log)
+            II->getIntrinsicID() == Intrinsic::log ||
+            II->getIntrinsicID() == Intrinsic::pow)
           Work.push_back(II);
+  SmallSetVector<Function *, 4> Callees;
   for (IntrinsicInst *II : Work) {
+    Callees.insert(II->getCalledFunction());
     IRBuilder<> B(II);
     B.setFastMathFlags(II->getFastMathFlags());
     Value *X = II->getArgOperand(0);
     Value *R;
-    if (II->getIntrinsicID() == Intrinsic::exp)
+    if (II->getIntrinsicID() == Intrinsic::pow)
+      R = B.CreateUnaryIntrinsic(
+          Intrinsic::exp2,
+          B.CreateFMul(II->getArgOperand(1),
+                       B.CreateUnaryIntrinsic(Intrinsic::log2, X)));
+    else if (II->getIntrinsicID() == Intrinsic::exp)
       R = B.CreateUnaryIntrinsic(
           Intrinsic::exp2,
           B.CreateFMul(X, ConstantFP::get(X->getType(), 1.4426950408889634)));
@@ -239,6 +249,9 @@ bool expandNaturalExpLog(Module &M) {
     II->replaceAllUsesWith(R);
     II->eraseFromParent();
   }
+  for (Function *F : Callees)
+    if (F->use_empty())
+      F->eraseFromParent();
   return !Work.empty();
 }
 
@@ -246,7 +259,8 @@ bool expandNaturalExpLog(Module &M) {
 
 bool hasElementwiseDxilOp(unsigned IntrinsicID) {
   return dxilOpFor((Intrinsic::ID)IntrinsicID).has_value() ||
-         IntrinsicID == Intrinsic::exp || IntrinsicID == Intrinsic::log;
+         IntrinsicID == Intrinsic::exp || IntrinsicID == Intrinsic::log ||
+         IntrinsicID == Intrinsic::pow;
 }
 
 PreservedAnalyses DxilOpLowerPass::run(Module &M, ModuleAnalysisManager &) {
