@@ -28,6 +28,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/ScalarizeMaskedMemIntrin.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 
 #define DEBUG_TYPE "dxil-scalarizer"
@@ -36,6 +37,61 @@ using namespace llvm;
 
 namespace spirv2llvm {
 namespace {
+
+/// Bitcasts between a vector and a scalar (i4 <-> <4 x i1>, <2 x i16> ->
+/// float, ...) which the Scalarizer leaves: element k is bits
+/// [k*M, (k+1)*M) of the integer (little endian; mirrored for big endian).
+bool expandScalarVectorBitcasts(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<BitCastInst *, 8> Work;
+  for (Instruction &I : instructions(F))
+    if (auto *BC = dyn_cast<BitCastInst>(&I))
+      if (BC->getSrcTy()->isVectorTy() != BC->getDestTy()->isVectorTy() &&
+          isa<FixedVectorType>(BC->getSrcTy()->isVectorTy() ? BC->getSrcTy()
+                                                            : BC->getDestTy()))
+        Work.push_back(BC);
+  for (BitCastInst *BC : Work) {
+    IRBuilder<> B(BC);
+    bool ToVector = BC->getDestTy()->isVectorTy();
+    auto *VT = cast<FixedVectorType>(ToVector ? BC->getDestTy() : BC->getSrcTy());
+    Type *Scalar = ToVector ? BC->getSrcTy() : BC->getDestTy();
+    unsigned N = VT->getNumElements();
+    unsigned M = VT->getScalarSizeInBits();
+    Type *WideTy = B.getIntNTy(N * M);
+    Type *EltIntTy = B.getIntNTy(M);
+    auto Shift = [&](unsigned K) {
+      return (uint64_t)(DL.isBigEndian() ? N - 1 - K : K) * M;
+    };
+    Value *R;
+    if (ToVector) {
+      Value *Bits = B.CreateBitCast(BC->getOperand(0), WideTy);
+      R = PoisonValue::get(VT);
+      for (unsigned K = 0; K < N; ++K) {
+        Value *E = B.CreateTrunc(Shift(K) ? B.CreateLShr(Bits, Shift(K)) : Bits,
+                                 EltIntTy);
+        R = B.CreateInsertElement(R, B.CreateBitCast(E, VT->getElementType()),
+                                  (uint64_t)K);
+      }
+    } else {
+      Value *Bits = nullptr;
+      for (unsigned K = 0; K < N; ++K) {
+        Value *E = B.CreateZExt(
+            B.CreateBitCast(
+                B.CreateExtractElement(BC->getOperand(0), (uint64_t)K),
+                EltIntTy),
+            WideTy);
+        if (Shift(K))
+          E = B.CreateShl(E, Shift(K));
+        Bits = Bits ? B.CreateOr(Bits, E) : E;
+      }
+      R = B.CreateBitCast(Bits, Scalar);
+    }
+    R->takeName(BC);
+    BC->replaceAllUsesWith(R);
+    BC->eraseFromParent();
+  }
+  return !Work.empty();
+}
 
 /// A vector-free GEP (i8, byte offset) equivalent to a GEP over a type that
 /// mentions vectors; constant GEP expressions fold to constants.
@@ -179,11 +235,15 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
                                           FunctionAnalysisManager &FAM) {
   if (F.isDeclaration())
     return PreservedAnalyses::all();
+  // Masked loads/stores/gathers/scatters (no target says they are legal
+  // here) become per-element conditional accesses; this adds blocks.
   FunctionPassManager Pre;
+  Pre.addPass(ScalarizeMaskedMemIntrinPass());
   Pre.addPass(SROAPass(SROAOptions::PreserveCFG));
   Pre.run(F, FAM);
 
   bool Changed = expandReductions(F, /*KeepAndOr=*/false);
+  Changed |= expandScalarVectorBitcasts(F);
   Changed |= scalarizeData(F);
   Changed |= lowerVectorGEPs(F);
   if (Changed)
@@ -196,9 +256,7 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
   Post.addPass(ScalarizerPass(Opts));
   Post.addPass(DCEPass());
   Post.run(F, FAM);
-  PreservedAnalyses PA;
-  PA.preserveSet<CFGAnalyses>();
-  return PA;
+  return PreservedAnalyses::none();
 }
 
 } // namespace spirv2llvm
