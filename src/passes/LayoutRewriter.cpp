@@ -214,7 +214,11 @@ struct Affine {
         add(BO->getOperand(0), Scale << K->getZExtValue());
         return;
       }
-      if (BO->getOpcode() == Instruction::Add) {
+      // A negative constant stays with its index (a[i][j - 1] is index
+      // j - 1 of the inner level): moved into the overall constant it would
+      // be attributed to an outer level (row i - 1, column j + 2), which is
+      // the same address only if no padding is removed in between.
+      if (BO->getOpcode() == Instruction::Add && !(K && K->isNegative())) {
         add(BO->getOperand(0), Scale);
         add(BO->getOperand(1), Scale);
         return;
@@ -274,9 +278,12 @@ bool descend(const DataLayout &DL, Location &L, Affine &E, std::string &Err) {
       Err = "vector of non-byte-sized elements";
       return false;
     }
+    // Floor division: with dynamic terms the constant part may be negative
+    // (a[i - 1]); the index then carries it and the remainder stays in
+    // [0, S).
     Affine I;
-    I.C = E.C / (int64_t)S;
-    E.C %= (int64_t)S;
+    I.C = E.C >= 0 ? E.C / (int64_t)S : -((-E.C + (int64_t)S - 1) / (int64_t)S);
+    E.C -= I.C * (int64_t)S;
     for (auto It = E.Terms.begin(); It != E.Terms.end();) {
       if (It->second % (int64_t)S == 0 && It->second / (int64_t)S != 0) {
         I.addTerm(It->first, It->second / (int64_t)S);
@@ -309,7 +316,9 @@ bool descend(const DataLayout &DL, Location &L, Affine &E, std::string &Err) {
 bool checkInObject(const DataLayout &DL, Type *X, const Affine &E,
                    std::string &Err) {
   int64_t Size = DL.getTypeAllocSize(X);
-  if (E.C < 0 || E.C >= Size) {
+  // With dynamic terms only the sum must be in the object, which in-bounds
+  // indexing guarantees; a constant offset alone is checked.
+  if (E.Terms.empty() && (E.C < 0 || E.C >= Size)) {
     Err = "constant offset " + std::to_string(E.C) + " outside the object";
     return false;
   }

@@ -126,3 +126,20 @@ define void @escape() {
   call void @sink(ptr @esc)
   ret void
 }
+
+; Negative constants stay with their index: in the padded vec3 layout,
+; [i][j-1] and [i-1][j] are different from what one combined byte offset
+; would suggest, and are kept apart.
+; CHECK-LABEL: define i32 @neg(
+; CHECK:         getelementptr [2 x [3 x i32]], ptr @sarr, i32 0, i32 %i, i32 %j1
+; CHECK:         getelementptr [2 x [3 x i32]], ptr @sarr, i32 0, i32 %i1, i32 %j
+define i32 @neg(i32 %i, i32 %j) {
+  %j1 = add nsw i32 %j, -1
+  %i1 = add nsw i32 %i, -1
+  %p = getelementptr inbounds [2 x <3 x i32>], ptr @sarr, i32 0, i32 %i, i32 %j1
+  %q = getelementptr inbounds [2 x <3 x i32>], ptr @sarr, i32 0, i32 %i1, i32 %j
+  %a = load i32, ptr %p
+  %b = load i32, ptr %q
+  %s = add i32 %a, %b
+  ret i32 %s
+}

@@ -89,3 +89,18 @@ define [2 x [3 x i32]] @whole() {
   %v = load [2 x [3 x i32]], ptr @m
   ret [2 x [3 x i32]] %v
 }
+
+; Index arithmetic with a negative constant part (m[i][j - 1]) keeps the
+; constant with its index.
+; CHECK-LABEL: define i32 @neg(
+; CHECK-NEXT:    %j1 = add nsw i32 %j, -1
+; CHECK-NEXT:    %1 = mul i32 %i, 3
+; CHECK-NEXT:    %2 = add i32 %1, %j1
+; CHECK-NEXT:    %3 = getelementptr [6 x i32], ptr @m, i32 0, i32 %2
+; CHECK-NEXT:    %v = load i32, ptr %3, align 4
+define i32 @neg(i32 %i, i32 %j) {
+  %j1 = add nsw i32 %j, -1
+  %p = getelementptr inbounds [2 x [3 x i32]], ptr @m, i32 0, i32 %i, i32 %j1
+  %v = load i32, ptr %p
+  ret i32 %v
+}
