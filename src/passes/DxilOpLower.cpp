@@ -17,6 +17,8 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 
@@ -84,21 +86,25 @@ std::optional<DxilOp> dxilReduceFor(Intrinsic::ID ID) {
   return std::nullopt;
 }
 
+/// "f32", "i16", "v4f32", ...; empty when DXIL has no such overload.
 std::string overloadName(Type *T) {
-  std::string S;
+  SmallString<16> S;
+  raw_svector_ostream OS(S);
   if (auto *VT = dyn_cast<FixedVectorType>(T)) {
-    S = "v" + std::to_string(VT->getNumElements());
+    OS << 'v' << VT->getNumElements();
     T = VT->getElementType();
   }
   if (T->isHalfTy())
-    return S + "f16";
-  if (T->isFloatTy())
-    return S + "f32";
-  if (T->isDoubleTy())
-    return S + "f64";
-  if (T->isIntegerTy())
-    return S + "i" + std::to_string(T->getIntegerBitWidth());
-  return "";
+    OS << "f16";
+  else if (T->isFloatTy())
+    OS << "f32";
+  else if (T->isDoubleTy())
+    OS << "f64";
+  else if (T->isIntegerTy())
+    OS << 'i' << T->getIntegerBitWidth();
+  else
+    return "";
+  return S.str().str();
 }
 
 bool overloadSupported(Type *T) {
@@ -130,19 +136,39 @@ public:
   }
 
 private:
-  Function *declare(const DxilOp &Op, Type *Ret, ArrayRef<Type *> Args) {
-    std::string Name = "dx.op." + std::string(Op.Class) + "." +
-                       overloadName(Args.front());
+  static std::string opName(const DxilOp &Op, Type *Arg) {
+    return "dx.op." + std::string(Op.Class) + "." + overloadName(Arg);
+  }
+
+  FunctionType *opType(Type *Ret, ArrayRef<Type *> Args) {
     SmallVector<Type *, 4> Params{Type::getInt32Ty(M.getContext())};
     Params.append(Args.begin(), Args.end());
-    auto *FT = FunctionType::get(Ret, Params, false);
-    FunctionCallee C = M.getOrInsertFunction(Name, FT);
-    auto *F = dyn_cast<Function>(C.getCallee());
-    if (!F || F->getFunctionType() != FT)
-      report_fatal_error("dx.op declaration clash for " + Twine(Name));
+    return FunctionType::get(Ret, Params, false);
+  }
+
+  /// False when the module already has something else under the name.
+  bool declarable(const DxilOp &Op, Type *Ret, ArrayRef<Type *> Args) {
+    GlobalValue *GV = M.getNamedValue(opName(Op, Args.front()));
+    auto *F = dyn_cast_or_null<Function>(GV);
+    return !GV || (F && F->getFunctionType() == opType(Ret, Args));
+  }
+
+  Function *declare(const DxilOp &Op, Type *Ret, ArrayRef<Type *> Args) {
+    FunctionType *FT = opType(Ret, Args);
+    auto *F = cast<Function>(
+        M.getOrInsertFunction(opName(Op, Args.front()), FT).getCallee());
     F->setDoesNotThrow();
     F->setDoesNotAccessMemory();
     return F;
+  }
+
+  Type *callRet(const DxilOp &Op, Type *Ret) {
+    if (Op.K != DxilOp::Bits) // UnaryBits returns i32 (per element)
+      return Ret;
+    Type *I32 = Type::getInt32Ty(M.getContext());
+    if (auto *VT = dyn_cast<FixedVectorType>(Ret))
+      return FixedVectorType::get(I32, VT->getNumElements());
+    return I32;
   }
 
   Value *emitOne(IRBuilder<> &B, const DxilOp &Op, Type *Ret,
@@ -150,13 +176,7 @@ private:
     SmallVector<Type *, 4> Tys;
     for (Value *A : Args)
       Tys.push_back(A->getType());
-    Type *CallRet = Ret;
-    if (Op.K == DxilOp::Bits) // UnaryBits returns i32 (per element)
-      CallRet = Ret->isVectorTy()
-                    ? static_cast<Type *>(FixedVectorType::get(
-                          B.getInt32Ty(),
-                          cast<FixedVectorType>(Ret)->getNumElements()))
-                    : B.getInt32Ty();
+    Type *CallRet = callRet(Op, Ret);
     Function *F = declare(Op, CallRet, Tys);
     SmallVector<Value *, 4> CallArgs{B.getInt32(Op.Opcode)};
     CallArgs.append(Args.begin(), Args.end());
@@ -187,9 +207,23 @@ private:
                       Scalar->getIntegerBitWidth()) &&
         Op->K != DxilOp::Reduce)
       return false;
+    auto *VT = dyn_cast<FixedVectorType>(ArgTy);
+    {
+      bool Split = VT && !AllowVectors;
+      SmallVector<Type *, 3> Tys;
+      for (Value *A : Args)
+        Tys.push_back(Split ? A->getType()->getScalarType() : A->getType());
+      Type *Ret = Split ? II->getType()->getScalarType() : II->getType();
+      if (!declarable(*Op, callRet(*Op, Ret), Tys)) {
+        WithColor::warning() << "dxil-op-lower: " << opName(*Op, Tys.front())
+                             << " already exists with another type; "
+                             << II->getCalledFunction()->getName()
+                             << " left as is\n";
+        return false;
+      }
+    }
     IRBuilder<> B(II);
     Value *R;
-    auto *VT = dyn_cast<FixedVectorType>(ArgTy);
     if (!VT || AllowVectors) {
       R = emitOne(B, *Op, II->getType(), Args);
     } else {

@@ -438,6 +438,8 @@ bool isPaddingOnly(const DataLayout &DL, Type *X, Affine E, uint64_t Len) {
          Leaves.empty();
 }
 
+Constant *memsetLeafValue(Type *T, uint8_t Byte);
+
 /// Per-instruction access record: which operands point into the object.
 struct AccessSite {
   Instruction *I;
@@ -470,6 +472,17 @@ private:
   /// New-layout byte offset of Path+Sub with dynamic indices taken as 0.
   int64_t staticNewOffset(IRBuilder<> &B, const Location &L,
                           ArrayRef<unsigned> Sub);
+  /// True when the new layout keeps Leaves at the same offsets relative to
+  /// the first one (no padding removed in between).
+  bool keepsRelativeOffsets(IRBuilder<> &B, const Location &L,
+                            ArrayRef<Leaf> Leaves) {
+    int64_t New0 = staticNewOffset(B, L, Leaves.front().Sub);
+    for (const Leaf &Lf : Leaves)
+      if (staticNewOffset(B, L, Lf.Sub) - New0 !=
+          (int64_t)(Lf.Off - Leaves.front().Off))
+        return false;
+    return true;
+  }
   Value *loadLeaves(IRBuilder<> &B, Type *T, ArrayRef<Value *> Leaves,
                     unsigned &Next);
   void storeLeaves(IRBuilder<> &B, Value *V,
@@ -580,17 +593,42 @@ bool Rewriter::plan(AccessSite &S, std::string &Err) {
     uint64_t Len = cast<ConstantInt>(MI->getLength())->getZExtValue();
     if (Len == 0)
       return true;
+    SmallVector<Leaf, 16> First;
     for (auto &[Op, E] : S.PtrOps) {
       Location L;
       SmallVector<Leaf, 16> Leaves;
       if (!decodeRange(DL, X, E, Len, L, Leaves, Opts.MaxLeaves, Err))
         return false;
-    }
-    if (auto *MS = dyn_cast<MemSetInst>(MI))
-      if (MS->isVolatile() && !isa<ConstantInt>(MS->getValue())) {
-        Err = "volatile memset of a non-constant value";
+      if (First.empty()) {
+        First = Leaves;
+        continue;
+      }
+      // Both sides in this object: they must cover the same elements.
+      bool Same = First.size() == Leaves.size();
+      for (unsigned K = 0; Same && K < Leaves.size(); ++K)
+        Same = First[K].Ty == Leaves[K].Ty &&
+               First[K].Off - First[0].Off == Leaves[K].Off - Leaves[0].Off;
+      if (!Same) {
+        Err = "memcpy within the object between different members";
         return false;
       }
+    }
+    // Expanded memsets store the byte pattern as each element's value.
+    if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+      Location L;
+      SmallVector<Leaf, 16> Leaves;
+      decodeRange(DL, X, S.PtrOps[0].second, Len, L, Leaves, Opts.MaxLeaves,
+                  Err);
+      IRBuilder<> B(I);
+      if (!Opts.ExpandMemIntrinsics && keepsRelativeOffsets(B, L, Leaves))
+        return true;
+      auto *V = dyn_cast<ConstantInt>(MS->getValue());
+      for (Leaf &Lf : First)
+        if (!V || !memsetLeafValue(Lf.Ty, V->getZExtValue())) {
+          Err = "memset that cannot be expanded per element";
+          return false;
+        }
+    }
     return true;
   }
   if (isa<IntrinsicInst>(I))
@@ -749,7 +787,7 @@ void Rewriter::storeLeaves(IRBuilder<> &B, Value *V,
     storeLeaves(B, B.CreateExtractValue(V, I), Leaves);
 }
 
-static Constant *memsetLeafValue(Type *T, uint8_t Byte) {
+Constant *memsetLeafValue(Type *T, uint8_t Byte) {
   unsigned Bits = T->getPrimitiveSizeInBits();
   if (T->isPointerTy())
     return Byte ? nullptr : Constant::getNullValue(T);
@@ -800,9 +838,6 @@ void Rewriter::emit(AccessSite &S) {
     Side &Ref = Sides[0].Rewritten ? Sides[0] : Sides[1];
     bool IsSet = isa<MemSetInst>(MI);
     unsigned NumSides = IsSet ? 1 : 2;
-    if (!IsSet && Sides[0].Rewritten && Sides[1].Rewritten &&
-        Sides[0].Leaves.size() != Sides[1].Leaves.size())
-      report_fatal_error("dxil passes: memcpy between different layouts");
 
     // One call suffices when the new layout keeps the covered elements at
     // the same relative offsets (no padding removed in between).
@@ -812,11 +847,7 @@ void Rewriter::emit(AccessSite &S) {
       Side &Sd = Sides[K];
       if (!Sd.Rewritten)
         continue;
-      int64_t New0 = staticNewOffset(B, Sd.L, Sd.Leaves.front().Sub);
-      for (Leaf &Lf : Sd.Leaves)
-        if (staticNewOffset(B, Sd.L, Lf.Sub) - New0 !=
-            (int64_t)(Lf.Off - Sd.Leaves.front().Off))
-          Single = false;
+      Single = keepsRelativeOffsets(B, Sd.L, Sd.Leaves);
       NewLen = Sd.Leaves.back().Off + DL.getTypeStoreSize(Sd.Leaves.back().Ty) -
                Sd.Leaves.front().Off;
     }
@@ -844,10 +875,7 @@ void Rewriter::emit(AccessSite &S) {
     if (auto *MS = dyn_cast<MemSetInst>(MI)) {
       uint8_t Byte = cast<ConstantInt>(MS->getValue())->getZExtValue();
       for (Leaf &Lf : Ref.Leaves) {
-        Constant *C = memsetLeafValue(Lf.Ty, Byte);
-        if (!C)
-          report_fatal_error("dxil passes: cannot expand memset");
-        Vals.push_back(C);
+        Vals.push_back(memsetLeafValue(Lf.Ty, Byte)); // checked by plan()
       }
     } else {
       // Load everything first, then store: correct for overlapping memmove.

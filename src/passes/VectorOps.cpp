@@ -21,7 +21,10 @@ bool expandReductions(Function &F, bool KeepAndOr) {
       switch (II->getIntrinsicID()) {
       case Intrinsic::vector_reduce_and:
       case Intrinsic::vector_reduce_or:
-        if (!KeepAndOr)
+        // A one-element reduction is just the element (DXIL has no
+        // single-element vectors).
+        if (!KeepAndOr || cast<FixedVectorType>(II->getArgOperand(0)->getType())
+                                  ->getNumElements() == 1)
           Work.push_back(II);
         break;
       case Intrinsic::vector_reduce_add:
