@@ -9,12 +9,12 @@
 ; RUN: lli %t.scalar.ll > %t.scalar
 ; RUN: diff %t.ref %t.scalar
 ; RUN: %dxilopt -S -passes='function(dxil-scalarizer),dxil-data-scalarization,dxil-flatten-arrays,dxil-op-lower,verify' %s -o %t.dxil.ll
-; RUN: llvm-link -S %t.dxil.ll %dxilrt -o %t.dxil.linked.ll
+; RUN: llvm-link -S --only-needed %t.dxil.ll %dxilrt -o %t.dxil.linked.ll
 ; RUN: lli %t.dxil.linked.ll > %t.dxil
 ; RUN: diff %t.ref %t.dxil
 ; RUN: %dxilopt -S -passes='dxil-native-vectors,dxil-flatten-arrays,dxil-op-lower<vectors>,verify' %s -o %t.nv.ll
 ; RUN: FileCheck %s --check-prefix=NV < %t.nv.ll
-; RUN: llvm-link -S %t.nv.ll %dxilrt -o %t.nv.linked.ll
+; RUN: llvm-link -S --only-needed %t.nv.ll %dxilrt -o %t.nv.linked.ll
 ; RUN: lli %t.nv.linked.ll > %t.nv
 ; RUN: diff %t.ref %t.nv
 ; The scalar pipeline leaves no vector type in @main:

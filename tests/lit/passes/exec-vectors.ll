@@ -25,13 +25,13 @@
 ; The DXIL pipeline, with dx.op calls, linked with the runtime.
 ; RUN: %dxilopt -S -passes='function(dxil-scalarizer),dxil-data-scalarization,dxil-flatten-arrays,dxil-op-lower,verify' %s -o %t.dxil.ll
 ; RUN: FileCheck %s --check-prefix=DXIL < %t.dxil.ll
-; RUN: llvm-link -S %t.dxil.ll %dxilrt -o %t.dxil.linked.ll
+; RUN: llvm-link -S --only-needed %t.dxil.ll %dxilrt -o %t.dxil.linked.ll
 ; RUN: lli %t.dxil.linked.ll > %t.dxil
 ; RUN: diff %t.ref %t.dxil
 ; The native-vector pipeline, with vector dx.op overloads.
 ; RUN: %dxilopt -S -passes='dxil-native-vectors,dxil-flatten-arrays,dxil-op-lower<vectors>,verify' %s -o %t.nv.ll
 ; RUN: FileCheck %s --check-prefix=NV < %t.nv.ll
-; RUN: llvm-link -S %t.nv.ll %dxilrt -o %t.nv.linked.ll
+; RUN: llvm-link -S --only-needed %t.nv.ll %dxilrt -o %t.nv.linked.ll
 ; RUN: lli %t.nv.linked.ll > %t.nv
 ; RUN: diff %t.ref %t.nv
 

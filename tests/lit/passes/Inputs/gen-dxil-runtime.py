@@ -8,7 +8,9 @@ UN_F = [(6, 'fabs'), (12, 'cos'), (13, 'sin'), (14, 'tan'), (15, 'acos'),
 BIN_F = [(35, 'maxnum'), (36, 'minnum')]
 TER_F = [(46, 'fmuladd'), (47, 'fma')]
 BIN_I = [(37, 'smax'), (38, 'smin'), (39, 'umax'), (40, 'umin')]
-TY = {'float': 'f32', 'i32': 'i32', 'i64': 'i64', 'i1': 'i1'}
+TY = {'half': 'f16', 'float': 'f32', 'double': 'f64', 'i16': 'i16',
+      'i32': 'i32', 'i64': 'i64', 'i1': 'i1'}
+LENGTHS = [2, 3, 4, 8, 16]
 out = ["""; Reference dx.op implementations for running DXIL-lowered test programs
 ; under lli (linked with llvm-link). Each dx.op function dispatches on the
 ; DXIL opcode to the LLVM intrinsic it stands for; an unknown opcode aborts,
@@ -31,43 +33,53 @@ def scalar(name, ty, cases, nargs):
     out.append("bad:\n  call void @abort()\n  unreachable\n}")
 
 
-scalar('unary', 'float', UN_F, 1)
-scalar('binary', 'float', BIN_F, 2)
-scalar('tertiary', 'float', TER_F, 3)
-scalar('binary', 'i32', BIN_I, 2)
-scalar('unary', 'i32', [(30, 'bitreverse')], 1)
-for ty in ['i32', 'i64']:  # UnaryBits returns i32
+FLOATS = ['half', 'float', 'double']
+INTS = ['i16', 'i32', 'i64']
+for ty in FLOATS:
+    scalar('unary', ty, UN_F, 1)
+    scalar('binary', ty, BIN_F, 2)
+    scalar('tertiary', ty, TER_F, 3)
+for ty in INTS:
+    scalar('binary', ty, BIN_I, 2)
+    scalar('unary', ty, [(30, 'bitreverse')], 1)
+    # UnaryBits returns i32
     out.append(f"define i32 @dx.op.unaryBits.{ty}(i32 %op, {ty} %a0) {{")
     out.append("  switch i32 %op, label %bad [i32 31, label %op31]")
     out.append(f"op31:\n  %c = call {ty} @llvm.ctpop.{ty}({ty} %a0)")
-    out.append("  %r = " + ("add i32 %c, 0" if ty == 'i32' else "trunc i64 %c to i32"))
+    conv = {'i16': "zext i16 %c to i32", 'i32': "add i32 %c, 0",
+            'i64': "trunc i64 %c to i32"}[ty]
+    out.append("  %r = " + conv)
     out.append("  ret i32 %r\nbad:\n  call void @abort()\n  unreachable\n}")
 
 
-def vector(name, sty, n, nargs):
+def vector(name, sty, n, nargs, rty=None):
+    rty = rty or sty
     vt = f"<{n} x {sty}>"
+    rvt = f"<{n} x {rty}>"
     args = ", ".join(f"{vt} %a{i}" for i in range(nargs))
-    out.append(f"define {vt} @dx.op.{name}.v{n}{TY[sty]}(i32 %op, {args}) {{")
+    out.append(f"define {rvt} @dx.op.{name}.v{n}{TY[sty]}(i32 %op, {args}) {{")
     prev = "poison"
     for e in range(n):
         for i in range(nargs):
             out.append(f"  %e{e}_{i} = extractelement {vt} %a{i}, i32 {e}")
         cargs = ", ".join(f"{sty} %e{e}_{i}" for i in range(nargs))
-        out.append(f"  %s{e} = call {sty} @dx.op.{name}.{TY[sty]}(i32 %op, {cargs})")
-        out.append(f"  %v{e} = insertelement {vt} {prev}, {sty} %s{e}, i32 {e}")
+        out.append(f"  %s{e} = call {rty} @dx.op.{name}.{TY[sty]}(i32 %op, {cargs})")
+        out.append(f"  %v{e} = insertelement {rvt} {prev}, {rty} %s{e}, i32 {e}")
         prev = f"%v{e}"
-    out.append(f"  ret {vt} {prev}\n}}")
+    out.append(f"  ret {rvt} {prev}\n}}")
 
 
-for n in [2, 3, 4]:
-    vector('unary', 'float', n, 1)
-    vector('binary', 'float', n, 2)
-    vector('tertiary', 'float', n, 3)
-    vector('binary', 'i32', n, 2)
-    vector('unaryBits', 'i32', n, 1)
-    vector('unary', 'i32', n, 1)
-for sty in ['i1', 'i32']:  # VectorReduceAnd/Or (309/310)
-    for n in [2, 3, 4]:
+for n in LENGTHS:
+    for ty in FLOATS:
+        vector('unary', ty, n, 1)
+        vector('binary', ty, n, 2)
+        vector('tertiary', ty, n, 3)
+    for ty in INTS:
+        vector('binary', ty, n, 2)
+        vector('unaryBits', ty, n, 1, 'i32')
+        vector('unary', ty, n, 1)
+for sty in ['i1', 'i16', 'i32', 'i64']:  # VectorReduceAnd/Or (309/310)
+    for n in LENGTHS:
         vt = f"<{n} x {sty}>"
         out.append(f"define {sty} @dx.op.vectorReduce.v{n}{TY[sty]}(i32 %op, {vt} %a0) {{")
         out.append("  switch i32 %op, label %bad [i32 309, label %and i32 310, label %or]")
