@@ -267,6 +267,7 @@ PreservedAnalyses DxilNativeVectorsPass::run(Module &M,
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
+    Changed |= expandDxIntrinsics(F, /*KeepVectors=*/true);
     Changed |= expandReductions(F, /*KeepAndOr=*/true);
     Changed |= scalarizeNonElementwise(F);
     Changed |= OneElementVectors(F).run();

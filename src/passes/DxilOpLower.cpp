@@ -11,12 +11,14 @@
 // @dx.op.unary.v4f32(i32 13, <4 x float>), and llvm.vector.reduce.and/or use
 // VectorReduceAnd/Or (309/310).
 #include "passes/DxilPasses.h"
+#include "passes/VectorOps.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsDirectX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,7 +33,7 @@ namespace {
 struct DxilOp {
   unsigned Opcode;
   const char *Class; ///< dx.op.<Class>.<overload>
-  enum Kind { Plain, Bits, Reduce } K = Plain;
+  enum Kind { Plain, Bits, Special, Reduce } K = Plain;
 };
 
 /// The DXIL operation for an intrinsic, if it has an exact one.
@@ -58,6 +60,13 @@ std::optional<DxilOp> dxilOpFor(Intrinsic::ID ID) {
   case Intrinsic::ceil: return DxilOp{28, "unary"};
   case Intrinsic::trunc: return DxilOp{29, "unary"};
   case Intrinsic::bitreverse: return DxilOp{30, "unary"};
+  // clang's HLSL intrinsics: 22 Frc, 25 Rsqrt, 9 IsInf (IsSpecialFloat,
+  // returns i1), 48 IMad, 49 UMad.
+  case Intrinsic::dx_frac: return DxilOp{22, "unary"};
+  case Intrinsic::dx_rsqrt: return DxilOp{25, "unary"};
+  case Intrinsic::dx_isinf: return DxilOp{9, "isSpecialFloat", DxilOp::Special};
+  case Intrinsic::dx_imad: return DxilOp{48, "tertiary"};
+  case Intrinsic::dx_umad: return DxilOp{49, "tertiary"};
   // UnaryBits: 31 Countbits (returns i32 whatever the operand width).
   case Intrinsic::ctpop: return DxilOp{31, "unaryBits", DxilOp::Bits};
   // Binary: 35 FMax, 36 FMin, 37 IMax, 38 IMin, 39 UMax, 40 UMin.
@@ -116,19 +125,85 @@ class Lowering {
 public:
   Lowering(Module &M, bool AllowVectors) : M(M), AllowVectors(AllowVectors) {}
 
+  /// dx.dot2/3/4 take the components: Dot2 (54), Dot3 (55), Dot4 (56),
+  /// `float @dx.op.dot4.f32(i32 56, ax, ay, az, aw, bx, by, bz, bw)`;
+  /// thread ids: ThreadId (93), GroupId (94), ThreadIdInGroup (95),
+  /// FlattenedThreadIdInGroup (96).
+  bool lowerSpecial(IntrinsicInst *II) {
+    Intrinsic::ID ID = II->getIntrinsicID();
+    IRBuilder<> B(II);
+    SmallVector<Value *, 9> Args;
+    std::string Name;
+    unsigned Opcode;
+    if (ID == Intrinsic::dx_dot2 || ID == Intrinsic::dx_dot3 ||
+        ID == Intrinsic::dx_dot4) {
+      Opcode = ID == Intrinsic::dx_dot2 ? 54 : ID == Intrinsic::dx_dot3 ? 55 : 56;
+      auto *VT = dyn_cast<FixedVectorType>(II->getArgOperand(0)->getType());
+      if (!VT || !overloadSupported(VT->getElementType()))
+        return false;
+      Name = "dx.op.dot" + std::to_string(Opcode - 52) + "." +
+             overloadName(VT->getElementType());
+      for (unsigned A = 0; A < 2; ++A)
+        for (unsigned E = 0; E < VT->getNumElements(); ++E)
+          Args.push_back(
+              B.CreateExtractElement(II->getArgOperand(A), (uint64_t)E));
+    } else {
+      static const std::pair<Intrinsic::ID, std::pair<unsigned, const char *>>
+          Ids[] = {{Intrinsic::dx_thread_id, {93, "threadId"}},
+                   {Intrinsic::dx_group_id, {94, "groupId"}},
+                   {Intrinsic::dx_thread_id_in_group, {95, "threadIdInGroup"}},
+                   {Intrinsic::dx_flattened_thread_id_in_group,
+                    {96, "flattenedThreadIdInGroup"}}};
+      auto It = find_if(Ids, [&](auto &P) { return P.first == ID; });
+      Opcode = It->second.first;
+      Name = std::string("dx.op.") + It->second.second + ".i32";
+      for (Value *A : II->args())
+        Args.push_back(A);
+    }
+    SmallVector<Type *, 9> Tys{B.getInt32Ty()};
+    for (Value *A : Args)
+      Tys.push_back(A->getType());
+    auto *FT = FunctionType::get(II->getType(), Tys, false);
+    if (GlobalValue *GV = M.getNamedValue(Name);
+        GV && (!isa<Function>(GV) ||
+               cast<Function>(GV)->getFunctionType() != FT)) {
+      WithColor::warning() << "dxil-op-lower: " << Name
+                           << " already exists with another type\n";
+      return false;
+    }
+    auto *F = cast<Function>(M.getOrInsertFunction(Name, FT).getCallee());
+    F->setDoesNotThrow();
+    F->setDoesNotAccessMemory();
+    Args.insert(Args.begin(), B.getInt32(Opcode));
+    Value *R = B.CreateCall(F, Args);
+    R->takeName(II);
+    II->replaceAllUsesWith(R);
+    II->eraseFromParent();
+    return true;
+  }
+
+  static bool isSpecial(Intrinsic::ID ID) {
+    return ID == Intrinsic::dx_dot2 || ID == Intrinsic::dx_dot3 ||
+           ID == Intrinsic::dx_dot4 || ID == Intrinsic::dx_thread_id ||
+           ID == Intrinsic::dx_group_id ||
+           ID == Intrinsic::dx_thread_id_in_group ||
+           ID == Intrinsic::dx_flattened_thread_id_in_group;
+  }
+
   bool run() {
     SmallVector<IntrinsicInst *, 32> Calls;
     for (Function &F : M)
       for (Instruction &I : instructions(F))
         if (auto *II = dyn_cast<IntrinsicInst>(&I))
           if (dxilOpFor(II->getIntrinsicID()) ||
+              isSpecial(II->getIntrinsicID()) ||
               (AllowVectors && dxilReduceFor(II->getIntrinsicID())))
             Calls.push_back(II);
     bool Changed = false;
     SmallSetVector<Function *, 8> Callees;
     for (IntrinsicInst *II : Calls) {
       Callees.insert(II->getCalledFunction());
-      Changed |= lower(II);
+      Changed |= isSpecial(II->getIntrinsicID()) ? lowerSpecial(II) : lower(II);
     }
     for (Function *F : Callees)
       if (F->use_empty())
@@ -165,7 +240,7 @@ private:
 
   Type *callRet(const DxilOp &Op, Type *Ret) {
     if (Op.K != DxilOp::Bits) // UnaryBits returns i32 (per element)
-      return Ret;
+      return Ret;             // (IsSpecialFloat's i1 is the intrinsic's)
     Type *I32 = Type::getInt32Ty(M.getContext());
     if (auto *VT = dyn_cast<FixedVectorType>(Ret))
       return FixedVectorType::get(I32, VT->getNumElements());
@@ -299,8 +374,19 @@ bool hasElementwiseDxilOp(unsigned IntrinsicID) {
 }
 
 PreservedAnalyses DxilOpLowerPass::run(Module &M, ModuleAnalysisManager &) {
-  bool Changed = expandNaturalExpLog(M);
+  bool Changed = false;
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      Changed |= expandDxIntrinsics(F, /*KeepVectors=*/AllowVectors);
+  Changed |= expandNaturalExpLog(M);
   Changed |= Lowering(M, AllowVectors).run();
+  // Intrinsic declarations left unused by this and the function passes
+  // before it (which may not delete functions).
+  for (Function &F : make_early_inc_range(M))
+    if (F.isIntrinsic() && F.use_empty()) {
+      F.eraseFromParent();
+      Changed = true;
+    }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -242,8 +242,19 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
   Pre.addPass(SROAPass(SROAOptions::PreserveCFG));
   Pre.run(F, FAM);
 
-  bool Changed = expandReductions(F, /*KeepAndOr=*/false);
+  bool Changed = expandDxIntrinsics(F, /*KeepVectors=*/false);
+  Changed |= expandReductions(F, /*KeepAndOr=*/false);
   Changed |= expandScalarVectorBitcasts(F);
+  // clang's element-wise HLSL intrinsics, which the Scalarizer does not
+  // know, are split here.
+  SmallVector<IntrinsicInst *, 4> DxCalls;
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (isElementwiseDxIntrinsic(II->getIntrinsicID()) &&
+          II->getType()->isVectorTy())
+        DxCalls.push_back(II);
+  for (IntrinsicInst *II : DxCalls)
+    Changed |= scalarizeIntrinsicCall(II) != nullptr;
   Changed |= scalarizeData(F);
   Changed |= lowerVectorGEPs(F);
   if (Changed)
