@@ -18,6 +18,7 @@
 #include "passes/VectorOps.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
@@ -91,6 +92,117 @@ bool expandScalarVectorBitcasts(Function &F) {
     BC->eraseFromParent();
   }
   return !Work.empty();
+}
+
+/// extract/insertelement with a constant index past the vector's end give
+/// poison; LLVM 19's Scalarizer crashes on them, so they are folded first.
+bool foldOutOfRangeLaneAccesses(Function &F) {
+  SmallVector<Instruction *, 4> Work;
+  for (Instruction &I : instructions(F)) {
+    Value *Idx = nullptr;
+    Type *VecTy = nullptr;
+    if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+      Idx = EE->getIndexOperand();
+      VecTy = EE->getVectorOperandType();
+    } else if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+      Idx = IE->getOperand(2);
+      VecTy = IE->getType();
+    }
+    auto *C = dyn_cast_or_null<ConstantInt>(Idx);
+    auto *VT = dyn_cast_or_null<FixedVectorType>(VecTy);
+    if (C && VT && C->getValue().uge(VT->getNumElements()))
+      Work.push_back(&I);
+  }
+  for (Instruction *I : Work) {
+    I->replaceAllUsesWith(PoisonValue::get(I->getType()));
+    I->eraseFromParent();
+  }
+  return !Work.empty();
+}
+
+/// Loads and stores of vectors of non-byte-sized elements (<4 x i1>), which
+/// the Scalarizer leaves alone: in memory such a vector is its bitcast to
+/// one integer, so they become integer accesses plus bitcasts (expanded by
+/// expandScalarVectorBitcasts).
+bool packBitVectorAccesses(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  auto IsBitVector = [&](Type *T) {
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    return VT && VT->getScalarType()->isIntegerTy() &&
+           DL.getTypeSizeInBits(VT->getElementType()) % 8 != 0;
+  };
+  SmallVector<Instruction *, 4> Work;
+  for (Instruction &I : instructions(F))
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple() &&
+                                           IsBitVector(LI->getType()))
+      Work.push_back(LI);
+    else if (auto *SI = dyn_cast<StoreInst>(&I);
+             SI && SI->isSimple() &&
+             IsBitVector(SI->getValueOperand()->getType()))
+      Work.push_back(SI);
+  for (Instruction *I : Work) {
+    IRBuilder<> B(I);
+    if (auto *LI = dyn_cast<LoadInst>(I)) {
+      Type *IntTy = B.getIntNTy(DL.getTypeSizeInBits(LI->getType()));
+      Value *V = B.CreateBitCast(
+          B.CreateAlignedLoad(IntTy, LI->getPointerOperand(), LI->getAlign()),
+          LI->getType());
+      V->takeName(LI);
+      LI->replaceAllUsesWith(V);
+    } else {
+      auto *SI = cast<StoreInst>(I);
+      Value *V = SI->getValueOperand();
+      B.CreateAlignedStore(
+          B.CreateBitCast(V, B.getIntNTy(DL.getTypeSizeInBits(V->getType()))),
+          SI->getPointerOperand(), SI->getAlign());
+    }
+    I->eraseFromParent();
+  }
+  return !Work.empty();
+}
+
+/// Constant expressions over vectors (bitcast (<4 x i16> ...) to i64) that
+/// the DataLayout-aware folder can evaluate, and instructions on constants
+/// only (so that a lane index computed from constants is seen as the
+/// constant it is: an out-of-range one crashes LLVM 19's Scalarizer).
+bool mentionsVector(Constant *C) {
+  if (C->getType()->isVectorTy())
+    return true;
+  auto *CE = dyn_cast<ConstantExpr>(C);
+  if (!CE)
+    return false;
+  if (auto *GEP = dyn_cast<GEPOperator>(CE);
+      GEP && containsVector(GEP->getSourceElementType()))
+    return true;
+  return any_of(CE->operands(),
+                [](Value *Op) { return mentionsVector(cast<Constant>(Op)); });
+}
+
+bool foldVectorConstantExprs(Function &F) {
+  const DataLayout &DL = F.getDataLayout();
+  bool Changed = false;
+  SmallVector<Instruction *, 8> Dead;
+  for (Instruction &I : instructions(F)) {
+    // Only expressions over vectors: the folder would also rewrite typed
+    // GEPs over arrays into i8 GEPs.
+    for (Use &U : I.operands())
+      if (auto *CE = dyn_cast<ConstantExpr>(U.get()); CE && mentionsVector(CE))
+        if (Constant *C = ConstantFoldConstant(CE, DL); C && C != CE) {
+          U.set(C);
+          Changed = true;
+        }
+    if (isa<PHINode>(I) || I.mayHaveSideEffects() || I.getType()->isVoidTy() ||
+        !all_of(I.operands(), [](Value *V) { return isa<Constant>(V); }))
+      continue;
+    if (Constant *C = ConstantFoldInstruction(&I, DL)) {
+      I.replaceAllUsesWith(C);
+      Dead.push_back(&I);
+      Changed = true;
+    }
+  }
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+  return Changed;
 }
 
 /// A vector-free GEP (i8, byte offset) equivalent to a GEP over a type that
@@ -242,7 +354,10 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
   Pre.addPass(SROAPass(SROAOptions::PreserveCFG));
   Pre.run(F, FAM);
 
-  bool Changed = expandDxIntrinsics(F, /*KeepVectors=*/false);
+  bool Changed = foldVectorConstantExprs(F);
+  Changed |= foldOutOfRangeLaneAccesses(F);
+  Changed |= packBitVectorAccesses(F);
+  Changed |= expandDxIntrinsics(F, /*KeepVectors=*/false);
   Changed |= expandReductions(F, /*KeepAndOr=*/false);
   Changed |= expandScalarVectorBitcasts(F);
   // clang's element-wise HLSL intrinsics, which the Scalarizer does not
@@ -267,6 +382,16 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
   Post.addPass(ScalarizerPass(Opts));
   Post.addPass(DCEPass());
   Post.run(F, FAM);
+  // Bitcasts between vectors of different lengths (<4 x float> to
+  // <16 x i8>) come out of the Scalarizer as scalar-to-vector bitcasts per
+  // fragment; expand those and let the Scalarizer tidy up once more.
+  if (expandScalarVectorBitcasts(F)) {
+    FAM.invalidate(F, PreservedAnalyses::none());
+    Post.run(F, FAM);
+  }
+  // The Scalarizer leaves lanes of constant vectors as constant expressions
+  // (extractelement (bitcast <4 x float> C to <16 x i8>), 0); fold them.
+  foldVectorConstantExprs(F);
   return PreservedAnalyses::none();
 }
 
