@@ -188,7 +188,9 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   CodegenOptions CO;
   CO.Width = Opts.Width;
   CO.RobustBufferAccess = Opts.RobustBufferAccess;
-  auto R = emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context);
+  auto R = Opts.Backend == Backend::Simd
+               ? emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context)
+               : emitInvocationModule(*AM.M, *AM.EP, AM.MA, CO, *T.Context);
   if (!R)
     return R.takeError();
   T.IR = std::move(R->IR);

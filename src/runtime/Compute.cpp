@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
 
+#include "runtime/Groupshared.h"
 #include "support/Diagnostic.h"
 
 #include <atomic>
@@ -109,6 +110,12 @@ ComputeShader::create(Translation T, unsigned OptLevel) {
     return makeError("entry point \"" + T.EntryName +
                      "\" is not a compute shader");
   std::unique_ptr<ComputeShader> S(new ComputeShader());
+  // One-invocation back ends: groupshared globals into workgroup memory.
+  Expected<uint32_t> Shared = mapGroupsharedToArgs(*T.IR, T.EntrySymbol);
+  if (!Shared)
+    return Shared.takeError();
+  T.Compute.WorkgroupMemorySize =
+      std::max(T.Compute.WorkgroupMemorySize, *Shared);
   S->Info = T.Compute;
   auto J = JitShader::create(std::move(T), OptLevel);
   if (!J)
