@@ -23,3 +23,11 @@ foreach(width_bits 4:128 8:256 16:512)
     PROPERTIES LABELS vulkan TIMEOUT 300
                ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=${bits}")
 endforeach()
+# The one-invocation back ends (--backend=invocation, one call per
+# invocation) against the same lavapipe results; subgroup-size-dependent
+# buffers are skipped there (a subgroup of one).
+gtest_discover_tests(s2l-differential-tests
+  TEST_FILTER "Invocation/*"
+  DISCOVERY_TIMEOUT 60
+  PROPERTIES LABELS vulkan TIMEOUT 300
+             ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=128")
