@@ -12,9 +12,9 @@
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Verifier.h"
-#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/SROA.h"
 
 using namespace llvm;
 
@@ -169,7 +169,8 @@ Value *InvocationEmitter::get(uint32_t Id) {
         !A->DT.dominates(D->second, CurBlock)) {
       fail("value " + M.friendlyName(Id) + " is used in block " +
            M.friendlyName(A->G.block(CurBlock).Label) +
-           ", which its definition does not dominate");
+           ", which its definition in block " +
+           M.friendlyName(A->G.block(D->second).Label) + " does not dominate");
       return PoisonValue::get(It->second->getType());
     }
     return It->second;
@@ -417,16 +418,16 @@ Expected<CodegenResult> InvocationEmitter::run() {
   if (Failed)
     return std::move(Err);
 
-  // Variables into SSA where their uses allow it (dynamically indexed
-  // arrays stay in memory).
-  std::vector<AllocaInst *> Allocas;
-  for (llvm::Instruction &I : *EntryBB)
-    if (auto *AI = dyn_cast<AllocaInst>(&I))
-      if (isAllocaPromotable(AI))
-        Allocas.push_back(AI);
-  if (!Allocas.empty()) {
-    DominatorTree DT(*LF);
-    PromoteMemToReg(Allocas, DT);
+  // Variables into SSA values where their uses allow it: SROA also turns
+  // component accesses (GEPs into vector variables, such as a built-in's
+  // .x) into extractelement. Dynamically indexed arrays stay in memory.
+  {
+    FunctionAnalysisManager FAM;
+    PassBuilder PB;
+    PB.registerFunctionAnalyses(FAM);
+    FunctionPassManager FPM;
+    FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
+    FPM.run(*LF, FAM);
   }
 
   std::string VerifyMsg;
