@@ -13,5 +13,8 @@ config.substitutions.append(("%spirv2llvm", os.path.join(config.s2l_bin_dir, "sp
 config.substitutions.append(("%examples", os.path.join(config.s2l_src_root, "shaders", "examples")))
 config.substitutions.append(("%shared", os.path.join(config.s2l_src_root, "..", "shared")))
 config.substitutions.append(("%opt", config.opt))
+# opt with the DXIL passes plugin (tests/lit/passes).
+config.substitutions.append(("%dxilopt", config.opt + " -load-pass-plugin=" + config.passes_plugin))
+config.substitutions.append(("%dxilrt", os.path.join(config.test_source_root, "passes", "Inputs", "dxil-runtime.ll")))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.environment["PATH"] = os.pathsep.join([config.llvm_bin_dir, config.environment.get("PATH", "")])
