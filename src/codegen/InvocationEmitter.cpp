@@ -14,6 +14,8 @@
 
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/DCE.h"
+#include "llvm/Transforms/Scalar/InstSimplifyPass.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 
 using namespace llvm;
@@ -427,6 +429,10 @@ Expected<CodegenResult> InvocationEmitter::run() {
     PB.registerFunctionAnalyses(FAM);
     FunctionPassManager FPM;
     FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
+    // Folds extractvalue(insertvalue ...) left by whole-struct loads whose
+    // members are used one by one.
+    FPM.addPass(InstSimplifyPass());
+    FPM.addPass(DCEPass());
     FPM.run(*LF, FAM);
   }
 

@@ -5,6 +5,7 @@
 #include "frontend/Frontend.h"
 #include "parser/Parser.h"
 #include "runtime/Optimizer.h"
+#include "spirv2llvm/Passes.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -223,6 +224,23 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
     raw_string_ostream OS(S);
     T.IR->print(OS, nullptr);
     Opts.PrintAfterStage("codegen", OS.str());
+  }
+  // --backend=scalar|dxil: the DXIL-shaped passes (src/passes) on the
+  // invocation back end's module.
+  if (Opts.Backend == Backend::Scalar || Opts.Backend == Backend::Dxil) {
+    runDxilPipeline(*T.IR, Opts.Backend == Backend::Scalar
+                               ? DxilPipeline::Scalar
+                           : Opts.DxilNativeVectors
+                               ? DxilPipeline::DxilNativeVectors
+                               : DxilPipeline::Dxil);
+    if (Opts.PrintAfterStage) {
+      std::string S;
+      raw_string_ostream OS(S);
+      T.IR->print(OS, nullptr);
+      Opts.PrintAfterStage(Opts.Backend == Backend::Scalar ? "dxil-scalarizer"
+                                                           : "dxil-passes",
+                           OS.str());
+    }
   }
   optimizeModule(*T.IR, Opts.OptLevel, TM ? TM->get() : nullptr);
   if (Opts.PrintAfterStage && Opts.OptLevel > 0) {
