@@ -49,6 +49,9 @@
 
 #include "frontend/Frontend.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/Passes.h"
+
+#include "llvm/Passes/PassBuilder.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -827,13 +830,44 @@ lavapipeResult(size_t Index, const std::vector<uint32_t> &Words,
   return Result;
 }
 
+/// What runs on the JIT: a --backend, or the invocation back end followed
+/// by the DXIL data passes without dxil-op-lower (whose dx.op calls have no
+/// CPU implementation): dxil-data-scalarization, dxil-flatten-arrays and
+/// dxil-scalarizer, so the memory rewriting of --backend=dxil is run too.
+enum class JitConfig { Simd, Invocation, Scalar, DxilWithoutOpLower };
+
+/// Runs the --backend=dxil passes that precede dxil-op-lower on \p M.
+llvm::Error runDxilDataPasses(llvm::Module &M) {
+  llvm::PassBuilder PB;
+  registerDxilPasses(PB);
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  llvm::ModulePassManager MPM;
+  if (llvm::Error E = PB.parsePassPipeline(
+          MPM, "function(dxil-scalarizer),dxil-data-scalarization,"
+               "dxil-flatten-arrays,verify"))
+    return E;
+  MPM.run(M, MAM);
+  return llvm::Error::success();
+}
+
 /// spirv2llvm's final buffer contents for \p C at width \p W (SIMD back
 /// end) or one invocation per call (the others).
 llvm::Expected<std::vector<std::vector<uint8_t>>>
 jitResult(const Case &C, const std::vector<uint32_t> &Words, unsigned W,
-          Backend Bk) {
+          JitConfig Config) {
   TranslateOptions Opts;
   Opts.Kind = InputKind::Binary;
+  const Backend Bk = Config == JitConfig::Simd       ? Backend::Simd
+                     : Config == JitConfig::Scalar ? Backend::Scalar
+                                                   : Backend::Invocation;
   Opts.Backend = Bk;
   if (Bk == Backend::Simd)
     Opts.Width = W;
@@ -855,6 +889,9 @@ jitResult(const Case &C, const std::vector<uint32_t> &Words, unsigned W,
   }
   if (!T)
     return T.takeError();
+  if (Config == JitConfig::DxilWithoutOpLower)
+    if (llvm::Error E = runDxilDataPasses(*T->IR))
+      return std::move(E);
   auto S = ComputeShader::create(std::move(*T));
   if (!S)
     return S.takeError();
@@ -881,12 +918,12 @@ struct Param {
   size_t Index;
   /// SIMD width; 1 for the one-invocation back ends.
   unsigned Width;
-  Backend Bk = Backend::Simd;
+  JitConfig Config = JitConfig::Simd;
 };
 
 void PrintTo(const Param &P, std::ostream *OS) {
   *OS << cases()[P.Index].Name << " at W = " << P.Width;
-  if (P.Bk != Backend::Simd)
+  if (P.Config != JitConfig::Simd)
     *OS << " (one invocation per call)";
 }
 
@@ -917,7 +954,7 @@ TEST_P(Differential, SameBuffers) {
     Required = W;
 
   auto T0 = std::chrono::steady_clock::now();
-  auto Jit = jitResult(C, *Words, W, GetParam().Bk);
+  auto Jit = jitResult(C, *Words, W, GetParam().Config);
   auto T1 = std::chrono::steady_clock::now();
   if (!Jit) {
     std::string Msg = llvm::toString(Jit.takeError());
@@ -972,7 +1009,7 @@ TEST_P(Differential, SameBuffers) {
                       << " (against the C++ reference):\n  " << Diff;
       // Say so when lavapipe stops disagreeing with the reference.
       // (Only at a SIMD width: a subgroup of one agrees trivially.)
-      if (GetParam().Bk == Backend::Simd &&
+      if (GetParam().Config == JitConfig::Simd &&
           compareBuffer(B, Want, (*Lvp)[I]).empty() &&
           (!B.SubgroupSized || SizesMatch))
         std::cout << "note: " << C.Name << " binding " << B.Binding
@@ -993,10 +1030,11 @@ TEST_P(Differential, SameBuffers) {
               << " (run with LP_NATIVE_VECTOR_WIDTH=" << W * 32 << ")\n";
 }
 
-std::vector<Param> paramsFor(unsigned W, Backend Bk = Backend::Simd) {
+std::vector<Param> paramsFor(unsigned W,
+                             JitConfig Config = JitConfig::Simd) {
   std::vector<Param> P;
   for (size_t I = 0; I < cases().size(); ++I)
-    P.push_back({I, W, Bk});
+    P.push_back({I, W, Config});
   return P;
 }
 
@@ -1016,7 +1054,15 @@ INSTANTIATE_TEST_SUITE_P(W16, Differential, testing::ValuesIn(paramsFor(16)),
 // buffers that depend on the subgroup size are not compared (lavapipe's is
 // at least 4) and the test says so.
 INSTANTIATE_TEST_SUITE_P(Invocation, Differential,
-                         testing::ValuesIn(paramsFor(1, Backend::Invocation)),
+                         testing::ValuesIn(paramsFor(1, JitConfig::Invocation)),
                          caseName);
+// --backend=scalar: the same, after dxil-scalarizer.
+INSTANTIATE_TEST_SUITE_P(Scalar, Differential,
+                         testing::ValuesIn(paramsFor(1, JitConfig::Scalar)),
+                         caseName);
+// --backend=dxil up to dxil-op-lower (see JitConfig).
+INSTANTIATE_TEST_SUITE_P(
+    DxilData, Differential,
+    testing::ValuesIn(paramsFor(1, JitConfig::DxilWithoutOpLower)), caseName);
 
 } // namespace
