@@ -150,6 +150,21 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
   case Op::OpUndef:
     set(Id, Constant::getNullValue(typeOf(I.ResultType)));
     return true;
+  case Op::OpBitCount:
+  case Op::OpBitReverse: {
+    Value *X = get(I.Operands[0]);
+    if (!X->getType()->isIntOrIntVectorTy()) {
+      failAt(I, "operand must be an integer");
+      return true;
+    }
+    Value *R = B.CreateUnaryIntrinsic(I.Opcode == Op::OpBitCount
+                                          ? Intrinsic::ctpop
+                                          : Intrinsic::bitreverse,
+                                      X);
+    // OpBitCount's result may be narrower or wider than its operand.
+    set(Id, B.CreateZExtOrTrunc(R, typeOf(I.ResultType)));
+    return true;
+  }
   default:
     return false;
   }

@@ -197,16 +197,26 @@ void InvocationEmitter::set(uint32_t Id, Value *V) {
   Values[Id] = V;
 }
 
-bool InvocationEmitter::pointerOf(uint32_t Id, InvPointer &P) {
+bool InvocationEmitter::pointerOf(const Instruction &I, uint32_t Id,
+                                  InvPointer &P) {
   auto It = Pointers.find(Id);
-  if (It == Pointers.end()) {
-    fail("pointer " + M.friendlyName(Id) +
-         " is not supported by the invocation back end (not a variable or "
-         "an access chain into one)");
-    return false;
+  if (It != Pointers.end()) {
+    P = It->second;
+    return true;
   }
-  P = It->second;
-  return true;
+  const Variable *V = M.findVariable(Id);
+  if (V && V->Storage == spv::StorageClass::UniformConstant)
+    failAt(I, "unsupported: images and samplers (" + M.friendlyName(Id) +
+                  ") in the invocation back end");
+  else if (V && (V->Storage == spv::StorageClass::StorageBuffer ||
+                 V->Storage == spv::StorageClass::Uniform))
+    failAt(I, "unsupported: arrays of buffer blocks (" + M.friendlyName(Id) +
+                  ") in the invocation back end");
+  else
+    failAt(I, "unsupported: pointer " + M.friendlyName(Id) +
+                  " in the invocation back end (only variables and access "
+                  "chains into them)");
+  return false;
 }
 
 void InvocationEmitter::createEntryFunction() {

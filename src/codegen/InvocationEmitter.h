@@ -70,7 +70,7 @@ private:
   llvm::Constant *constantValue(uint32_t Id);
   llvm::Value *get(uint32_t Id);
   void set(uint32_t Id, llvm::Value *V);
-  bool pointerOf(uint32_t Id, InvPointer &P);
+  bool pointerOf(const Instruction &I, uint32_t Id, InvPointer &P);
   std::string llvmName(uint32_t Id) const;
   llvm::Value *argField(unsigned Index, llvm::Type *T, const llvm::Twine &N);
   void fail(const llvm::Twine &Msg);

@@ -272,7 +272,7 @@ Value *InvocationEmitter::address(const InvPointer &P) {
 
 void InvocationEmitter::emitAccessChain(const Instruction &I) {
   InvPointer P;
-  if (!pointerOf(I.Operands[0], P))
+  if (!pointerOf(I, I.Operands[0], P))
     return;
   Type *I64 = B.getInt64Ty();
   bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
@@ -588,14 +588,14 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
     return true;
   case Op::OpLoad: {
     InvPointer P;
-    if (!pointerOf(I.Operands[0], P))
+    if (!pointerOf(I, I.Operands[0], P))
       return true;
     set(I.Result.value(), load(P));
     return true;
   }
   case Op::OpStore: {
     InvPointer P;
-    if (!pointerOf(I.Operands[0], P))
+    if (!pointerOf(I, I.Operands[0], P))
       return true;
     Value *V = get(I.Operands[1]);
     if (V->getType() != typeOf(P.Pointee)) {
@@ -607,7 +607,7 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
   }
   case Op::OpCopyMemory: {
     InvPointer To, From;
-    if (!pointerOf(I.Operands[0], To) || !pointerOf(I.Operands[1], From))
+    if (!pointerOf(I, I.Operands[0], To) || !pointerOf(I, I.Operands[1], From))
       return true;
     Value *V = load(From);
     if (V->getType() != typeOf(To.Pointee)) {
@@ -619,7 +619,7 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
   }
   case Op::OpArrayLength: {
     InvPointer P;
-    if (!pointerOf(I.Operands[0], P))
+    if (!pointerOf(I, I.Operands[0], P))
       return true;
     const spirv2llvm::Type &ST = M.type(P.Pointee);
     uint32_t Member = I.Operands[1];
@@ -692,7 +692,7 @@ bool InvocationEmitter::emitAtomic(const Instruction &I) {
     return false;
   }
   InvPointer P;
-  if (!pointerOf(I.Operands[0], P))
+  if (!pointerOf(I, I.Operands[0], P))
     return true;
   Type *T = typeOf(P.Pointee);
   if (!T->isIntegerTy(32) && !T->isIntegerTy(64)) {
