@@ -14,14 +14,17 @@ layout(std430, set = 0, binding = 0) buffer Data {
 
 shared vec4 Tile[64];
 shared uint Count;
+shared mat4 Ms[2];
 
 // The entry takes abi.h's argument block and returns the alive flag.
 // CHECK-DAG: @Tile = addrspace(3) global [64 x <4 x float>] zeroinitializer
 // CHECK-DAG: @Count = addrspace(3) global i32 0
+// CHECK-DAG: @Ms = addrspace(3) global [2 x [4 x <4 x float>]] zeroinitializer
 // CHECK: define i32 @s2l_main(ptr noalias nocapture readonly %args)
 // A column-major mat4 in a buffer: four <4 x float> columns.
 // CHECK: load <4 x float>
-// CHECK: insertvalue [4 x <4 x float>]
+// A whole matrix stored to groupshared memory is one [4 x <4 x float>].
+// CHECK: store [4 x <4 x float>] {{.*}}, ptr addrspace(3)
 // mat * vec: columns scaled by splatted components, summed.
 // CHECK: fmul <4 x float>
 // CHECK: fadd <4 x float>
@@ -37,10 +40,11 @@ shared uint Count;
 void main() {
   uint L = gl_LocalInvocationID.x;
   uint G = gl_GlobalInvocationID.x;
+  Ms[L & 1u] = D.M;
   vec4 X = D.M * D.V[G];
   Tile[L] = X + vec4(1.0);
   barrier();
-  vec4 Y = Tile[63u - L];
+  vec4 Y = Tile[63u - L] + Ms[1u - (L & 1u)][L & 3u];
   switch (L % 3u) {
   case 0u: Y *= 2.0; break;
   case 1u: Y = Y.wzyx; break;

@@ -14,15 +14,16 @@ layout(location = 0) out vec4 Out;
 // LAYOUT: %Rot location 1 offset 0 components 4
 // LAYOUT: %Color location 0 offset 16 components 3
 // CHECK: define i32 @s2l_main(ptr
+// A matrix indexed with a varying column stays an array of columns.
+// CHECK: alloca [2 x <2 x float>]
 // CHECK: %inputs = load ptr
 // CHECK: insertelement <3 x float>
-// CHECK: insertvalue [2 x <2 x float>]
 // CHECK-DAG: ret i32 0
 // CHECK-DAG: %outputs = load ptr
 // CHECK-DAG: ret i32 1
 // CHECK-NOT: llvm.masked
 void main() {
-  vec2 P = Rot * Color.xy;
+  vec2 P = Rot * Color.xy + Rot[int(Color.z) & 1];
   if (P.x < 0.0)
     discard;
   Out = vec4(normalize(Color) * P.y, 1.0);
