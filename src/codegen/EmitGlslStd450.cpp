@@ -34,12 +34,12 @@
 //   keep lane 0; both are diagnostics rather than silently wrong code.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/GlslComponentWise.h"
+#include "codegen/MathBuilder.h"
 #include "codegen/SimdEmitter.h"
 
 #include "parser/SpirvNames.h"
 
-#include "codegen/GlslComponentWise.h"
-#include "codegen/MathBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 
 #include <spirv/unified1/GLSL.std.450.h>

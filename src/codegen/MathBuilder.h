@@ -21,8 +21,8 @@ using namespace llvm;
 using llvm::Constant;
 using llvm::Type;
 
-/// Scalar or <W x T> math on single components. Every operation takes and
-/// returns values of one lane type (a scalar or a vector of W lanes).
+/// Math on one value type: a scalar, <W x T> SIMD lanes or a SPIR-V vector
+/// <N x T>; every operation takes and returns values of that type.
 class MathBuilder {
 public:
   MathBuilder(IRBuilder<> &B, llvm::Module &LM) : B(B), LM(LM) {}
