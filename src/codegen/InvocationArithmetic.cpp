@@ -449,7 +449,11 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
   const uint32_t Id = I.Result.value();
   Type *RT = typeOf(I.ResultType);
   SmallVector<Value *, 3> Args;
+  // Modf and Frexp write their second result through a pointer.
+  const bool PointerOut = Inst == GLSLstd450Modf || Inst == GLSLstd450Frexp;
   for (size_t K = 2; K < I.Operands.size(); ++K) {
+    if (PointerOut && K == 3)
+      continue;
     if (Pointers.count(I.Operands[K])) {
       failAt(I, "unsupported: " + What + " with a pointer operand in the "
                 "invocation back end");
@@ -540,6 +544,141 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     Value *D = dot(B, Args[2], Args[1]);
     Value *Front = B.CreateFCmpOLT(D, ConstantFP::get(D->getType(), 0.0));
     set(Id, B.CreateSelect(Front, Args[0], B.CreateFNeg(Args[0])));
+    return true;
+  }
+  case GLSLstd450Modf:
+  case GLSLstd450ModfStruct:
+  case GLSLstd450Frexp:
+  case GLSLstd450FrexpStruct: {
+    if (!Need(1))
+      return false;
+    bool IsModf = Inst == GLSLstd450Modf || Inst == GLSLstd450ModfStruct;
+    bool Struct = Inst == GLSLstd450ModfStruct || Inst == GLSLstd450FrexpStruct;
+    Value *X = Args[0];
+    Type *T = X->getType();
+    if (!T->isFPOrFPVectorTy()) {
+      failAt(I, What + ": operand must be floating-point");
+      return false;
+    }
+    // The second result's type: the struct's second member or the pointee.
+    InvPointer P;
+    Type *SecondT = nullptr;
+    if (Struct) {
+      auto *ST = dyn_cast<StructType>(RT);
+      if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T) {
+        failAt(I, What + ": result must be a struct of x's type and the "
+                         "second part");
+        return false;
+      }
+      SecondT = ST->getElementType(1);
+    } else {
+      if (I.Operands.size() != 4 || !pointerOf(I, I.Operands[3], P))
+        return false;
+      SecondT = typeOf(P.Pointee);
+      if (RT != T) {
+        failAt(I, What + ": result does not have x's type");
+        return false;
+      }
+    }
+    Value *First, *Second;
+    if (IsModf) {
+      // Both parts keep x's sign; Inf splits into +-Inf and +-0.
+      Value *Whole = MB.unary(Intrinsic::trunc, X);
+      Value *IsInf = B.CreateFCmpOEQ(MB.unary(Intrinsic::fabs, X),
+                                     ConstantFP::getInfinity(T));
+      Value *Frac =
+          B.CreateSelect(IsInf, MB.fconst(T, 0.0), B.CreateFSub(X, Whole));
+      First = MB.binary(Intrinsic::copysign, Frac, X);
+      Second = Whole;
+    } else {
+      auto [Mant, Exp] = MB.frexp(X);
+      First = Mant;
+      Second = SecondT->isIntOrIntVectorTy()
+                   ? B.CreateSExtOrTrunc(Exp, SecondT)
+                   : nullptr;
+    }
+    if (!Second || Second->getType() != SecondT) {
+      failAt(I, What + ": the second part does not have the right type");
+      return false;
+    }
+    if (Struct) {
+      Value *R = B.CreateInsertValue(PoisonValue::get(RT), First, 0);
+      set(Id, B.CreateInsertValue(R, Second, 1));
+    } else {
+      store(P, Second);
+      set(Id, First);
+    }
+    return true;
+  }
+  case GLSLstd450Refract: {
+    if (!Need(3))
+      return false;
+    // k = 1 - eta^2 * (1 - dot(N, I)^2);
+    // k < 0 ? 0 : eta * I - (eta * dot(N, I) + sqrt(k)) * N
+    Value *In = Args[0], *N = Args[1];
+    Type *T = In->getType();
+    Value *D = dot(B, N, In);
+    Type *ST = D->getType();
+    Value *Eta = B.CreateFPCast(Args[2], ST);
+    Value *One = MB.fconst(ST, 1.0);
+    Value *K = B.CreateFSub(
+        One, B.CreateFMul(B.CreateFMul(Eta, Eta),
+                          B.CreateFSub(One, B.CreateFMul(D, D))));
+    Value *Total = B.CreateFCmpOLT(K, MB.fconst(ST, 0.0));
+    Value *S = B.CreateFAdd(B.CreateFMul(Eta, D), MB.unary(Intrinsic::sqrt, K));
+    Value *V = B.CreateFSub(B.CreateFMul(splatTo(B, Eta, T), In),
+                            B.CreateFMul(splatTo(B, S, T), N));
+    set(Id, B.CreateSelect(Total, Constant::getNullValue(T), V));
+    return true;
+  }
+  case GLSLstd450Determinant:
+  case GLSLstd450MatrixInverse: {
+    if (!Need(1))
+      return false;
+    auto *MT = dyn_cast<ArrayType>(Args[0]->getType());
+    auto *CT = MT ? dyn_cast<FixedVectorType>(MT->getElementType()) : nullptr;
+    unsigned N = MT ? unsigned(MT->getNumElements()) : 0;
+    if (!CT || CT->getNumElements() != N || N < 2 || N > 4 ||
+        !CT->getElementType()->isFloatingPointTy()) {
+      failAt(I, What + ": operand must be a square floating-point matrix");
+      return false;
+    }
+    if (Inst == GLSLstd450Determinant ? RT != CT->getElementType()
+                                      : RT != MT) {
+      failAt(I, What + ": result type does not match the matrix");
+      return false;
+    }
+    // A[R * N + C] is row R, column C.
+    SmallVector<Value *, 16> A(N * N);
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Col = B.CreateExtractValue(Args[0], C);
+      for (unsigned R = 0; R < N; ++R)
+        A[R * N + C] = B.CreateExtractElement(Col, uint64_t(R));
+    }
+    if (Inst == GLSLstd450Determinant) {
+      set(Id, MB.determinant(A, N));
+      return true;
+    }
+    // inverse = adjugate / det; the adjugate is the transposed cofactors.
+    SmallVector<Value *, 4> Row0;
+    Value *Det = nullptr;
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Cof = MB.cofactor(A, N, 0, C);
+      Row0.push_back(Cof);
+      Value *Term = B.CreateFMul(A[C], Cof);
+      Det = Det ? B.CreateFAdd(Det, Term) : Term;
+    }
+    Value *R = PoisonValue::get(RT);
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Col = PoisonValue::get(CT);
+      for (unsigned Rw = 0; Rw < N; ++Rw) {
+        // Result column C, row R is cofactor (C, R) over det.
+        Value *Cof = C == 0 ? Row0[Rw] : MB.cofactor(A, N, C, Rw);
+        Col = B.CreateInsertElement(Col, B.CreateFDiv(Cof, Det), uint64_t(Rw));
+      }
+      R = B.CreateInsertValue(R, Col, C);
+    }
+    set(Id, R);
     return true;
   }
   case GLSLstd450Ldexp:

@@ -218,6 +218,40 @@ void main() {
   EXPECT_LT(Killed, int(In.size()));
 }
 
+// The GLSL.std.450 instructions with operands of other shapes (matrices,
+// pointers, structs): the same bits as the SIMD back end, which computes
+// them with the same formulas component by component.
+TEST_P(InvocationExec, GlslMatchesSimd) {
+  std::string Source = R"(#version 450
+layout(location = 0) in vec3 V;
+layout(location = 0) out vec4 O0;
+layout(location = 1) out vec4 O1;
+layout(location = 2) out ivec3 E;
+void main() {
+  mat3 M = mat3(V, V.yzx + vec3(1.0), vec3(0.5, -V.x, 2.0));
+  mat3 Inv = inverse(M);
+  vec3 W;
+  vec3 F = modf(V * 3.7, W);
+  ivec3 Ex;
+  vec3 Mant = frexp(V * 100.0, Ex);
+  vec3 R = refract(normalize(V), normalize(vec3(0.0, 1.0, 0.2)), 0.66);
+  O0 = vec4(Inv[0] + Inv[2], determinant(M));
+  O1 = vec4(F + W * 0.001 + Mant, R.x + R.y + R.z);
+  E = Ex;
+}
+)";
+  auto J = compile(Source, "test.frag", GetParam());
+  auto S = compile(Source, "test.frag", Backend::Simd);
+  ASSERT_TRUE(J && S);
+  std::vector<std::vector<uint32_t>> In;
+  for (int K = 0; K < 16; ++K)
+    In.push_back({bitsOf(float(K) * 0.31f - 2.0f), bitsOf(1.0f / (K + 1)),
+                  bitsOf(float(K % 5) - 1.5f)});
+  Outcome A = runPerInvocation(*J, In), B = runSimd(*S, In);
+  for (size_t K = 0; K < In.size(); ++K)
+    EXPECT_EQ(A.Out[K], B.Out[K]) << "invocation " << K;
+}
+
 TEST_P(InvocationExec, VertexMatchesSimd) {
   std::string Source = R"(#version 450
 layout(location = 0) in vec4 Pos;
