@@ -29,6 +29,20 @@ Value *safeDivisor(IRBuilder<> &B, Value *N, Value *D, bool Signed) {
   return B.CreateSelect(Bad, One, D);
 }
 
+/// ((1 << Count) - 1), also for Count == width (all ones) and 0.
+Value *lowMask(IRBuilder<> &B, Value *Count) {
+  Type *T = Count->getType();
+  unsigned Bits = T->getScalarSizeInBits();
+  Value *Width = ConstantInt::get(T, Bits);
+  Value *Zero = Constant::getNullValue(T);
+  // ~0 >> (width - count) is defined for count in [1, width].
+  Value *Shift = B.CreateSub(Width, Count);
+  Value *IsZero = B.CreateICmpEQ(Count, Zero);
+  Value *SafeShift = B.CreateSelect(IsZero, Zero, Shift);
+  Value *M = B.CreateLShr(Constant::getAllOnesValue(T), SafeShift);
+  return B.CreateSelect(IsZero, Zero, M);
+}
+
 /// Shift amount modulo the bit width of \p V, in \p V's type.
 Value *shiftAmount(IRBuilder<> &B, Value *V, Value *S) {
   S = B.CreateZExtOrTrunc(S, V->getType());
@@ -187,6 +201,30 @@ Value *emitComponentUnary(IRBuilder<> &B, spv::Op Opcode, Value *X, Type *T) {
   if (!Un)
     return nullptr;
   return Un(X, T);
+}
+
+Value *emitBitFieldInsert(IRBuilder<> &B, Value *Base, Value *Insert,
+                          Value *Off, Value *Cnt) {
+  Value *Mask = B.CreateShl(lowMask(B, Cnt), Off);
+  return B.CreateOr(B.CreateAnd(Base, B.CreateNot(Mask)),
+                    B.CreateAnd(B.CreateShl(Insert, Off), Mask));
+}
+
+Value *emitBitFieldExtract(IRBuilder<> &B, Value *X, Value *Off, Value *Cnt,
+                           bool Signed) {
+  Type *T = X->getType();
+  Value *Zero = Constant::getNullValue(T);
+  Value *Bits = ConstantInt::get(T, T->getScalarSizeInBits());
+  if (Signed) {
+    // Move the field to the top, then shift it down arithmetically.
+    Value *Up = B.CreateSub(B.CreateSub(Bits, Off), Cnt);
+    Value *IsZero = B.CreateICmpEQ(Cnt, Zero);
+    Value *SafeUp = B.CreateSelect(IsZero, Zero, Up);
+    Value *Down = B.CreateSelect(IsZero, Zero, B.CreateSub(Bits, Cnt));
+    Value *V = B.CreateAShr(B.CreateShl(X, SafeUp), Down);
+    return B.CreateSelect(IsZero, Zero, V);
+  }
+  return B.CreateAnd(B.CreateLShr(X, Off), lowMask(B, Cnt));
 }
 
 bool isComponentBinary(spv::Op Op) {

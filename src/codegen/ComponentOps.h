@@ -32,6 +32,17 @@ llvm::Value *emitComponentBinary(llvm::IRBuilder<> &B, spv::Op Op,
 llvm::Value *emitComponentUnary(llvm::IRBuilder<> &B, spv::Op Op,
                                 llvm::Value *X, llvm::Type *T);
 
+/// OpBitFieldInsert / OpBitFieldSExtract / OpBitFieldUExtract on one
+/// value; \p Offset and \p Count already have \p Base's type (scalar or
+/// vector). Defined for every offset + count <= width, count 0 and count ==
+/// width included (no shift by the full width).
+llvm::Value *emitBitFieldInsert(llvm::IRBuilder<> &B, llvm::Value *Base,
+                                llvm::Value *Insert, llvm::Value *Offset,
+                                llvm::Value *Count);
+llvm::Value *emitBitFieldExtract(llvm::IRBuilder<> &B, llvm::Value *X,
+                                 llvm::Value *Offset, llvm::Value *Count,
+                                 bool Signed);
+
 bool isComponentBinary(spv::Op Op);
 bool isComponentUnary(spv::Op Op);
 

@@ -150,6 +150,68 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
   case Op::OpUndef:
     set(Id, Constant::getNullValue(typeOf(I.ResultType)));
     return true;
+  case Op::OpBitFieldInsert:
+  case Op::OpBitFieldSExtract:
+  case Op::OpBitFieldUExtract: {
+    bool Insert = I.Opcode == Op::OpBitFieldInsert;
+    Value *X = get(I.Operands[0]);
+    Value *Ins = Insert ? get(I.Operands[1]) : nullptr;
+    Type *T = X->getType();
+    if (!T->isIntOrIntVectorTy() || (Ins && Ins->getType() != T)) {
+      failAt(I, "base and insert must be integers of the result's type");
+      return true;
+    }
+    // Offset and count are scalars of any width: match X's shape.
+    auto Amount = [&](size_t K) {
+      Value *A = get(I.Operands[K]);
+      A = B.CreateZExtOrTrunc(A, T->getScalarType());
+      return splatTo(B, A, T);
+    };
+    Value *Off = Amount(Insert ? 2 : 1), *Cnt = Amount(Insert ? 3 : 2);
+    set(Id, Insert ? emitBitFieldInsert(B, X, Ins, Off, Cnt)
+                   : emitBitFieldExtract(B, X, Off, Cnt,
+                                         I.Opcode == Op::OpBitFieldSExtract));
+    return true;
+  }
+  case Op::OpIAddCarry:
+  case Op::OpISubBorrow:
+  case Op::OpUMulExtended:
+  case Op::OpSMulExtended: {
+    // Result struct {result or low bits, carry or high bits}.
+    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
+    Type *T = X->getType();
+    if (!T->isIntOrIntVectorTy() || Y->getType() != T) {
+      failAt(I, "operands must be integers of one type");
+      return true;
+    }
+    Value *Lo, *Hi;
+    if (I.Opcode == Op::OpIAddCarry || I.Opcode == Op::OpISubBorrow) {
+      Value *Pair = B.CreateBinaryIntrinsic(I.Opcode == Op::OpIAddCarry
+                                                ? Intrinsic::uadd_with_overflow
+                                                : Intrinsic::usub_with_overflow,
+                                            X, Y);
+      Lo = B.CreateExtractValue(Pair, 0);
+      Hi = B.CreateZExt(B.CreateExtractValue(Pair, 1), T);
+    } else {
+      bool Signed = I.Opcode == Op::OpSMulExtended;
+      unsigned Bits = T->getScalarSizeInBits();
+      Type *Wide = T->getWithNewBitWidth(2 * Bits);
+      Value *P = B.CreateMul(Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide),
+                             Signed ? B.CreateSExt(Y, Wide) : B.CreateZExt(Y, Wide));
+      Lo = B.CreateTrunc(P, T);
+      Hi = B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(Wide, Bits)), T);
+    }
+    Type *RT = typeOf(I.ResultType);
+    auto *ST = dyn_cast<StructType>(RT);
+    if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T ||
+        ST->getElementType(1) != T) {
+      failAt(I, "result must be a struct of two members of the operands' type");
+      return true;
+    }
+    Value *R = B.CreateInsertValue(PoisonValue::get(RT), Lo, 0);
+    set(Id, B.CreateInsertValue(R, Hi, 1));
+    return true;
+  }
   case Op::OpBitCount:
   case Op::OpBitReverse: {
     Value *X = get(I.Operands[0]);

@@ -252,6 +252,40 @@ void main() {
     EXPECT_EQ(A.Out[K], B.Out[K]) << "invocation " << K;
 }
 
+// Bit fields (count 0 and full width included) and extended arithmetic.
+TEST_P(InvocationExec, BitwiseMatchesSimd) {
+  std::string Source = R"(#version 450
+layout(location = 0) in flat uvec2 U;
+layout(location = 1) in flat ivec2 S;
+layout(location = 0) out uvec4 O;
+layout(location = 1) out ivec4 P;
+void main() {
+  int Off = int(U.x & 7u), Cnt = int(U.y % 33u) - int(U.y % 33u > 32u - Off ? Off : 0);
+  uvec2 Carry, Hi;
+  uvec2 Sum = uaddCarry(U, U.yx * 3u, Carry);
+  umulExtended(U, U.yx, Hi, Sum.yx);
+  ivec2 SHi, SLo;
+  imulExtended(S, S.yx, SHi, SLo);
+  O = uvec4(bitfieldInsert(U.x, U.y, Off, Cnt), bitfieldExtract(U.y, Off, Cnt),
+            Carry.x + Sum.x * 2u + Hi.x, Hi.y + Sum.y);
+  P = ivec4(bitfieldExtract(S.x, Off, Cnt), bitfieldExtract(S, 3, 0).y, SHi.x ^ SLo.y, SLo.x);
+}
+)";
+  auto J = compile(Source, "test.frag", GetParam());
+  auto S = compile(Source, "test.frag", Backend::Simd);
+  ASSERT_TRUE(J && S);
+  // Flat inputs: one value per group of 4 invocations (see above).
+  std::vector<std::vector<uint32_t>> In;
+  for (uint32_t K = 0; K < 64; ++K) {
+    uint32_t G = K / 4;
+    uint32_t A = 0x9E3779B9u * (G + 1), Bv = 0x85EBCA6Bu ^ (G * 0x01000193u);
+    In.push_back({A, Bv, A ^ 0x80000000u, Bv + G});
+  }
+  Outcome A = runPerInvocation(*J, In), B = runSimd(*S, In);
+  for (size_t K = 0; K < In.size(); ++K)
+    EXPECT_EQ(A.Out[K], B.Out[K]) << "invocation " << K;
+}
+
 TEST_P(InvocationExec, VertexMatchesSimd) {
   std::string Source = R"(#version 450
 layout(location = 0) in vec4 Pos;
