@@ -85,6 +85,8 @@ private:
   bool emitMemory(const Instruction &I);
   bool emitAtomic(const Instruction &I);
   bool emitBarrier(const Instruction &I);
+  /// Subgroup operations on a subgroup of one (InvocationSubgroup.cpp).
+  bool emitSubgroup(const Instruction &I);
 
   // --- memory and built-ins (InvocationMemory.cpp) -------------------------
   void createVariables();

@@ -41,7 +41,7 @@ void InvocationEmitter::emitInstruction(const Instruction &I) {
     break;
   }
   if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
-      emitMemory(I) || emitAtomic(I) || emitBarrier(I))
+      emitMemory(I) || emitAtomic(I) || emitBarrier(I) || emitSubgroup(I))
     return;
   failAt(I, "unsupported: instruction not implemented by the invocation "
             "back end");

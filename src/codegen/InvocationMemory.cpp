@@ -249,6 +249,17 @@ Value *InvocationEmitter::computeBuiltIn(uint32_t Var) {
   case spv::BuiltIn::NumSubgroups:
     R = B.getInt32(WS[0] * WS[1] * WS[2]);
     break;
+  // Masks of a subgroup of one: bit 0 is this invocation.
+  case spv::BuiltIn::SubgroupEqMask:
+  case spv::BuiltIn::SubgroupGeMask:
+  case spv::BuiltIn::SubgroupLeMask:
+    R = ConstantVector::get(
+        {B.getInt32(1), B.getInt32(0), B.getInt32(0), B.getInt32(0)});
+    break;
+  case spv::BuiltIn::SubgroupGtMask:
+  case spv::BuiltIn::SubgroupLtMask:
+    R = Constant::getNullValue(FixedVectorType::get(I32, 4));
+    break;
   default: {
     const char *N = builtInName(BI);
     fail(Twine("unsupported: built-in ") + (N ? N : "?") +

@@ -354,6 +354,51 @@ void main() {
       ASSERT_EQ(X[G * 32 + L], G * 1000 + 31 - L) << G << " " << L;
 }
 
+// One call per invocation is a subgroup of one: votes see one value, a
+// ballot has bit 0, reductions return the operand, exclusive scans the
+// identity.
+TEST(InvocationCompute, SubgroupOfOne) {
+  std::string Source = R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 16) in;
+layout(std430, binding = 0) buffer B { int X[]; };
+void main() {
+  uint I = gl_GlobalInvocationID.x;
+  int V = int(I) * 7 - 40;
+  uvec4 Ballot = subgroupBallot(V > 0);
+  int R[12] = int[12](
+      int(gl_SubgroupSize), int(gl_SubgroupInvocationID),
+      subgroupElect() ? 1 : 0, subgroupAll(V > 0) ? 1 : 0,
+      subgroupAdd(V), subgroupExclusiveAdd(V), subgroupExclusiveMin(V),
+      subgroupMax(V), subgroupBroadcastFirst(V), subgroupShuffleXor(V, 0u),
+      int(Ballot.x + Ballot.y + Ballot.z + Ballot.w),
+      int(subgroupBallotBitCount(Ballot) + gl_SubgroupEqMask.x * 10u));
+  for (int K = 0; K < 12; ++K)
+    X[I * 12u + uint(K)] = R[K];
+}
+)";
+  TranslateOptions Opts;
+  Opts.Backend = Backend::Invocation;
+  std::string Error;
+  auto S = exectest::compileCompute(Source, Opts, Error);
+  ASSERT_TRUE(S) << Error;
+  std::vector<int32_t> X(32 * 12, -7);
+  DispatchResources R;
+  R.bind(0, 0, X.data(), X.size() * 4);
+  ASSERT_FALSE(static_cast<bool>(S->dispatch({2, 1, 1}, R, 2)));
+  for (int I = 0; I < 32; ++I) {
+    int V = I * 7 - 40, Pos = V > 0;
+    std::vector<int32_t> Want = {1, 0, 1, Pos, V, 0, INT32_MAX, V, V, V,
+                                 Pos, Pos + 10};
+    std::vector<int32_t> Got(X.begin() + I * 12, X.begin() + I * 12 + 12);
+    EXPECT_EQ(Got, Want) << "invocation " << I;
+  }
+}
+
 TEST(InvocationCompute, DxilOpCallsAreRefused) {
   std::string Source = R"(#version 450
 layout(local_size_x = 4) in;
