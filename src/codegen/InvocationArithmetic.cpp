@@ -238,12 +238,10 @@ bool InvocationEmitter::emitComposite(const Instruction &I) {
   switch (I.Opcode) {
   case Op::OpCompositeExtract: {
     Value *V = get(I.Operands[0]);
-    SmallVector<unsigned, 4> Path;
     for (size_t K = 1; K < I.Operands.size(); ++K) {
       Type *T = V->getType();
       if (isa<FixedVectorType>(T)) {
-        if (!Path.empty()) // unreachable: vectors hold scalars
-          break;
+        // A vector component is always the last index.
         if (K + 1 != I.Operands.size() ||
             I.Operands[K] >= cast<FixedVectorType>(T)->getNumElements()) {
           failAt(I, "index out of range");

@@ -29,7 +29,9 @@ void InvocationEmitter::createVariables() {
   Value *Sets = nullptr, *Push = nullptr;
   auto Alloca = [&](uint32_t Id, const Variable &V) {
     Type *T = typeOf(V.Pointee);
-    AllocaInst *AI = B.CreateAlloca(T, nullptr, llvmName(Id));
+    // Allocas first in the entry block, in variable order.
+    IRBuilder<> AB(EntryBB, EntryBB->getFirstNonPHIOrDbgOrAlloca());
+    AllocaInst *AI = AB.CreateAlloca(T, nullptr, llvmName(Id));
     // Uninitialized variables start as zero: deterministic.
     Constant *Init = V.Initializer.value() &&
                              M.kindOf(V.Initializer.value()) ==
