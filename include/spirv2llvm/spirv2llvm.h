@@ -33,6 +33,19 @@ namespace spirv2llvm {
 enum class InputKind { Auto, Binary, Assembly, Glsl, Hlsl };
 enum class Stage { Vertex, Fragment, Compute };
 
+/// Code generator (docs/backends.md).
+enum class Backend {
+  /// W invocations per call in LLVM vectors (the default).
+  Simd,
+  /// One invocation per call; SPIR-V vectors are LLVM vectors, matrices
+  /// arrays of column vectors, Workgroup variables addrspace(3) globals.
+  Invocation,
+  /// Invocation + the dxil-scalarizer pass: no vector operations left.
+  Scalar,
+  /// Scalar + dxil-data-scalarization, dxil-flatten-arrays, dxil-op-lower.
+  Dxil,
+};
+
 struct TranslateOptions {
   /// How to read the input; Auto goes by the file extension (.spv,
   /// .spvasm, .vert/.frag/.comp/.glsl, .hlsl) and then by the magic number.
@@ -49,7 +62,12 @@ struct TranslateOptions {
   bool Canonicalize = true;
   /// Inline all calls during canonicalization.
   bool Inline = true;
-  /// Lanes per call: 4, 8 or 16.
+  /// Code generator.
+  spirv2llvm::Backend Backend = spirv2llvm::Backend::Simd;
+  /// With Backend::Dxil: DXIL 1.9 native vectors (dxil-native-vectors).
+  bool DxilNativeVectors = false;
+  /// Lanes per call: 4, 8 or 16 (SIMD back end; the others run one
+  /// invocation per call).
   unsigned Width = 4;
   /// LLVM optimization level 0-3 (0: SSA form, no optimization).
   unsigned OptLevel = 0;

@@ -52,6 +52,15 @@ emitSimdModule(const Module &M, const EntryPoint &EP,
                const cfg::ModuleAnalysis &MA, const UniformityInfo &UI,
                const CodegenOptions &Opts, llvm::LLVMContext &Ctx);
 
+/// One-invocation back end (InvocationEmitter.h): one call runs one
+/// invocation, SPIR-V vectors are LLVM vectors, matrices arrays of column
+/// vectors, Workgroup variables addrspace(3) globals, control flow plain
+/// branches. Opts.Width is ignored (the interface layout has width 1).
+llvm::Expected<CodegenResult>
+emitInvocationModule(const Module &M, const EntryPoint &EP,
+                     const cfg::ModuleAnalysis &MA, const CodegenOptions &Opts,
+                     llvm::LLVMContext &Ctx);
+
 } // namespace spirv2llvm
 
 #endif

@@ -6,6 +6,7 @@
 // LLVM); the masks below are built so that never happens.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/ComponentOps.h"
 #include "codegen/SimdEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -17,23 +18,6 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
-namespace {
-
-/// ((1 << Count) - 1), also for Count == width (all ones) and 0.
-Value *lowMask(IRBuilder<> &B, Value *Count) {
-  Type *T = Count->getType();
-  unsigned Bits = T->getScalarSizeInBits();
-  Value *Width = ConstantInt::get(T, Bits);
-  Value *Zero = Constant::getNullValue(T);
-  // ~0 >> (width - count) is defined for count in [1, width].
-  Value *Shift = B.CreateSub(Width, Count);
-  Value *IsZero = B.CreateICmpEQ(Count, Zero);
-  Value *SafeShift = B.CreateSelect(IsZero, Zero, Shift);
-  Value *M = B.CreateLShr(Constant::getAllOnesValue(T), SafeShift);
-  return B.CreateSelect(IsZero, Zero, M);
-}
-
-} // namespace
 
 bool SimdEmitter::emitBitwise(const Instruction &I) {
   using spv::Op;
@@ -56,12 +40,8 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
     LaneValue Base = Operand(0), Ins = Operand(1);
     for (size_t C = 0; C < Base.Comps.size(); ++C) {
       Value *Off = Amount(2, Base.Comps[C]), *Cnt = Amount(3, Base.Comps[C]);
-      Value *Mask = B.CreateShl(lowMask(B, Cnt), Off);
-      // Out-of-range Offset/Count give an undefined value in SPIR-V, not
-      // undefined behaviour: freeze the shifts' poison into some value.
-      R.Comps.push_back(B.CreateFreeze(
-          B.CreateOr(B.CreateAnd(Base.Comps[C], B.CreateNot(Mask)),
-                     B.CreateAnd(B.CreateShl(Ins.Comps[C], Off), Mask))));
+      R.Comps.push_back(
+          emitBitFieldInsert(B, Base.Comps[C], Ins.Comps[C], Off, Cnt));
     }
     break;
   }
@@ -71,21 +51,7 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
     LaneValue Base = Operand(0);
     for (Value *X : Base.Comps) {
       Value *Off = Amount(1, X), *Cnt = Amount(2, X);
-      Type *T = X->getType();
-      Value *Zero = Constant::getNullValue(T);
-      Value *Bits = ConstantInt::get(T, T->getScalarSizeInBits());
-      if (Signed) {
-        // Move the field to the top, then shift it down arithmetically.
-        Value *Up = B.CreateSub(B.CreateSub(Bits, Off), Cnt);
-        Value *IsZero = B.CreateICmpEQ(Cnt, Zero);
-        Value *SafeUp = B.CreateSelect(IsZero, Zero, Up);
-        Value *Down = B.CreateSelect(IsZero, Zero, B.CreateSub(Bits, Cnt));
-        Value *V = B.CreateAShr(B.CreateShl(X, SafeUp), Down);
-        R.Comps.push_back(B.CreateFreeze(B.CreateSelect(IsZero, Zero, V)));
-      } else {
-        R.Comps.push_back(B.CreateFreeze(
-            B.CreateAnd(B.CreateLShr(X, Off), lowMask(B, Cnt))));
-      }
+      R.Comps.push_back(emitBitFieldExtract(B, X, Off, Cnt, Signed));
     }
     break;
   }

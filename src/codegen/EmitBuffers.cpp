@@ -348,8 +348,18 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       Off = clampToVariable(P, Off, Bytes);
       Value *Phys = B.CreateMul(Off, ConstantInt::get(Off->getType(), W));
       if (!P.offsetVarying() && !R.Varying) {
-        X = B.CreateAlignedLoad(MemT, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
-                                Align(Bytes));
+        // A uniform value is in every active lane's copy, but lane 0 may
+        // be off (its copy never written): read the first active lane's.
+        Value *MaskBits = B.CreateBitCast(CurMask, B.getIntNTy(W));
+        Value *First = B.CreateAnd(
+            B.CreateZExt(B.CreateBinaryIntrinsic(Intrinsic::cttz, MaskBits,
+                                                 B.getFalse()),
+                         Off->getType()),
+            ConstantInt::get(Off->getType(), W - 1));
+        Value *Lane = B.CreateMul(First, ConstantInt::get(Off->getType(), Bytes));
+        X = B.CreateAlignedLoad(
+            MemT, B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane)),
+            Align(Bytes));
       } else if (!P.offsetVarying()) {
         Type *VT = FixedVectorType::get(MemT, W);
         X = B.CreateMaskedLoad(VT, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),

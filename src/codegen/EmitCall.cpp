@@ -207,9 +207,17 @@ void SimdEmitter::analyzeCalls() {
 
   for (uint32_t Fn : Order)
     for (const Block &Blk : M.Functions[Fn].Blocks)
-      for (uint32_t Index : Blk.Insts)
-        HasDemote |= M.Insts[Index].Opcode ==
-                     spv::Op::OpDemoteToHelperInvocation;
+      for (uint32_t Index : Blk.Insts) {
+        spv::Op Op = M.Insts[Index].Opcode;
+        HasDemote |= Op == spv::Op::OpDemoteToHelperInvocation;
+        NeedsHelpers |= (Op >= spv::Op::OpDPdx && Op <= spv::Op::OpFwidthCoarse) ||
+                        Op == spv::Op::OpGroupNonUniformQuadBroadcast ||
+                        Op == spv::Op::OpGroupNonUniformQuadSwap ||
+                        Op == spv::Op::OpIsHelperInvocationEXT ||
+                        Op == spv::Op::OpDemoteToHelperInvocation;
+      }
+  NeedsHelpers &= EP.Model == spv::ExecutionModel::Fragment;
+  HasDemote |= NeedsHelpers;
 
   // The environment: the killed and demoted masks, then each Private
   // variable (a pointer per register component, or its lane memory).

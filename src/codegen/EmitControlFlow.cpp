@@ -186,7 +186,8 @@ void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
     Value *Mask = B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + Name);
     // A short block of pure arithmetic costs less to run with no lane
     // active than a branch that divergent data makes unpredictable.
-    if (Opts.SpeculateSmallBlocks && isCheapUnguarded(F->Blocks[Bk]))
+    CurUnguarded = Opts.SpeculateSmallBlocks && isCheapUnguarded(F->Blocks[Bk]);
+    if (CurUnguarded)
       B.CreateBr(Body);
     else
       B.CreateCondBr(anyLane(Mask), Body, Next);
@@ -219,6 +220,7 @@ void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
   B.SetInsertPoint(Next);
   Local.clear();
   CurBlock = cfg::NoBlock;
+  CurUnguarded = false;
 }
 
 void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
@@ -310,14 +312,16 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
   Constant *None = Constant::getNullValue(maskType());
   switch (T.Opcode) {
   case spv::Op::OpBranch:
-    // The block runs only if some lane is active, so the edge is taken.
-    addEdge(Bk, Target(T.Operands[0]), CurMask, B.getTrue());
+    // A guarded block runs only if some lane is active, so the edge is
+    // taken; an unguarded one may run with none (the mask decides).
+    addEdge(Bk, Target(T.Operands[0]), CurMask,
+            CurUnguarded ? nullptr : B.getTrue());
     return;
   case spv::Op::OpBranchConditional: {
     cfg::BlockIndex True = Target(T.Operands[1]);
     cfg::BlockIndex False = Target(T.Operands[2]);
     if (True == False) {
-      addEdge(Bk, True, CurMask, B.getTrue());
+      addEdge(Bk, True, CurMask, CurUnguarded ? nullptr : B.getTrue());
       return;
     }
     LaneValue Cond = get(T.Operands[0]);
@@ -332,6 +336,10 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
       MF = B.CreateSelect(C, None, CurMask, "br.false");
       TT = C;
       TF = B.CreateNot(C);
+      if (CurUnguarded) {
+        // No lane may be here: the masks, not the condition, decide.
+        TT = TF = nullptr;
+      }
     }
     addEdge(Bk, True, MT, TT);
     addEdge(Bk, False, MF, TF);
@@ -372,7 +380,8 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
       if (Sel.Varying)
         addEdge(Bk, Tg, B.CreateAnd(CurMask, splat(Cond), "sw.edge"), nullptr);
       else
-        addEdge(Bk, Tg, B.CreateSelect(Cond, CurMask, None, "sw.edge"), Cond);
+        addEdge(Bk, Tg, B.CreateSelect(Cond, CurMask, None, "sw.edge"),
+                CurUnguarded ? nullptr : Cond);
     }
     return;
   }

@@ -263,7 +263,23 @@ Expected<CodegenResult> SimdEmitter::run() {
   B.CreateStore(Zero, KilledSlot);
   if (HasDemote) {
     DemotedSlot = createSlot(maskType(), "demoted.slot");
-    B.CreateStore(Zero, DemotedSlot);
+    Value *Helpers = Zero;
+    if (NeedsHelpers) {
+      // Every lane of a quad with an active lane runs (docs/abi.md); the
+      // ones the caller left off are helpers from the start.
+      Value *Active = EntryMask;
+      Value *Bits = B.CreateBitCast(Active, B.getIntNTy(W));
+      auto Rep = [&](uint32_t Pattern) {
+        return ConstantInt::get(B.getIntNTy(W), Pattern & ((1u << W) - 1));
+      };
+      Bits = B.CreateOr(Bits, B.CreateAnd(B.CreateLShr(Bits, 1), Rep(0x5555)));
+      Bits = B.CreateOr(Bits, B.CreateAnd(B.CreateShl(Bits, 1), Rep(0xAAAA)));
+      Bits = B.CreateOr(Bits, B.CreateAnd(B.CreateLShr(Bits, 2), Rep(0x3333)));
+      Bits = B.CreateOr(Bits, B.CreateAnd(B.CreateShl(Bits, 2), Rep(0xCCCC)));
+      EntryMask = B.CreateBitCast(Bits, maskType(), "quad.mask");
+      Helpers = B.CreateAnd(EntryMask, B.CreateNot(Active), "helpers");
+    }
+    B.CreateStore(Helpers, DemotedSlot);
   }
   emitFunctionBody();
   finishFunction();

@@ -325,6 +325,10 @@ private:
   unsigned EnvSize = 2;
   /// Whether a reachable function demotes lanes to helpers.
   bool HasDemote = false;
+  /// Fragment shaders whose results depend on neighbours in the quad
+  /// (derivatives, quad operations, helper queries) run every lane of a
+  /// quad that has an active lane; the others as helpers.
+  bool NeedsHelpers = false;
   llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
   /// Affine values used in other blocks: slot of the base, and the stride.
   std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>
@@ -336,6 +340,9 @@ private:
   /// Values defined or loaded in the current block.
   std::unordered_map<uint32_t, LaneValue> Local;
   cfg::BlockIndex CurBlock = cfg::NoBlock;
+  /// The current block runs without an any-lane guard (speculated), so its
+  /// mask may be empty.
+  bool CurUnguarded = false;
   llvm::Value *CurMask = nullptr;
   llvm::Error Err = llvm::Error::success();
   bool Failed = false;

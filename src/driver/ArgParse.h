@@ -2,9 +2,12 @@
 #ifndef SPIRV2LLVM_DRIVER_ARGPARSE_H
 #define SPIRV2LLVM_DRIVER_ARGPARSE_H
 
+#include "spirv2llvm/spirv2llvm.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace spirv2llvm {
@@ -27,6 +30,32 @@ inline int takeOptionValue(llvm::ArrayRef<std::string> Args, size_t &I,
     return 1;
   }
   return 0;
+}
+
+/// The --backend values.
+inline std::optional<Backend> parseBackend(llvm::StringRef V) {
+  if (V == "simd")
+    return Backend::Simd;
+  if (V == "invocation")
+    return Backend::Invocation;
+  if (V == "scalar")
+    return Backend::Scalar;
+  if (V == "dxil")
+    return Backend::Dxil;
+  return std::nullopt;
+}
+
+/// Combinations of back-end options that make no sense (bad usage):
+/// --width only means something to the SIMD back end (the others run one
+/// invocation per call), --dxil-native-vectors only to the DXIL one.
+inline std::optional<std::string> checkBackendOptions(const TranslateOptions &T,
+                                                      bool WidthGiven) {
+  if (WidthGiven && T.Backend != Backend::Simd)
+    return "--width applies to --backend=simd only (the other back ends run "
+           "one invocation per call)";
+  if (T.DxilNativeVectors && T.Backend != Backend::Dxil)
+    return "--dxil-native-vectors needs --backend=dxil";
+  return std::nullopt;
 }
 
 } // namespace spirv2llvm

@@ -35,7 +35,8 @@ const char *const HelpText = R"(usage: spirv2llvm [options] INPUT
        spirv2llvm run SHADER [options]   (runs a compute shader; see run --help)
        spirv2llvm amber FILE... [options] (runs Amber scripts; see amber --help)
 
-Translates a shader to LLVM IR that runs W invocations per call.
+Translates a shader to LLVM IR that runs W invocations per call (or one,
+with a non-simd --backend).
 INPUT is a SPIR-V binary (.spv, either byte order), SPIR-V assembly
 (.spvasm), GLSL (.vert .frag .comp .glsl) or HLSL (.hlsl); - reads stdin.
 
@@ -43,7 +44,15 @@ Output:
   -o FILE                 write the result to FILE (default: stdout)
   --emit=ll|bc|obj|asm    LLVM IR text (default), bitcode, object, assembly
   -O0 .. -O3              LLVM optimization level (default -O0: SSA form)
-  --width=4|8|16          invocations per call (default 4)
+  --width=4|8|16          invocations per call (default 4; simd back end only)
+  --backend=simd|invocation|scalar|dxil
+                          code generator (default simd; docs/backends.md):
+                          invocation: one invocation per call, vectors as
+                          LLVM vectors, groupshared in addrspace(3);
+                          scalar: invocation + dxil-scalarizer;
+                          dxil: scalar + data scalarization, flattened
+                          arrays and dx.op calls
+  --dxil-native-vectors   with --backend=dxil: DXIL 1.9 native vectors
 
 Input:
   --entry NAME            entry point to translate (default: the only one)
@@ -83,6 +92,7 @@ struct CliOptions {
   bool PrintInterface = false;
   bool PrintAfterAll = false;
   bool Help = false, Version = false;
+  bool WidthGiven = false;
 
   bool anyDump() const {
     return PrintCfg || PrintDomTree || PrintStructure || PrintUniformity ||
@@ -121,6 +131,14 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
       if (R < 0 || (V != "4" && V != "8" && V != "16"))
         return "--width takes 4, 8 or 16";
       O.T.Width = unsigned(std::stoul(V));
+      O.WidthGiven = true;
+    } else if ((R = Value("--backend", V))) {
+      std::optional<Backend> Bk = parseBackend(V);
+      if (R < 0 || !Bk)
+        return "--backend takes simd, invocation, scalar or dxil";
+      O.T.Backend = *Bk;
+    } else if (A == "--dxil-native-vectors") {
+      O.T.DxilNativeVectors = true;
     } else if ((R = Value("--entry", V))) {
       if (R < 0 || V.empty())
         return "--entry needs a name";
@@ -188,6 +206,9 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
   }
   if (!O.Help && !O.Version && O.Input.empty())
     return "no input file";
+  if (std::optional<std::string> E =
+          checkBackendOptions(O.T, O.WidthGiven))
+    return E;
   return std::nullopt;
 }
 

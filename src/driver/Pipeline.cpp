@@ -5,6 +5,7 @@
 #include "frontend/Frontend.h"
 #include "parser/Parser.h"
 #include "runtime/Optimizer.h"
+#include "spirv2llvm/Passes.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -119,17 +120,23 @@ Expected<std::vector<uint32_t>> loadSpirv(ArrayRef<uint8_t> Bytes,
       return makeError(FileName + ": " + toString(std::move(Err)));
     // The optimizer assumes valid SPIR-V, so it only runs on validated
     // input; --no-validate means the translator sees the module as given.
-    if (Opts.Canonicalize) {
-      frontend::CanonicalizeOptions C;
-      C.Inline = Opts.Inline;
-      C.SpecValues = Opts.SpecValues;
-      auto Canon = frontend::canonicalizeSpirv(Words, Env, C);
-      if (!Canon)
-        return makeError(FileName + ": canonicalization failed: " +
-                         toString(Canon.takeError()));
-      Words = std::move(*Canon);
-      printStage(Opts, "canonicalize", Words, Env);
-    }
+    // Without canonicalization, specialization constants are still set,
+    // frozen and folded, as a driver does.
+    frontend::CanonicalizeOptions C;
+    C.Inline = Opts.Inline;
+    C.SpecValues = Opts.SpecValues;
+    C.SpecializeOnly = !Opts.Canonicalize;
+    auto Canon = frontend::canonicalizeSpirv(Words, Env, C);
+    if (!Canon)
+      return makeError(FileName + ": canonicalization failed: " +
+                       toString(Canon.takeError()));
+    Words = std::move(*Canon);
+    printStage(Opts, Opts.Canonicalize ? "canonicalize" : "specialize",
+               Words, Env);
+  } else if (!Opts.SpecValues.empty()) {
+    // Specialization runs SPIRV-Tools' passes, which need valid input.
+    return makeError(FileName + ": --spec needs validation (it cannot be "
+                                "combined with --no-validate)");
   }
   return std::move(Words);
 }
@@ -189,7 +196,9 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   CO.Width = Opts.Width;
   CO.RobustBufferAccess = Opts.RobustBufferAccess;
   CO.SpeculateSmallBlocks = Opts.SpeculateSmallBlocks;
-  auto R = emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context);
+  auto R = Opts.Backend == Backend::Simd
+               ? emitSimdModule(*AM.M, *AM.EP, AM.MA, AM.UI, CO, *T.Context)
+               : emitInvocationModule(*AM.M, *AM.EP, AM.MA, CO, *T.Context);
   if (!R)
     return R.takeError();
   T.IR = std::move(R->IR);
@@ -226,6 +235,23 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
     raw_string_ostream OS(S);
     T.IR->print(OS, nullptr);
     Opts.PrintAfterStage("codegen", OS.str());
+  }
+  // --backend=scalar|dxil: the DXIL-shaped passes (src/passes) on the
+  // invocation back end's module.
+  if (Opts.Backend == Backend::Scalar || Opts.Backend == Backend::Dxil) {
+    runDxilPipeline(*T.IR, Opts.Backend == Backend::Scalar
+                               ? DxilPipeline::Scalar
+                           : Opts.DxilNativeVectors
+                               ? DxilPipeline::DxilNativeVectors
+                               : DxilPipeline::Dxil);
+    if (Opts.PrintAfterStage) {
+      std::string S;
+      raw_string_ostream OS(S);
+      T.IR->print(OS, nullptr);
+      Opts.PrintAfterStage(Opts.Backend == Backend::Scalar ? "dxil-scalarizer"
+                                                           : "dxil-passes",
+                           OS.str());
+    }
   }
   optimizeModule(*T.IR, Opts.OptLevel, TM ? TM->get() : nullptr);
   if (Opts.PrintAfterStage && Opts.OptLevel > 0) {

@@ -67,6 +67,9 @@ Dispatch:
   --threads N             worker threads (default 0: all cores)
   --width=4|8|16          invocations per SIMD call (default: 16 with
                           AVX-512, 8 with AVX2, else 4)
+  --backend=simd|invocation|scalar|dxil
+                          code generator (default simd); the others run one
+                          invocation per call, barriers as fibers
   -O0 .. -O3              LLVM optimization level (default -O2)
   --spec ID=VALUE         specialization constant SpecId ID
   --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
@@ -258,6 +261,7 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
   O.T.OptLevel = 0;
   O.T.Width = defaultComputeWidth();
   O.T.SpeculateSmallBlocks = true;
+  bool WidthGiven = false;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     // "--flag=value" or "--flag value" for options that take a value;
@@ -331,6 +335,15 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
       if (R < 0 || (V != "4" && V != "8" && V != "16"))
         return Quoted("--width") + ": --width takes 4, 8 or 16";
       O.T.Width = unsigned(std::stoul(V));
+      WidthGiven = true;
+    } else if ((R = Value("--backend", V))) {
+      std::optional<Backend> Bk = parseBackend(V);
+      if (R < 0 || !Bk)
+        return Quoted("--backend") +
+               ": --backend takes simd, invocation, scalar or dxil";
+      O.T.Backend = *Bk;
+    } else if (A == "--dxil-native-vectors") {
+      O.T.DxilNativeVectors = true;
     } else if ((R = Value("--spec", V))) {
       auto [IdText, ValueText] = StringRef(V).split('=');
       uint32_t Id;
@@ -377,6 +390,10 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
     return std::nullopt;
   if (O.Shader.empty())
     return "no shader file";
+  if (std::optional<std::string> E = checkBackendOptions(O.T, WidthGiven))
+    return E;
+  if (O.T.RobustBufferAccess && O.T.Backend != Backend::Simd)
+    return "--robust-buffer-access needs --backend=simd";
   // Checked after the loop so that --dump may come before its --buffer.
   for (const RunDump &D : O.Dumps)
     if (!O.findBuffer(D.Set, D.Binding))

@@ -70,6 +70,10 @@ struct CanonicalizeOptions {
   /// Specialization constant values (SpecId -> value string as spirv-opt's
   /// --set-spec-const-default-value takes it).
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
+  /// Only specialize (set, freeze and fold specialization constants), for
+  /// --no-canonicalize: what a driver does at pipeline creation, without
+  /// the passes that reshape functions.
+  bool SpecializeOnly = false;
 };
 
 /// SPIRV-Tools optimizer passes that make the translator's job uniform:

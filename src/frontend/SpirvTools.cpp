@@ -155,6 +155,45 @@ llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
   return toolError(Words, "validation failed", First);
 }
 
+/// The passes that reshape functions (after specialization).
+static void registerCanonicalization(spvtools::Optimizer &Optimizer,
+                                     const CanonicalizeOptions &Opts,
+                                     bool RemoveUnreachable) {
+  if (RemoveUnreachable)
+    Optimizer.RegisterPass(spvtools::CreateDeadBranchElimPass());
+  // The inliner skips functions with early returns, so returns are merged
+  // first (spirv-opt -O does the same).
+  Optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
+  if (Opts.Inline)
+    Optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass())
+        .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  // No dead-branch elimination or CFG simplification: they fold branches on
+  // constants and merge blocks, changing the control flow a user compares
+  // with the input in --print-cfg. Merge-return does change it, but only
+  // for functions with several returns, which the structure tree cannot
+  // express otherwise.
+  Optimizer.RegisterPass(spvtools::CreatePrivateToLocalPass())
+      .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
+      .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
+      .RegisterPass(spvtools::CreateLocalMultiStoreElimPass())
+      .RegisterPass(spvtools::CreateAggressiveDCEPass());
+}
+
+static llvm::Expected<std::vector<uint32_t>>
+runOptimizer(spvtools::Optimizer &Optimizer, llvm::ArrayRef<uint32_t> Words,
+             FirstError &First) {
+  // The input is valid by contract (validateSpirv ran, or the user turned it
+  // off on purpose); validating again would only cost time.
+  spvtools::OptimizerOptions OptimizerOpts;
+  OptimizerOpts.set_run_validator(false);
+  std::vector<uint32_t> Result;
+  // Passes report position {0, 0, 0}; only the module parser names an
+  // instruction.
+  if (!Optimizer.Run(Words.data(), Words.size(), &Result, OptimizerOpts))
+    return toolError(Words, "canonicalization failed", First);
+  return Result;
+}
+
 /// The canonicalization passes; \p RemoveUnreachable first removes
 /// unreachable blocks (dead-branch elimination does), which merge-return
 /// cannot handle.
@@ -176,35 +215,9 @@ runCanonicalization(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
   }
   Optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
       .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
-  if (RemoveUnreachable)
-    Optimizer.RegisterPass(spvtools::CreateDeadBranchElimPass());
-  // The inliner skips functions with early returns, so returns are merged
-  // first (spirv-opt -O does the same).
-  Optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
-  if (Opts.Inline)
-    Optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass())
-        .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
-  // No dead-branch elimination or CFG simplification: they fold branches on
-  // constants and merge blocks, changing the control flow a user compares
-  // with the input in --print-cfg. Merge-return does change it, but only
-  // for functions with several returns, which the structure tree cannot
-  // express otherwise.
-  Optimizer.RegisterPass(spvtools::CreatePrivateToLocalPass())
-      .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
-      .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
-      .RegisterPass(spvtools::CreateLocalMultiStoreElimPass())
-      .RegisterPass(spvtools::CreateAggressiveDCEPass());
-
-  // The input is valid by contract (validateSpirv ran, or the user turned it
-  // off on purpose); validating again would only cost time.
-  spvtools::OptimizerOptions OptimizerOpts;
-  OptimizerOpts.set_run_validator(false);
-  std::vector<uint32_t> Result;
-  // Passes report position {0, 0, 0}; only the module parser names an
-  // instruction.
-  if (!Optimizer.Run(Words.data(), Words.size(), &Result, OptimizerOpts))
-    return toolError(Words, "canonicalization failed", First);
-  return Result;
+  if (!Opts.SpecializeOnly)
+    registerCanonicalization(Optimizer, Opts, RemoveUnreachable);
+  return runOptimizer(Optimizer, Words, First);
 }
 
 llvm::Expected<std::vector<uint32_t>>

@@ -24,6 +24,7 @@
 #include "spirv2llvm/Compute.h"
 
 #include "runtime/Optimizer.h"
+#include "runtime/Groupshared.h"
 #include "support/Diagnostic.h"
 
 #include "runtime/Fiber.h"
@@ -110,6 +111,12 @@ ComputeShader::create(Translation T, unsigned OptLevel) {
     return makeError("entry point \"" + T.EntryName +
                      "\" is not a compute shader");
   std::unique_ptr<ComputeShader> S(new ComputeShader());
+  // One-invocation back ends: groupshared globals into workgroup memory.
+  Expected<uint32_t> Shared = mapGroupsharedToArgs(*T.IR, T.EntrySymbol);
+  if (!Shared)
+    return Shared.takeError();
+  T.Compute.WorkgroupMemorySize =
+      std::max(T.Compute.WorkgroupMemorySize, *Shared);
   S->Info = T.Compute;
   auto J = JitShader::create(std::move(T), OptLevel);
   if (!J)

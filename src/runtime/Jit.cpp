@@ -16,6 +16,14 @@ JitShader::~JitShader() = default;
 
 Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
                                                        unsigned OptLevel) {
+  // --backend=dxil: dx.op calls are DXIL intrinsics with no CPU
+  // implementation; say so instead of failing at symbol lookup.
+  for (const Function &F : T.IR->functions())
+    if (F.isDeclaration() && F.getName().starts_with("dx.op."))
+      return makeError("the module calls DXIL operations (" + F.getName() +
+                       "), which the CPU JIT cannot run: use "
+                       "--backend=scalar or --backend=invocation to run it "
+                       "(docs/backends.md)");
   auto JTMB = hostMachineBuilder(OptLevel);
   if (!JTMB)
     return JTMB.takeError();

@@ -1,0 +1,740 @@
+//===- InvocationMemory.cpp - Variables, access chains, built-ins ---------===//
+//
+// Typed memory (allocas and addrspace(3) globals) is indexed with GEPs over
+// the LLVM types; dynamic indices into per-invocation variables are clamped
+// to the variable, as in the SIMD back end. Buffers and push constants have
+// an explicit layout, so their pointers are a base and a byte offset and each
+// load or store places the scalars where the decorations say; a vector whose
+// components are contiguous is one vector access.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/InvocationEmitter.h"
+
+#include "parser/SpirvNames.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::invocation {
+
+using llvm::Constant;
+using llvm::Type;
+
+namespace {
+constexpr unsigned GroupsharedAddrSpace = 3;
+} // namespace
+
+void InvocationEmitter::createVariables() {
+  Type *Ptr = B.getPtrTy();
+  Type *I64 = B.getInt64Ty();
+  Value *Sets = nullptr, *Push = nullptr;
+  auto Alloca = [&](uint32_t Id, const Variable &V) {
+    Type *T = typeOf(V.Pointee);
+    // Allocas first in the entry block, in variable order.
+    IRBuilder<> AB(EntryBB, EntryBB->getFirstNonPHIOrDbgOrAlloca());
+    AllocaInst *AI = AB.CreateAlloca(T, nullptr, llvmName(Id));
+    // Uninitialized variables start as zero: deterministic.
+    Constant *Init = V.Initializer.value() &&
+                             M.kindOf(V.Initializer.value()) ==
+                                 IdKind::Constant
+                         ? constantValue(V.Initializer.value())
+                         : Constant::getNullValue(T);
+    B.CreateStore(Init, AI);
+    InvPointer P;
+    P.Pointee = V.Pointee;
+    P.Storage = V.Storage;
+    P.Addr = AI;
+    Pointers[Id] = P;
+    return AI;
+  };
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    InvPointer P;
+    P.Pointee = V.Pointee;
+    P.Storage = V.Storage;
+    switch (V.Storage) {
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::Uniform: {
+      if (M.type(V.Pointee).Kind != TypeKind::Struct)
+        continue; // arrays of blocks: reported where used
+      if (!Sets)
+        Sets = argField(4, Ptr, "descriptor.sets");
+      uint32_t Set =
+          M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
+              .value_or(0);
+      uint32_t Binding =
+          M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      Value *SetPtr = B.CreateLoad(
+          Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Sets, Set), "set");
+      Type *DescTy = StructType::get(Ptr, I64);
+      Value *Desc = B.CreateConstInBoundsGEP1_32(DescTy, SetPtr, Binding);
+      std::string N = llvmName(Id.value());
+      P.Explicit = true;
+      P.Addr = B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
+                            N.empty() ? "buffer" : N);
+      P.Size = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
+                            (N.empty() ? "buffer" : N) + ".size");
+      P.Offset = B.getInt64(0);
+      break;
+    }
+    case spv::StorageClass::PushConstant:
+      if (!Push)
+        Push = argField(5, Ptr, "push.constants");
+      P.Explicit = true;
+      P.Addr = Push;
+      P.Offset = B.getInt64(0);
+      P.Size = B.getInt64(Compute.PushConstantSize);
+      break;
+    case spv::StorageClass::Workgroup: {
+      // DXIL's groupshared: one global per variable in addrspace(3).
+      // External linkage keeps the optimizer from turning it into a
+      // per-invocation local; the runtime maps it to the workgroup's block.
+      Type *T = typeOf(V.Pointee);
+      std::string N = llvmName(Id.value());
+      auto *G = new GlobalVariable(
+          *LM, T, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+          Constant::getNullValue(T), N.empty() ? "groupshared" : N, nullptr,
+          GlobalValue::NotThreadLocal, GroupsharedAddrSpace);
+      G->setAlignment(Align(16));
+      P.Addr = G;
+      break;
+    }
+    case spv::StorageClass::Private:
+      Alloca(Id.value(), V);
+      continue;
+    case spv::StorageClass::Input:
+    case spv::StorageClass::Output: {
+      AllocaInst *AI = Alloca(Id.value(), V);
+      if (EP.Model == spv::ExecutionModel::GLCompute) {
+        if (V.Storage == spv::StorageClass::Input &&
+            M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
+          B.CreateStore(computeBuiltIn(Id.value()), AI);
+      } else {
+        InterfaceVars.push_back(Id.value());
+      }
+      continue;
+    }
+    default:
+      continue; // images, samplers: reported where used
+    }
+    Pointers[Id.value()] = P;
+  }
+  for (const Block &Bk : F->Blocks)
+    for (uint32_t Index : Bk.Insts) {
+      const Instruction &I = M.Insts[Index];
+      if (I.Opcode != spv::Op::OpVariable)
+        continue;
+      if (const Variable *V = M.findVariable(I.Result.value()))
+        Alloca(I.Result.value(), *V);
+    }
+  copyInterface(/*Inputs=*/true);
+}
+
+void InvocationEmitter::copyInterface(bool Inputs) {
+  if (InterfaceVars.empty())
+    return;
+  Value *Block = argField(Inputs ? 2 : 3, B.getPtrTy(),
+                          Inputs ? "inputs" : "outputs");
+  for (uint32_t Var : InterfaceVars) {
+    const InterfaceVariable *IV = Layout.find(Var);
+    if (!IV || IV->IsInput != Inputs)
+      continue;
+    const Variable &V = *M.findVariable(Var);
+    Value *Slot = Pointers[Var].Addr;
+    Type *VT = typeOf(V.Pointee);
+    // Components in flattening order, each with its GEP path.
+    size_t Comp = 0;
+    SmallVector<Value *, 6> Path{B.getInt32(0)};
+    std::function<void(TypeId)> Walk = [&](TypeId T) {
+      const spirv2llvm::Type &Ty = M.type(T);
+      switch (Ty.Kind) {
+      case TypeKind::Vector:
+      case TypeKind::Matrix:
+      case TypeKind::Array:
+        for (uint32_t K = 0; K < Ty.Count; ++K) {
+          Path.push_back(B.getInt32(K));
+          Walk(Ty.Element);
+          Path.pop_back();
+        }
+        return;
+      case TypeKind::Struct:
+        for (size_t K = 0; K < Ty.Members.size(); ++K) {
+          Path.push_back(B.getInt32(uint32_t(K)));
+          Walk(Ty.Members[K]);
+          Path.pop_back();
+        }
+        return;
+      default:
+        break;
+      }
+      if (Comp >= IV->ComponentOffsets.size())
+        return;
+      Type *ST = typeOf(T);
+      bool IsBool = ST->isIntegerTy(1);
+      Type *MemT = IsBool ? B.getInt32Ty() : ST;
+      Value *Ext = B.CreateConstInBoundsGEP1_64(
+          B.getInt8Ty(), Block, IV->ComponentOffsets[Comp++]);
+      Value *Elem = B.CreateInBoundsGEP(VT, Slot, Path);
+      if (Inputs) {
+        Value *X = B.CreateLoad(MemT, Ext);
+        if (IsBool)
+          X = B.CreateICmpNE(X, B.getInt32(0));
+        B.CreateStore(X, Elem);
+      } else {
+        Value *X = B.CreateLoad(ST, Elem);
+        if (IsBool)
+          X = B.CreateZExt(X, B.getInt32Ty());
+        B.CreateStore(X, Ext);
+      }
+    };
+    Walk(V.Pointee);
+  }
+}
+
+Value *InvocationEmitter::computeBuiltIn(uint32_t Var) {
+  auto BI = spv::BuiltIn(*M.decorationValue(Var, spv::Decoration::BuiltIn));
+  const Variable &V = *M.findVariable(Var);
+  Type *T = typeOf(V.Pointee);
+  Type *I32 = B.getInt32Ty();
+  const auto &WS = Compute.WorkgroupSize;
+  auto Vec3 = [&](Value *X, Value *Y, Value *Z) -> Value * {
+    Value *R = PoisonValue::get(FixedVectorType::get(I32, 3));
+    R = B.CreateInsertElement(R, X, uint64_t(0));
+    R = B.CreateInsertElement(R, Y, uint64_t(1));
+    return B.CreateInsertElement(R, Z, uint64_t(2));
+  };
+  auto Field3 = [&](unsigned Index, const char *Name) {
+    Value *Arr = B.CreateStructGEP(ArgsType, ArgsPtr, Index);
+    return B.CreateAlignedLoad(FixedVectorType::get(I32, 3), Arr, Align(4),
+                                Name);
+  };
+  Value *Index = argField(9, I32, "local.index");
+  auto LocalId = [&]() {
+    return Vec3(B.CreateURem(Index, B.getInt32(WS[0])),
+                B.CreateURem(B.CreateUDiv(Index, B.getInt32(WS[0])),
+                             B.getInt32(WS[1])),
+                B.CreateUDiv(Index, B.getInt32(WS[0] * WS[1])));
+  };
+  Value *R = nullptr;
+  switch (BI) {
+  case spv::BuiltIn::LocalInvocationIndex:
+    R = Index;
+    break;
+  case spv::BuiltIn::LocalInvocationId:
+    R = LocalId();
+    break;
+  case spv::BuiltIn::WorkgroupId:
+    R = Field3(7, "workgroup.id");
+    break;
+  case spv::BuiltIn::NumWorkgroups:
+    R = Field3(8, "num.workgroups");
+    break;
+  case spv::BuiltIn::WorkgroupSize:
+    R = Vec3(B.getInt32(WS[0]), B.getInt32(WS[1]), B.getInt32(WS[2]));
+    break;
+  case spv::BuiltIn::GlobalInvocationId: {
+    Value *Wg = Field3(7, "workgroup.id");
+    Value *Size = ConstantVector::get(
+        {B.getInt32(WS[0]), B.getInt32(WS[1]), B.getInt32(WS[2])});
+    R = B.CreateAdd(B.CreateMul(Wg, Size), LocalId(), "global.id");
+    break;
+  }
+  // One invocation per call: a subgroup of one.
+  case spv::BuiltIn::SubgroupSize:
+    R = B.getInt32(1);
+    break;
+  case spv::BuiltIn::SubgroupLocalInvocationId:
+    R = B.getInt32(0);
+    break;
+  case spv::BuiltIn::SubgroupId:
+    R = argField(10, I32, "subgroup.id");
+    break;
+  case spv::BuiltIn::NumSubgroups:
+    R = B.getInt32(WS[0] * WS[1] * WS[2]);
+    break;
+  // Masks of a subgroup of one: bit 0 is this invocation.
+  case spv::BuiltIn::SubgroupEqMask:
+  case spv::BuiltIn::SubgroupGeMask:
+  case spv::BuiltIn::SubgroupLeMask:
+    R = ConstantVector::get(
+        {B.getInt32(1), B.getInt32(0), B.getInt32(0), B.getInt32(0)});
+    break;
+  case spv::BuiltIn::SubgroupGtMask:
+  case spv::BuiltIn::SubgroupLtMask:
+    R = Constant::getNullValue(FixedVectorType::get(I32, 4));
+    break;
+  default: {
+    const char *N = builtInName(BI);
+    fail(Twine("unsupported: built-in ") + (N ? N : "?") +
+         " in compute shaders");
+    return Constant::getNullValue(T);
+  }
+  }
+  if (R->getType() != T) {
+    fail("built-in variable " + M.friendlyName(Var) +
+         " does not have the type its built-in needs");
+    return Constant::getNullValue(T);
+  }
+  return R;
+}
+
+Value *InvocationEmitter::address(const InvPointer &P) {
+  if (!P.Explicit)
+    return P.Addr;
+  return B.CreateInBoundsGEP(B.getInt8Ty(), P.Addr, P.Offset);
+}
+
+void InvocationEmitter::emitAccessChain(const Instruction &I) {
+  InvPointer P;
+  if (!pointerOf(I, I.Operands[0], P))
+    return;
+  Type *I64 = B.getInt64Ty();
+  bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
+                    I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
+  auto ConstIndex = [&](uint32_t Id) -> std::optional<uint64_t> {
+    const spirv2llvm::Constant *C = M.findConstant(Id);
+    if (C && C->Kind == ConstantKind::Scalar && !C->IsSpec)
+      return C->scalarBits();
+    if (C && C->Kind == ConstantKind::Null)
+      return 0;
+    return std::nullopt;
+  };
+  // Indices are signed (SPIR-V's rule for access chains).
+  auto Index64 = [&](uint32_t Id) {
+    Value *X = get(Id);
+    return B.CreateSExtOrTrunc(X, I64);
+  };
+  TypeId T = P.Pointee;
+  size_t First = 1;
+
+  if (!P.Explicit) {
+    if (IsPtrChain) {
+      failAt(I, "unsupported: OpPtrAccessChain on typed (non-buffer) memory");
+      return;
+    }
+    SmallVector<Value *, 6> Idx{B.getInt32(0)};
+    Type *Root = typeOf(T);
+    for (size_t K = First; K < I.Operands.size(); ++K) {
+      const spirv2llvm::Type &Ty = M.type(T);
+      std::optional<uint64_t> CI = ConstIndex(I.Operands[K]);
+      switch (Ty.Kind) {
+      case TypeKind::Struct:
+        if (!CI || *CI >= Ty.Members.size()) {
+          failAt(I, "struct member index must be a constant in range");
+          return;
+        }
+        Idx.push_back(B.getInt32(uint32_t(*CI)));
+        T = Ty.Members[*CI];
+        break;
+      case TypeKind::Vector:
+      case TypeKind::Matrix:
+      case TypeKind::Array: {
+        if (CI && *CI < Ty.Count) {
+          Idx.push_back(B.getInt32(uint32_t(*CI)));
+        } else {
+          // Out-of-range indices are clamped to the last element, so a
+          // bad index never leaves the variable.
+          Value *X = CI ? static_cast<Value *>(B.getInt64(*CI))
+                        : Index64(I.Operands[K]);
+          Idx.push_back(B.CreateBinaryIntrinsic(
+              Intrinsic::umin, X, B.getInt64(Ty.Count ? Ty.Count - 1 : 0)));
+        }
+        T = Ty.Element;
+        break;
+      }
+      case TypeKind::RuntimeArray:
+        Idx.push_back(Index64(I.Operands[K]));
+        T = Ty.Element;
+        break;
+      default:
+        failAt(I, "indexing a non-composite type");
+        return;
+      }
+    }
+    P.Addr = Idx.size() == 1 ? P.Addr : B.CreateInBoundsGEP(Root, P.Addr, Idx);
+    P.Pointee = T;
+    Pointers[I.Result.value()] = P;
+    if (!P.Addr->hasName())
+      P.Addr->setName(llvmName(I.Result.value()));
+    return;
+  }
+
+  // Explicit layout: byte offsets, as the SIMD back end computes them.
+  bool InMatrix = false;
+  auto AddScaled = [&](uint32_t IndexId, uint64_t Stride) {
+    P.Offset = B.CreateAdd(
+        P.Offset, B.CreateMul(Index64(IndexId), B.getInt64(Stride)));
+  };
+  auto AddConst = [&](uint64_t Bytes) {
+    if (Bytes)
+      P.Offset = B.CreateAdd(P.Offset, B.getInt64(Bytes));
+  };
+  if (IsPtrChain) {
+    const spirv2llvm::Type &PT = M.type(M.typeOf(I.Operands[0]));
+    uint64_t Stride =
+        M.decorationValue(PT.Id.value(), spv::Decoration::ArrayStride)
+            .value_or(ML.sizeOf(P.Pointee));
+    AddScaled(I.Operands[1], Stride);
+    First = 2;
+  }
+  for (size_t K = First; K < I.Operands.size(); ++K) {
+    const spirv2llvm::Type *Ty = M.findType(T.value());
+    if (!Ty) {
+      failAt(I, "indexing a non-composite type");
+      return;
+    }
+    std::optional<uint64_t> CI = ConstIndex(I.Operands[K]);
+    switch (Ty->Kind) {
+    case TypeKind::Struct:
+      if (!CI || *CI >= Ty->Members.size()) {
+        failAt(I, "struct member index must be a constant in range");
+        return;
+      }
+      AddConst(ML.memberOffset(T, uint32_t(*CI)));
+      P.ML = ML.memberMatrixLayout(T, uint32_t(*CI));
+      T = Ty->Members[*CI];
+      break;
+    case TypeKind::Array:
+    case TypeKind::RuntimeArray: {
+      uint64_t Stride = ML.arrayStride(T, P.ML);
+      if (CI)
+        AddConst(*CI * Stride);
+      else
+        AddScaled(I.Operands[K], Stride);
+      T = Ty->Element;
+      break;
+    }
+    case TypeKind::Matrix: {
+      uint64_t Stride = P.ML.RowMajor ? ML.sizeOf(M.type(Ty->Element).Element)
+                                      : ML.matrixStride(T, P.ML);
+      if (CI)
+        AddConst(*CI * Stride);
+      else
+        AddScaled(I.Operands[K], Stride);
+      P.VecStride = ML.columnComponentStride(T, P.ML);
+      InMatrix = true;
+      T = Ty->Element;
+      break;
+    }
+    case TypeKind::Vector: {
+      uint64_t Stride =
+          InMatrix && P.VecStride ? P.VecStride : ML.sizeOf(Ty->Element);
+      if (CI)
+        AddConst(*CI * Stride);
+      else
+        AddScaled(I.Operands[K], Stride);
+      T = Ty->Element;
+      P.VecStride = 0;
+      break;
+    }
+    default:
+      failAt(I, "indexing a non-composite type");
+      return;
+    }
+    if (M.type(T).Kind != TypeKind::Vector)
+      InMatrix = false;
+  }
+  if (!InMatrix)
+    P.VecStride = 0;
+  P.Pointee = T;
+  Pointers[I.Result.value()] = P;
+}
+
+Value *InvocationEmitter::loadExplicit(TypeId T, Value *Base, Value *Offset,
+                                       MatrixLayout L, uint64_t VecStride) {
+  const spirv2llvm::Type &Ty = M.type(T);
+  Type *LT = typeOf(T);
+  auto At = [&](uint64_t Bytes) -> Value * {
+    Value *Off = Bytes ? B.CreateAdd(Offset, B.getInt64(Bytes)) : Offset;
+    return B.CreateInBoundsGEP(B.getInt8Ty(), Base, Off);
+  };
+  switch (Ty.Kind) {
+  case TypeKind::Bool:
+    // Booleans in memory are 32-bit (as SPIR-V's layout rules say).
+    return B.CreateICmpNE(B.CreateAlignedLoad(B.getInt32Ty(), At(0), Align(4)),
+                          B.getInt32(0));
+  case TypeKind::Int:
+  case TypeKind::Float:
+    return B.CreateAlignedLoad(LT, At(0), Align(Ty.Width / 8));
+  case TypeKind::Vector: {
+    const spirv2llvm::Type &ET = M.type(Ty.Element);
+    uint64_t Size = ML.sizeOf(Ty.Element);
+    uint64_t Stride = VecStride ? VecStride : Size;
+    if (Stride == Size && ET.Kind != TypeKind::Bool)
+      return B.CreateAlignedLoad(LT, At(0), Align(Size));
+    Value *R = PoisonValue::get(LT);
+    for (uint32_t C = 0; C < Ty.Count; ++C) {
+      Value *X = loadExplicit(Ty.Element, Base,
+                              B.CreateAdd(Offset, B.getInt64(C * Stride)), {},
+                              0);
+      R = B.CreateInsertElement(R, X, uint64_t(C));
+    }
+    return R;
+  }
+  case TypeKind::Matrix: {
+    uint64_t ColStride = L.RowMajor ? ML.sizeOf(M.type(Ty.Element).Element)
+                                    : ML.matrixStride(T, L);
+    uint64_t CompStride = ML.columnComponentStride(T, L);
+    Value *R = PoisonValue::get(LT);
+    for (uint32_t C = 0; C < Ty.Count; ++C)
+      R = B.CreateInsertValue(
+          R,
+          loadExplicit(Ty.Element, Base,
+                       B.CreateAdd(Offset, B.getInt64(C * ColStride)), L,
+                       CompStride),
+          C);
+    return R;
+  }
+  case TypeKind::Array: {
+    uint64_t Stride = ML.arrayStride(T, L);
+    Value *R = PoisonValue::get(LT);
+    for (uint32_t E = 0; E < Ty.Count; ++E)
+      R = B.CreateInsertValue(
+          R,
+          loadExplicit(Ty.Element, Base,
+                       B.CreateAdd(Offset, B.getInt64(E * Stride)), L, 0),
+          E);
+    return R;
+  }
+  case TypeKind::Struct: {
+    Value *R = PoisonValue::get(LT);
+    for (uint32_t K = 0; K < Ty.Members.size(); ++K)
+      R = B.CreateInsertValue(
+          R,
+          loadExplicit(Ty.Members[K], Base,
+                       B.CreateAdd(Offset, B.getInt64(ML.memberOffset(T, K))),
+                       ML.memberMatrixLayout(T, K), 0),
+          K);
+    return R;
+  }
+  default:
+    fail("unsupported: loading a value of type " + M.friendlyName(T.value()) +
+         " from a buffer");
+    return PoisonValue::get(LT);
+  }
+}
+
+void InvocationEmitter::storeExplicit(TypeId T, Value *Base, Value *Offset,
+                                      MatrixLayout L, uint64_t VecStride,
+                                      Value *V) {
+  const spirv2llvm::Type &Ty = M.type(T);
+  auto At = [&](uint64_t Bytes) -> Value * {
+    Value *Off = Bytes ? B.CreateAdd(Offset, B.getInt64(Bytes)) : Offset;
+    return B.CreateInBoundsGEP(B.getInt8Ty(), Base, Off);
+  };
+  switch (Ty.Kind) {
+  case TypeKind::Bool:
+    B.CreateAlignedStore(B.CreateZExt(V, B.getInt32Ty()), At(0), Align(4));
+    return;
+  case TypeKind::Int:
+  case TypeKind::Float:
+    B.CreateAlignedStore(V, At(0), Align(Ty.Width / 8));
+    return;
+  case TypeKind::Vector: {
+    const spirv2llvm::Type &ET = M.type(Ty.Element);
+    uint64_t Size = ML.sizeOf(Ty.Element);
+    uint64_t Stride = VecStride ? VecStride : Size;
+    if (Stride == Size && ET.Kind != TypeKind::Bool) {
+      B.CreateAlignedStore(V, At(0), Align(Size));
+      return;
+    }
+    for (uint32_t C = 0; C < Ty.Count; ++C)
+      storeExplicit(Ty.Element, Base,
+                    B.CreateAdd(Offset, B.getInt64(C * Stride)), {}, 0,
+                    B.CreateExtractElement(V, uint64_t(C)));
+    return;
+  }
+  case TypeKind::Matrix: {
+    uint64_t ColStride = L.RowMajor ? ML.sizeOf(M.type(Ty.Element).Element)
+                                    : ML.matrixStride(T, L);
+    uint64_t CompStride = ML.columnComponentStride(T, L);
+    for (uint32_t C = 0; C < Ty.Count; ++C)
+      storeExplicit(Ty.Element, Base,
+                    B.CreateAdd(Offset, B.getInt64(C * ColStride)), L,
+                    CompStride, B.CreateExtractValue(V, C));
+    return;
+  }
+  case TypeKind::Array: {
+    uint64_t Stride = ML.arrayStride(T, L);
+    for (uint32_t E = 0; E < Ty.Count; ++E)
+      storeExplicit(Ty.Element, Base,
+                    B.CreateAdd(Offset, B.getInt64(E * Stride)), L, 0,
+                    B.CreateExtractValue(V, E));
+    return;
+  }
+  case TypeKind::Struct:
+    for (uint32_t K = 0; K < Ty.Members.size(); ++K)
+      storeExplicit(Ty.Members[K], Base,
+                    B.CreateAdd(Offset, B.getInt64(ML.memberOffset(T, K))),
+                    ML.memberMatrixLayout(T, K), 0,
+                    B.CreateExtractValue(V, K));
+    return;
+  default:
+    fail("unsupported: storing a value of type " + M.friendlyName(T.value()) +
+         " to a buffer");
+    return;
+  }
+}
+
+Value *InvocationEmitter::load(const InvPointer &P) {
+  if (P.Explicit)
+    return loadExplicit(P.Pointee, P.Addr, P.Offset, P.ML, P.VecStride);
+  return B.CreateLoad(typeOf(P.Pointee), P.Addr);
+}
+
+void InvocationEmitter::store(const InvPointer &P, Value *V) {
+  if (P.Explicit)
+    storeExplicit(P.Pointee, P.Addr, P.Offset, P.ML, P.VecStride, V);
+  else
+    B.CreateStore(V, P.Addr);
+}
+
+bool InvocationEmitter::emitMemory(const Instruction &I) {
+  using spv::Op;
+  switch (I.Opcode) {
+  case Op::OpVariable:
+    return true; // created up front (createVariables)
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain:
+  case Op::OpPtrAccessChain:
+  case Op::OpInBoundsPtrAccessChain:
+    emitAccessChain(I);
+    return true;
+  case Op::OpLoad: {
+    InvPointer P;
+    if (!pointerOf(I, I.Operands[0], P))
+      return true;
+    set(I.Result.value(), load(P));
+    return true;
+  }
+  case Op::OpStore: {
+    InvPointer P;
+    if (!pointerOf(I, I.Operands[0], P))
+      return true;
+    Value *V = get(I.Operands[1]);
+    if (V->getType() != typeOf(P.Pointee)) {
+      failAt(I, "stored value does not have the pointee's type");
+      return true;
+    }
+    store(P, V);
+    return true;
+  }
+  case Op::OpCopyMemory: {
+    InvPointer To, From;
+    if (!pointerOf(I, I.Operands[0], To) || !pointerOf(I, I.Operands[1], From))
+      return true;
+    Value *V = load(From);
+    if (V->getType() != typeOf(To.Pointee)) {
+      failAt(I, "source and target types differ");
+      return true;
+    }
+    store(To, V);
+    return true;
+  }
+  case Op::OpArrayLength: {
+    InvPointer P;
+    if (!pointerOf(I, I.Operands[0], P))
+      return true;
+    const spirv2llvm::Type &ST = M.type(P.Pointee);
+    uint32_t Member = I.Operands[1];
+    if (!P.Explicit || !P.Size || ST.Kind != TypeKind::Struct ||
+        Member >= ST.Members.size() ||
+        M.type(ST.Members[Member]).Kind != TypeKind::RuntimeArray) {
+      failAt(I, "operand is not a buffer block ending in a runtime array");
+      return true;
+    }
+    uint64_t Start = ML.memberOffset(P.Pointee, Member);
+    uint64_t Stride = ML.arrayStride(ST.Members[Member]);
+    Value *Bytes = B.CreateSub(P.Size, B.CreateAdd(P.Offset, B.getInt64(Start)));
+    // A buffer smaller than the fixed part has no elements.
+    Value *Avail = B.CreateSelect(
+        B.CreateICmpSLT(Bytes, B.getInt64(0)), B.getInt64(0), Bytes);
+    Value *N = B.CreateUDiv(Avail, B.getInt64(Stride ? Stride : 1));
+    set(I.Result.value(),
+        B.CreateTrunc(N, typeOf(I.ResultType), "array.length"));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool InvocationEmitter::emitBarrier(const Instruction &I) {
+  using spv::Op;
+  if (I.Opcode != Op::OpControlBarrier && I.Opcode != Op::OpMemoryBarrier)
+    return false;
+  auto ScopeOf = [&](uint32_t Id) {
+    const spirv2llvm::Constant *C = M.findConstant(Id);
+    return C ? spv::Scope(C->scalarBits()) : spv::Scope::Workgroup;
+  };
+  // Every invocation is its own call: a subgroup barrier has nothing to
+  // wait for, a workgroup one yields to the workgroup's other invocations.
+  if (I.Opcode == Op::OpControlBarrier &&
+      ScopeOf(I.Operands[0]) <= spv::Scope::Workgroup &&
+      EP.Model == spv::ExecutionModel::GLCompute) {
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    Value *Fn = argField(11, B.getPtrTy(), "barrier.fn");
+    Value *Arg = argField(12, B.getPtrTy(), "barrier.ctx");
+    B.CreateCall(FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false), Fn,
+                 {Arg});
+  }
+  B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+  return true;
+}
+
+bool InvocationEmitter::emitAtomic(const Instruction &I) {
+  using spv::Op;
+  std::optional<AtomicRMWInst::BinOp> RMW;
+  bool IsLoad = false, IsStore = false, IsCmpXchg = false, Unit = false;
+  switch (I.Opcode) {
+  case Op::OpAtomicLoad: IsLoad = true; break;
+  case Op::OpAtomicStore: IsStore = true; break;
+  case Op::OpAtomicExchange: RMW = AtomicRMWInst::Xchg; break;
+  case Op::OpAtomicCompareExchange: IsCmpXchg = true; break;
+  case Op::OpAtomicIIncrement: RMW = AtomicRMWInst::Add; Unit = true; break;
+  case Op::OpAtomicIDecrement: RMW = AtomicRMWInst::Sub; Unit = true; break;
+  case Op::OpAtomicIAdd: RMW = AtomicRMWInst::Add; break;
+  case Op::OpAtomicISub: RMW = AtomicRMWInst::Sub; break;
+  case Op::OpAtomicSMin: RMW = AtomicRMWInst::Min; break;
+  case Op::OpAtomicUMin: RMW = AtomicRMWInst::UMin; break;
+  case Op::OpAtomicSMax: RMW = AtomicRMWInst::Max; break;
+  case Op::OpAtomicUMax: RMW = AtomicRMWInst::UMax; break;
+  case Op::OpAtomicAnd: RMW = AtomicRMWInst::And; break;
+  case Op::OpAtomicOr: RMW = AtomicRMWInst::Or; break;
+  case Op::OpAtomicXor: RMW = AtomicRMWInst::Xor; break;
+  default:
+    return false;
+  }
+  InvPointer P;
+  if (!pointerOf(I, I.Operands[0], P))
+    return true;
+  Type *T = typeOf(P.Pointee);
+  if (!T->isIntegerTy(32) && !T->isIntegerTy(64)) {
+    failAt(I, "atomics need a 32- or 64-bit integer");
+    return true;
+  }
+  Value *Addr = address(P);
+  Align Al(T->getIntegerBitWidth() / 8);
+  auto SeqCst = AtomicOrdering::SequentiallyConsistent;
+  Value *R = nullptr;
+  if (IsLoad) {
+    LoadInst *Ld = B.CreateAlignedLoad(T, Addr, Al);
+    Ld->setAtomic(SeqCst);
+    R = Ld;
+  } else if (IsStore) {
+    StoreInst *St = B.CreateAlignedStore(get(I.Operands[3]), Addr, Al);
+    St->setAtomic(SeqCst);
+  } else if (IsCmpXchg) {
+    Value *Pair = B.CreateAtomicCmpXchg(Addr, get(I.Operands[5]),
+                                        get(I.Operands[4]), Al, SeqCst,
+                                        SeqCst);
+    R = B.CreateExtractValue(Pair, 0);
+  } else {
+    Value *V = Unit ? ConstantInt::get(T, 1) : get(I.Operands[3]);
+    R = B.CreateAtomicRMW(*RMW, Addr, V, Al, SeqCst);
+  }
+  if (R && I.Result.value())
+    set(I.Result.value(), R);
+  return true;
+}
+
+} // namespace spirv2llvm::invocation
