@@ -53,6 +53,8 @@ Input:
                           canonicalization, which needs valid input)
   --no-canonicalize       skip the SPIRV-Tools canonicalization passes
   --no-inline             keep calls (canonicalization does not inline)
+  --robust-buffer-access  bounds-check buffer accesses (out of bounds: loads
+                          read 0, stores and atomics are dropped)
   --spec ID=VALUE         set specialization constant SpecId ID
 
 Dumps (to stdout; the IR is not printed unless -o or --emit is given):
@@ -150,6 +152,8 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
       O.T.Canonicalize = false;
     } else if (A == "--no-inline") {
       O.T.Inline = false;
+    } else if (A == "--robust-buffer-access") {
+      O.T.RobustBufferAccess = true;
     } else if ((R = Value("--spec", V))) {
       size_t Eq = V.find('=');
       uint32_t Id = 0;
