@@ -11,6 +11,7 @@
 #include "parser/Decoder.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
+#include "support/Limits.h"
 
 #include <algorithm>
 
@@ -54,12 +55,8 @@ private:
   Error checkTypeLimits(const Instruction &I, const Type &T);
 };
 
-/// Types nest at most this deep: the layout and code generation walk them
-/// recursively. Real shaders stay below ten.
-constexpr uint32_t MaxTypeDepth = 256;
-/// No type may be larger than this: arrays of arrays multiply quickly, and
-/// every variable is allocated in full.
-constexpr uint64_t MaxTypeBytes = uint64_t(1) << 30;
+using limits::MaxTypeBytes;
+using limits::MaxTypeDepth;
 
 bool isTypeDecl(spv::Op Op) {
   switch (Op) {
