@@ -61,7 +61,9 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   Value *Cont = B.CreateLoad(T, ContSlots[H], "cont." + Name);
   B.CreateStore(Cont, MaskSlots[H]);
   B.CreateStore(Constant::getNullValue(T), ContSlots[H]);
-  B.CreateCondBr(isUniformBlock(H) ? Cont : anyLane(Cont), Top, Exit);
+  // The watchdog (abi.h): a cancelled call leaves every loop.
+  Value *Again = isUniformBlock(H) ? Cont : anyLane(Cont);
+  B.CreateCondBr(B.CreateAnd(Again, notCancelled()), Top, Exit);
   B.SetInsertPoint(Exit);
 }
 

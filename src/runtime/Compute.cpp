@@ -156,6 +156,19 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
     Threads = std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Total));
   std::atomic<uint64_t> Next{0};
+  // Generated code reads the flag as a plain 32-bit word (abi.h).
+  static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+                std::atomic<uint32_t>::is_always_lock_free);
+  const volatile uint32_t *CancelFlag =
+      reinterpret_cast<const volatile uint32_t *>(R.Cancel);
+  auto Cancelled = [&] {
+    return R.Cancel && R.Cancel->load(std::memory_order_relaxed) != 0;
+  };
+  auto Finish = [&]() -> Error {
+    if (Cancelled())
+      return makeError("dispatch cancelled: the watchdog flag was set");
+    return Error::success();
+  };
 
   auto Worker = [&] {
     std::vector<uint8_t> Shared(std::max<uint32_t>(CI.WorkgroupMemorySize, 16));
@@ -165,6 +178,8 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
     if (CI.HasBarriers)
       Fibers.ensure(GroupsPerWorkgroup);
     for (;;) {
+      if (Cancelled())
+        break;
       uint64_t Wg = Next.fetch_add(1, std::memory_order_relaxed);
       if (Wg >= Total)
         break;
@@ -187,6 +202,7 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
         A.first_local_index = G * W;
         A.subgroup_id = G;
         A.barrier = noBarrier;
+        A.cancel = CancelFlag;
       }
       if (!CI.HasBarriers) {
         for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
@@ -227,14 +243,14 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
 
   if (Threads <= 1) {
     Worker();
-    return Error::success();
+    return Finish();
   }
   std::vector<std::thread> Pool;
   for (unsigned T = 0; T < Threads; ++T)
     Pool.emplace_back(Worker);
   for (std::thread &T : Pool)
     T.join();
-  return Error::success();
+  return Finish();
 }
 
 } // namespace spirv2llvm
