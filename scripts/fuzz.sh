@@ -29,13 +29,14 @@ SHARED=${SHARED:-$ROOT/../shared}
 [ -d "$SHARED" ] || SHARED=/work/shared
 
 # --- build --------------------------------------------------------------------
-# Tests are left out: this dir exists for the fuzz targets only.
+# Tests are left out unless FUZZ_BUILD_TESTS=ON (scripts/test-sanitized.sh
+# shares its build dir with the sanitized test suite).
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
                                           -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 CC=clang-19 CXX=clang++-19 cmake -S . -B "$BUILD" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DSPIRV2LLVM_FUZZERS=ON \
-  -DSPIRV2LLVM_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+  -DSPIRV2LLVM_BUILD_TESTS=${FUZZ_BUILD_TESTS:-OFF} "${launcher[@]}" >/dev/null
 for t in "${TARGETS[@]}"; do
   cmake --build "$BUILD" -j "$JOBS" --target "s2l-fuzz-$t"
 done
