@@ -155,9 +155,73 @@ llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
   return toolError(Words, "validation failed", First);
 }
 
+namespace {
+
+/// spirv-val does not check the literal components of an OpSpecConstantOp
+/// VectorShuffle, and SPIRV-Tools' folding of one reads out of bounds when
+/// a component is out of range (found by the validate fuzz target; see
+/// tests/lit/regress/spec-shuffle-out-of-range.test). Such modules are
+/// rejected before the optimizer sees them.
+llvm::Error checkSpecConstantShuffles(llvm::ArrayRef<uint32_t> Words) {
+  std::unordered_map<uint32_t, uint32_t> VectorSize; // type id -> count
+  std::unordered_map<uint32_t, uint32_t> TypeOf;     // constant -> type id
+  for (size_t Off = 5; Off < Words.size();) {
+    uint32_t Count = Words[Off] >> 16;
+    auto Op = static_cast<spv::Op>(Words[Off] & 0xffff);
+    if (Count == 0 || Off + Count > Words.size())
+      break;
+    switch (Op) {
+    case spv::Op::OpTypeVector:
+      if (Count >= 4)
+        VectorSize[Words[Off + 1]] = Words[Off + 3];
+      break;
+    case spv::Op::OpConstantTrue:
+    case spv::Op::OpConstantFalse:
+    case spv::Op::OpConstant:
+    case spv::Op::OpConstantComposite:
+    case spv::Op::OpConstantNull:
+    case spv::Op::OpSpecConstantTrue:
+    case spv::Op::OpSpecConstantFalse:
+    case spv::Op::OpSpecConstant:
+    case spv::Op::OpSpecConstantComposite:
+    case spv::Op::OpSpecConstantOp:
+    case spv::Op::OpUndef:
+      if (Count >= 3)
+        TypeOf[Words[Off + 2]] = Words[Off + 1];
+      break;
+    default:
+      break;
+    }
+    if (Op == spv::Op::OpSpecConstantOp && Count >= 6 &&
+        Words[Off + 3] == uint32_t(spv::Op::OpVectorShuffle)) {
+      auto SizeOf = [&](uint32_t Id) -> uint64_t {
+        auto T = TypeOf.find(Id);
+        if (T == TypeOf.end())
+          return 0;
+        auto V = VectorSize.find(T->second);
+        return V == VectorSize.end() ? 0 : V->second;
+      };
+      uint64_t N = SizeOf(Words[Off + 4]) + SizeOf(Words[Off + 5]);
+      for (size_t K = Off + 6; K < Off + Count; ++K)
+        if (Words[K] != 0xffffffffu && Words[K] >= N)
+          return makeErrorAt(uint32_t(Off),
+                             "OpSpecConstantOp: VectorShuffle component " +
+                                 llvm::Twine(Words[K]) +
+                                 " is out of range (the operands have " +
+                                 llvm::Twine(N) + " components)");
+    }
+    Off += Count;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
 llvm::Expected<std::vector<uint32_t>>
 canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
                   const CanonicalizeOptions &Opts) {
+  if (llvm::Error E = checkSpecConstantShuffles(Words))
+    return std::move(E);
   spvtools::Optimizer Optimizer(Env);
   FirstError First;
   Optimizer.SetMessageConsumer(First.consumer());
