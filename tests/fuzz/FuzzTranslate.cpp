@@ -43,7 +43,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                           Opts);
   if (!T) {
     std::string Msg = llvm::toString(T.takeError());
-    if (Msg.empty() || Msg.find("internal error") != std::string::npos) {
+    // Only the translator's own prefix counts: the fuzzer learns to put
+    // "internal error" into names and strings that messages quote.
+    if (Msg.empty() || llvm::StringRef(Msg).starts_with(
+                           "fuzz.spv: internal error: ")) {
       std::fprintf(stderr, "fuzz: unchecked assumption: %s\n", Msg.c_str());
       std::abort();
     }
