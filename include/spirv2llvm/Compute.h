@@ -20,6 +20,7 @@
 #include "spirv2llvm/Jit.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -38,6 +39,13 @@ struct DispatchResources {
   /// Binds \p Size bytes at \p Data to (set, binding).
   void bind(uint32_t Set, uint32_t Binding, void *Data, uint64_t Size);
   std::vector<uint8_t> PushConstants;
+  /// The watchdog: when not null, another thread may store a non-zero value
+  /// to stop the dispatch. Running invocations leave their loops at the next
+  /// back edge, no further workgroup starts, and dispatch() returns an error
+  /// saying it was cancelled (buffer contents are then unspecified). A
+  /// deadline is a host thread that stores 1 when it expires (see
+  /// docs/robustness.md).
+  const std::atomic<uint32_t> *Cancel = nullptr;
 
   /// descriptor table as abi.h wants it: Sets[set][binding].
   std::vector<std::vector<s2l_descriptor>> Sets;

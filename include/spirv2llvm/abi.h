@@ -59,6 +59,12 @@ typedef struct s2l_group_args {
    *  every SIMD group of the workgroup has reached the barrier. */
   void (*barrier)(void *barrier_ctx);
   void *barrier_ctx;
+  /** Cancellation (the watchdog): when not null, generated code reads
+   * *cancel (atomically, relaxed) at every loop back edge and leaves the
+   * loop when it is not 0, so that a shader that never ends returns. The
+   * results of a cancelled call are meaningless; memory safety is not
+   * affected (no access happens that the uncancelled code would not do). */
+  const volatile uint32_t *cancel;
 } s2l_group_args;
 
 typedef uint32_t (*s2l_entry_fn)(const s2l_group_args *args);

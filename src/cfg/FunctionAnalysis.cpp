@@ -2,6 +2,9 @@
 #include "cfg/FunctionAnalysis.h"
 
 #include "support/Diagnostic.h"
+#include "support/Limits.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -11,6 +14,14 @@ Expected<FunctionAnalysis> analyzeFunction(const Module &M,
                                            const Function &F) {
   FunctionAnalysis A;
   A.F = &F;
+  // Before any analysis: their cost grows faster than the block count.
+  if (F.Blocks.size() > limits::MaxBlocksPerFunction)
+    return makeErrorAt(M.Insts[F.Inst].WordOffset,
+                       "OpFunction: function " + M.friendlyName(F.Id.value()) +
+                           " has " + Twine(F.Blocks.size()) +
+                           " blocks; the limit is " +
+                           Twine(limits::MaxBlocksPerFunction) +
+                           " blocks per function");
   Expected<Cfg> G = buildCfg(M, F);
   if (!G)
     return G.takeError();
@@ -23,6 +34,17 @@ Expected<FunctionAnalysis> analyzeFunction(const Module &M,
     return makeError("function " + M.friendlyName(F.Id.value()) + ": " +
                      toString(T.takeError()));
   A.Tree = std::move(*T);
+  // Nesting depth of a block: the constructs that contain it.
+  std::vector<uint32_t> Depth(A.G.size(), 0);
+  for (const Construct &C : A.Tree.constructs())
+    for (BlockIndex B : C.Blocks)
+      if (B < Depth.size() &&
+          ++Depth[B] > limits::MaxNestingDepth)
+        return makeErrorAt(
+            M.Insts[F.Inst].WordOffset,
+            "OpFunction: function " + M.friendlyName(F.Id.value()) +
+                " nests structured constructs more than " +
+                Twine(limits::MaxNestingDepth) + " deep, the limit");
   return std::move(A);
 }
 

@@ -149,8 +149,10 @@ void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
 
 Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
                              uint64_t Bytes) {
-  if (!Opts.RobustBufferAccess || P.Storage == spv::StorageClass::Workgroup ||
-      isPerInvocationStorage(P.Storage) || !P.Size)
+  // Workgroup memory is checked too: it is host memory shared by the
+  // groups of a workgroup, and a wild index must not leave it.
+  if (!Opts.RobustBufferAccess || isPerInvocationStorage(P.Storage) ||
+      !P.Size)
     return nullptr;
   // Offset + Bytes <= Size, with offsets treated as signed so that negative
   // indices are out of bounds too.

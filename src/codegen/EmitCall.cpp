@@ -362,6 +362,12 @@ void SimdEmitter::emitCallee(uint32_t FnIndex) {
                            "inputs");
   OutputsPtr = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 3),
                             "outputs");
+  // The watchdog flag, as the entry function finds it.
+  Value *Cancel = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 13),
+                               "cancel.arg");
+  CancelPtr = B.CreateSelect(B.CreateIsNull(Cancel),
+                             LM->getNamedGlobal("s2l.never_cancelled"), Cancel,
+                             "cancel");
 
   unsigned Arg = 3;
   for (size_t K = 0; K < F->Params.size(); ++K) {

@@ -273,6 +273,9 @@ bool SimdEmitter::emitAtomic(const Instruction &I) {
     return C->getType()->isVectorTy() ? B.CreateExtractElement(C, L) : C;
   };
   Value *InB = inBounds(P, P.Offset, Bytes);
+  // A uniform offset gives one bound check for all lanes.
+  if (InB && !InB->getType()->isVectorTy())
+    InB = splat(InB);
   Value *Active = storeMask();
   if (InB)
     Active = B.CreateAnd(Active, InB);

@@ -61,8 +61,10 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   Value *Cont = B.CreateLoad(T, ContSlots[H], "cont." + Name);
   B.CreateStore(Cont, MaskSlots[H]);
   B.CreateStore(Constant::getNullValue(T), ContSlots[H]);
+  // The watchdog (abi.h): a cancelled call leaves every loop.
+  Value *Again = isUniformBlock(H) ? Cont : anyLane(Cont);
   BranchInst *Back =
-      B.CreateCondBr(isUniformBlock(H) ? Cont : anyLane(Cont), Top, Exit);
+      B.CreateCondBr(B.CreateAnd(Again, notCancelled()), Top, Exit);
   if (MDNode *MD = loopMetadata(H))
     Back->setMetadata(LLVMContext::MD_loop, MD);
   B.SetInsertPoint(Exit);

@@ -46,7 +46,7 @@ void SimdEmitter::createEntryFunction() {
   Type *Ptr = B.getPtrTy();
   ArrayType *V3 = ArrayType::get(I32, 3);
   ArgsType = StructType::create(
-      Ctx, {I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, V3, V3, I32, I32, Ptr, Ptr},
+      Ctx, {I32, I32, Ptr, Ptr, Ptr, Ptr, Ptr, V3, V3, I32, I32, Ptr, Ptr, Ptr},
       "s2l.group_args");
   FunctionType *FT = FunctionType::get(I32, {Ptr}, false);
   LF = llvm::Function::Create(FT, GlobalValue::ExternalLinkage,
@@ -68,6 +68,21 @@ void SimdEmitter::createEntryFunction() {
                            "inputs");
   OutputsPtr = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 3),
                             "outputs");
+  // The watchdog flag, or a constant 0 when the caller passes none, so that
+  // back edges need no null check.
+  Value *Cancel = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 13),
+                               "cancel.arg");
+  auto *Never = new GlobalVariable(*LM, I32, /*isConstant=*/true,
+                                   GlobalValue::PrivateLinkage,
+                                   B.getInt32(0), "s2l.never_cancelled");
+  CancelPtr = B.CreateSelect(B.CreateIsNull(Cancel), Never, Cancel, "cancel");
+}
+
+Value *SimdEmitter::notCancelled() {
+  LoadInst *Flag = B.CreateAlignedLoad(B.getInt32Ty(), CancelPtr, Align(4),
+                                       /*isVolatile=*/true, "cancel.flag");
+  Flag->setAtomic(AtomicOrdering::Monotonic);
+  return B.CreateICmpEQ(Flag, B.getInt32(0), "not.cancelled");
 }
 
 void SimdEmitter::findCrossBlockValues() {

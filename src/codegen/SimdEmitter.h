@@ -279,6 +279,10 @@ private:
   llvm::StructType *ArgsType = nullptr;
   llvm::Value *ArgsPtr = nullptr;
   llvm::Value *EnvPtr = nullptr;
+  /// s2l_group_args::cancel, never null (see createEntryFunction).
+  llvm::Value *CancelPtr = nullptr;
+  /// i1: the host has not asked to cancel (read at loop back edges).
+  llvm::Value *notCancelled();
 
   uint32_t Fn = 0;                       ///< entry function index
   const Function *F = nullptr;

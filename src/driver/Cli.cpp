@@ -66,6 +66,8 @@ Input:
   --no-inline             keep calls (canonicalization does not inline)
   --speculate-small-blocks  run short divergent arithmetic blocks without
                           the any-lane branch (as `run` does)
+  --robust-buffer-access  bounds-check buffer accesses (out of bounds: loads
+                          read 0, stores and atomics are dropped)
   --spec ID=VALUE         set specialization constant SpecId ID
 
 Dumps (to stdout; the IR is not printed unless -o or --emit is given):
@@ -174,6 +176,8 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
       O.T.Inline = false;
     } else if (A == "--speculate-small-blocks") {
       O.T.SpeculateSmallBlocks = true;
+    } else if (A == "--robust-buffer-access") {
+      O.T.RobustBufferAccess = true;
     } else if ((R = Value("--spec", V))) {
       size_t Eq = V.find('=');
       uint32_t Id = 0;

@@ -9,6 +9,7 @@
 
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
+#include "support/Limits.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SwapByteOrder.h"
@@ -26,7 +27,7 @@ namespace {
 /// Largest id bound accepted: the SPIR-V universal limit (spirv-val's
 /// default). Per-id tables are sized by the bound, so a forged header must
 /// not make them huge.
-constexpr uint32_t MaxIdBound = 0x3FFFFF;
+constexpr uint32_t MaxIdBound = limits::MaxIdBound - 1;
 
 struct DecodeState {
   DecodedBinary *Out;
@@ -71,6 +72,14 @@ spv_result_t onHeader(void *User, spv_endianness_t, uint32_t Magic,
 spv_result_t onInstruction(void *User, const spv_parsed_instruction_t *P) {
   auto *S = static_cast<DecodeState *>(User);
   DecodedBinary &Out = *S->Out;
+  // Checked while decoding, before a huge module is held in memory twice.
+  if (Out.Insts.size() >= limits::MaxInstructions) {
+    S->Error = "word " + std::to_string(Out.NextWord) +
+               ": module has more than " +
+               std::to_string(limits::MaxInstructions) +
+               " instructions, the limit";
+    return SPV_ERROR_INVALID_BINARY;
+  }
   Instruction I;
   I.Opcode = static_cast<spv::Op>(P->opcode);
   I.WordOffset = Out.NextWord;

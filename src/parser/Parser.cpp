@@ -11,6 +11,9 @@
 #include "parser/Decoder.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
+#include "support/Limits.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -42,7 +45,18 @@ private:
   Module &M;
   /// Instruction index of each of M.EntryPoints, for messages.
   std::vector<uint32_t> EntryPointInsts;
+  /// Nesting depth and size in bytes (saturating) of each built type, for
+  /// the limits below.
+  struct TypeExtent {
+    uint32_t Depth = 1;
+    uint64_t Bytes = 0;
+  };
+  std::unordered_map<uint32_t, TypeExtent> Extents;
+  Error checkTypeLimits(const Instruction &I, const Type &T);
 };
+
+using limits::MaxTypeBytes;
+using limits::MaxTypeDepth;
 
 bool isTypeDecl(spv::Op Op) {
   switch (Op) {
@@ -291,7 +305,66 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     T.Kind = TypeKind::Unsupported;
     break;
   }
+  if (Error E = checkTypeLimits(I, T))
+    return E;
   M.Types[T.Id.value()] = std::move(T);
+  return Error::success();
+}
+
+Error ModuleBuilder::checkTypeLimits(const Instruction &I, const Type &T) {
+  TypeExtent X;
+  auto Part = [&](TypeId Id) {
+    auto It = Extents.find(Id.value());
+    return It == Extents.end() ? TypeExtent() : It->second;
+  };
+  auto Add = [](uint64_t A, uint64_t B) {
+    return std::min(A + B, MaxTypeBytes + 1);
+  };
+  auto Mul = [](uint64_t A, uint64_t N) {
+    return N && A > (MaxTypeBytes + 1) / N ? MaxTypeBytes + 1
+                                           : std::min(A * N, MaxTypeBytes + 1);
+  };
+  switch (T.Kind) {
+  case TypeKind::Bool:
+    X.Bytes = 4;
+    break;
+  case TypeKind::Int:
+  case TypeKind::Float:
+    X.Bytes = T.Width / 8;
+    break;
+  case TypeKind::Vector:
+  case TypeKind::Matrix:
+  case TypeKind::Array:
+  case TypeKind::RuntimeArray: {
+    TypeExtent E = Part(T.Element);
+    X.Depth = E.Depth + 1;
+    X.Bytes = Mul(E.Bytes, T.Kind == TypeKind::RuntimeArray ? 1 : T.Count);
+    break;
+  }
+  case TypeKind::Struct:
+    for (TypeId Member : T.Members) {
+      TypeExtent E = Part(Member);
+      X.Depth = std::max(X.Depth, E.Depth + 1);
+      X.Bytes = Add(X.Bytes, E.Bytes);
+    }
+    break;
+  case TypeKind::Pointer:
+    // Pointees may be declared later (forward pointers): a pointer is a
+    // leaf, which is also what keeps self-referencing structs finite.
+    X.Bytes = 8;
+    break;
+  default:
+    break;
+  }
+  if (X.Depth > MaxTypeDepth)
+    return errorAt(I, "type " + name(T.Id.value()) + " nests " +
+                          Twine(X.Depth) + " deep; the limit is " +
+                          Twine(MaxTypeDepth));
+  if (X.Bytes > MaxTypeBytes)
+    return errorAt(I, "type " + name(T.Id.value()) +
+                          " is larger than the limit of " +
+                          Twine(MaxTypeBytes) + " bytes");
+  Extents[T.Id.value()] = X;
   return Error::success();
 }
 
@@ -882,6 +955,8 @@ parseModule(ArrayRef<uint32_t> Words, std::vector<std::string> FriendlyNames) {
   M->FriendlyNames = std::move(FriendlyNames);
   ModuleBuilder B(*M);
   if (Error E = B.run())
+    return std::move(E);
+  if (Error E = checkTypes(*M))
     return std::move(E);
   return std::move(M);
 }

@@ -31,6 +31,10 @@ llvm::Expected<std::unique_ptr<Module>>
 parseModule(llvm::ArrayRef<uint32_t> Words,
             std::vector<std::string> FriendlyNames = {});
 
+/// Checks the operand and result types of function code against what each
+/// opcode needs (parseModule runs it; see TypeCheck.cpp).
+llvm::Error checkTypes(const Module &M);
+
 /// Whether the translator supports capability \p C (anything it does not
 /// know how to translate is rejected by name).
 bool isSupportedCapability(spv::Capability C);

@@ -172,6 +172,14 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
   const bool UseFibers = CI.HasBarriers && GroupsPerWorkgroup > 1;
   std::atomic<uint64_t> Next{0};
   std::atomic<bool> OutOfMemory{false};
+  // Generated code reads the watchdog flag as a plain 32-bit word (abi.h).
+  static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+                std::atomic<uint32_t>::is_always_lock_free);
+  const volatile uint32_t *CancelFlag =
+      reinterpret_cast<const volatile uint32_t *>(R.Cancel);
+  auto Cancelled = [&] {
+    return R.Cancel && R.Cancel->load(std::memory_order_relaxed) != 0;
+  };
 
   auto Worker = [&](unsigned) {
     std::vector<uint8_t> Shared(std::max<uint32_t>(CI.WorkgroupMemorySize, 16));
@@ -194,6 +202,7 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
         A.num_workgroups[K] = Groups[K];
       A.first_local_index = G * W;
       A.subgroup_id = G;
+      A.cancel = CancelFlag;
       A.barrier = noBarrier;
       if (UseFibers) {
         GroupFiber &F = Fibers[G];
@@ -205,6 +214,8 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
       }
     }
     for (;;) {
+      if (Cancelled())
+        break;
       uint64_t Begin = Next.fetch_add(Batch, std::memory_order_relaxed);
       if (Begin >= Total)
         break;
@@ -250,6 +261,8 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
   if (OutOfMemory)
     return makeError("cannot allocate fiber stacks for the workgroup's " +
                      Twine(GroupsPerWorkgroup) + " SIMD groups");
+  if (Cancelled())
+    return makeError("dispatch cancelled: the watchdog flag was set");
   return Error::success();
 }
 

@@ -526,6 +526,138 @@ const DiagnosticCase Cases[] = {
      {"word {W}: OpLabel: block %{ID} has no terminator"},
      {"word {W}: validation failed", "branch"}},
 
+    // --- Operand and result types (parser/TypeCheck.cpp) ------------------
+    {"BranchOnInteger",
+     [] {
+       Words W = validModule();
+       // OpBranchConditional %29 ... branches on %28 = OpBitwiseAnd instead.
+       uint32_t And = resultIdAt(W, findInst(W, spv::Op::OpBitwiseAnd), true);
+       uint32_t At = findInst(W, spv::Op::OpBranchConditional, 1);
+       W[At + 1] = And;
+       return makeInput(W, At, And);
+     },
+     {},
+     1,
+     {"word {W}: OpBranchConditional: operand %{ID} of type %int is not a "
+      "boolean scalar"},
+     {"word {W}: validation failed", "OpBranchConditional"}},
+    {"FloatOpcodeOnIntegers",
+     [] {
+       Words W = validModule();
+       // %31 = OpBitwiseOr %int %19 %int_1 becomes an OpFRem of integers.
+       uint32_t At = findInst(W, spv::Op::OpBitwiseOr);
+       W[At] = opWord(5, spv::Op::OpFRem);
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpFRem: result type %int is not a float scalar or vector"},
+     {"word {W}: validation failed", "OpFRem"}},
+    {"IntegerOpcodeOnFloat",
+     [] {
+       Words W = validModule();
+       // %23 = OpIAdd %int %22 %int_1 adds the float %16 instead of %22.
+       uint32_t Float = resultIdAt(W, findInst(W, spv::Op::OpLoad), true);
+       uint32_t At = findInst(W, spv::Op::OpIAdd);
+       W[At + 3] = Float;
+       return makeInput(W, At, Float);
+     },
+     {},
+     1,
+     {"word {W}: OpIAdd: operand %{ID} of type %float is not an integer "
+      "scalar or vector"},
+     {"word {W}: validation failed", "OpIAdd"}},
+    {"ConvertFromWrongKind",
+     [] {
+       Words W = validModule();
+       // %17 = OpConvertFToS %int %16 converts %int_1 instead.
+       uint32_t One = resultIdAt(W, findInst(W, spv::Op::OpConstant, 1), true);
+       uint32_t At = findInst(W, spv::Op::OpConvertFToS);
+       W[At + 3] = One;
+       return makeInput(W, At, One);
+     },
+     {},
+     1,
+     {"word {W}: OpConvertFToS: operand %int_1 of type %int is not a float "
+      "scalar or vector"},
+     {"word {W}: validation failed", "OpConvertFToS"}},
+    {"LoadOfWrongType",
+     [] {
+       Words W = validModule();
+       // %16 = OpLoad %float %in_ claims to load an %int.
+       uint32_t Int = resultIdAt(W, findInst(W, spv::Op::OpTypeInt), false);
+       uint32_t At = findInst(W, spv::Op::OpLoad);
+       W[At + 1] = Int;
+       return makeInput(W, At);
+     },
+     {},
+     1,
+     {"word {W}: OpLoad: result type %int is not the pointee type %float of "
+      "%in_"},
+     {"word {W}: validation failed", "OpLoad"}},
+    {"StoreOfWrongType",
+     [] {
+       Words W = validModule();
+       // OpStore %out_ %19 stores the float %16.
+       uint32_t Float = resultIdAt(W, findInst(W, spv::Op::OpLoad), true);
+       uint32_t At = findInst(W, spv::Op::OpStore);
+       W[At + 2] = Float;
+       return makeInput(W, At, Float);
+     },
+     {},
+     1,
+     {"word {W}: OpStore: operand %{ID} of type %float is not of the pointee "
+      "type %int of %out_"},
+     {"word {W}: validation failed", "OpStore"}},
+    {"PhiOfWrongType",
+     [] {
+       Words W = validModule();
+       // %19 = OpPhi %int %int_0 %15 ... takes the float %16 from %15.
+       uint32_t Float = resultIdAt(W, findInst(W, spv::Op::OpLoad), true);
+       uint32_t At = findInst(W, spv::Op::OpPhi);
+       W[At + 3] = Float;
+       return makeInput(W, At, Float);
+     },
+     {},
+     1,
+     {"word {W}: OpPhi: operand %{ID} of type %float is not of the result "
+      "type %int"},
+     {"word {W}: validation failed", "OpPhi"}},
+
+    // --- Limits (support/Limits.h; tests/limits has the big modules) -------
+    {"IdBoundOverLimit",
+     [] {
+       Words W = validModule();
+       W[BoundWord] = 0x400001;
+       return makeInput(W, BoundWord);
+     },
+     {},
+     1,
+     {"word {W}: id bound 4194305 exceeds the limit 4194304"},
+     {"validation failed", "id bound"}},
+    {"TypeLargerThanLimit",
+     [] {
+       Words W = validModule();
+       // Insert %big = OpConstant %int 0x1000000, %a = OpTypeArray %float
+       // %big (64 MiB) and %aa = OpTypeArray %a %big (1 PiB) before the
+       // first variable. Unused, so canonicalization would drop them.
+       uint32_t Int = resultIdAt(W, findInst(W, spv::Op::OpTypeInt), false);
+       uint32_t Float = resultIdAt(W, findInst(W, spv::Op::OpTypeFloat), false);
+       uint32_t Big = W[BoundWord]++, A = W[BoundWord]++, AA = W[BoundWord]++;
+       uint32_t At = findInst(W, spv::Op::OpVariable);
+       W.insert(W.begin() + At,
+                {opWord(4, spv::Op::OpConstant), Int, Big, 0x1000000,
+                 opWord(4, spv::Op::OpTypeArray), A, Float, Big,
+                 opWord(4, spv::Op::OpTypeArray), AA, A, Big});
+       return makeInput(W, At + 8, AA);
+     },
+     {"--no-canonicalize"},
+     1,
+     {"word {W}: OpTypeArray: type %_arr__arr_float",
+      "is larger than the limit of 1073741824 bytes"},
+     {"word {W}: OpTypeArray: type %_arr__arr_float",
+      "is larger than the limit of 1073741824 bytes"}},
+
     // --- Inputs that must work or fail for other reasons -----------------
     {"ValidModule", [] { return makeInput(validModule()); }, {}, 0, {}, {}},
     {"ByteSwappedModule",

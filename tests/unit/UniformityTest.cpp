@@ -468,7 +468,7 @@ TEST_F(UniformityTest, BufferLoadsAtUniformAddressesAreUniform) {
         %112 = OpLoad %int %111
         %113 = OpAccessChain %ptr_StorageBuffer_int %ssbo %int_0 %int_3
         %114 = OpLoad %int %113
-        %115 = OpAccessChain %ptr_PushConstant_int %pc %108
+        %115 = OpInBoundsAccessChain %ptr_Uniform_int %ubo %int_1 %108
         %116 = OpLoad %int %115
                OpReturn
                OpFunctionEnd
@@ -490,6 +490,9 @@ TEST_F(UniformityTest, BufferLoadsAtUniformAddressesAreUniform) {
   EXPECT_EQ(A.value("112"), V);
   EXPECT_EQ(A.address("113"), U);
   EXPECT_EQ(A.value("114"), U);
+  // (This was an access chain into the push-constant struct with %108 as
+  // the struct index, which SPIR-V does not allow and the parser's type
+  // check now rejects.)
   EXPECT_EQ(A.address("115"), V);
   EXPECT_EQ(A.value("116"), V);
 }

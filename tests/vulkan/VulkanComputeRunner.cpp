@@ -16,6 +16,7 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
+#include <dlfcn.h>
 #include <chrono>
 #include <cstring>
 #include <set>
@@ -273,6 +274,13 @@ Error RunnerState::createInstance() {
       makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   Info.pApplicationInfo = &App;
   ApiVersion = App.apiVersion;
+  // The loader unloads the ICD when the instance goes away; LeakSanitizer
+  // then cannot name the library that leaked (lavapipe keeps a few caches
+  // for the process's lifetime), and tests/sanitizers/lsan.supp cannot
+  // match it. Keeping the ICD resident costs nothing otherwise.
+  static void *KeepIcd =
+      dlopen("libvulkan_lvp.so", RTLD_LAZY | RTLD_NODELETE);
+  (void)KeepIcd;
   return check(vkCreateInstance(&Info, nullptr, &Instance), "vkCreateInstance");
 }
 

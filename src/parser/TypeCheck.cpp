@@ -1,0 +1,566 @@
+//===- TypeCheck.cpp - Operand and result types of function code ----------===//
+//
+// The code generator picks LLVM operations from the SPIR-V opcode and the
+// result type, so an unvalidated module whose operand types do not fit its
+// opcode (an OpFRem of integers, a load through a non-pointer, a branch on
+// an integer) would give IR that does not verify, or worse. This pass checks,
+// for the instructions whose lowering depends on it, that operand and result
+// types have the kinds, widths and component counts the opcode requires, and
+// that literal indices are in range. spirv-val checks the same (and more);
+// this is what stands between --no-validate input and the emitter.
+//
+// Types are compared by structure, not by id: unvalidated modules may
+// declare the same scalar or vector type twice. Signedness is ignored, as
+// it is by the emitter (SPIR-V says it by opcode).
+//
+//===----------------------------------------------------------------------===//
+#include "parser/Parser.h"
+
+#include "parser/SpirvNames.h"
+#include "support/Diagnostic.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+namespace {
+
+using spv::Op;
+
+class TypeChecker {
+public:
+  explicit TypeChecker(const Module &M) : M(M) {}
+  Error run();
+
+private:
+  Error check(const Function &F, const Instruction &I);
+  Error checkAccessChain(const Instruction &I);
+  Error checkCompositeIndices(const Instruction &I, uint32_t Composite,
+                              size_t FirstIndex, uint32_t Expected);
+
+  Error errorAt(const Instruction &I, const Twine &Msg) const {
+    return makeErrorAt(I.WordOffset, opName(I.Opcode) + ": " + Msg);
+  }
+  std::string name(uint32_t Id) const { return M.friendlyName(Id); }
+
+  /// The type of value \p Id, or nullptr when it has none (a label, say).
+  const Type *typeOfValue(uint32_t Id) const {
+    TypeId T = M.typeOf(Id);
+    return T ? M.findType(T.value()) : nullptr;
+  }
+  /// Scalar kind of a scalar or vector type (Void/Unsupported otherwise).
+  static const Type *scalarOf(const Module &M, const Type *T) {
+    if (!T)
+      return nullptr;
+    if (T->Kind == TypeKind::Vector)
+      return M.findType(T->Element.value());
+    if (T->Kind == TypeKind::Int || T->Kind == TypeKind::Float ||
+        T->Kind == TypeKind::Bool)
+      return T;
+    return nullptr;
+  }
+  static uint32_t countOf(const Type *T) {
+    return T && T->Kind == TypeKind::Vector ? T->Count : 1;
+  }
+  /// Whether \p T is a scalar or vector of \p Kind.
+  bool isScalarOrVectorOf(const Type *T, TypeKind Kind) const {
+    const Type *S = scalarOf(M, T);
+    return S && S->Kind == Kind;
+  }
+  bool sameType(uint32_t A, uint32_t B, unsigned Depth = 0) const;
+  /// "operand %x of type %t is not <What>".
+  Error wrongOperand(const Instruction &I, uint32_t Id, const Twine &What) {
+    TypeId T = M.typeOf(Id);
+    return errorAt(I, "operand " + name(Id) + " of type " +
+                          (T ? name(T.value()) : std::string("(none)")) +
+                          " is not " + What);
+  }
+  /// Operand \p K is a scalar/vector of \p Kind with the result's component
+  /// count (and width, unless \p AnyWidth).
+  Error expectLike(const Instruction &I, size_t K, TypeKind Kind,
+                   const Type *Result, bool AnyWidth = false);
+
+  const Module &M;
+};
+
+bool TypeChecker::sameType(uint32_t A, uint32_t B, unsigned Depth) const {
+  if (A == B)
+    return true;
+  const Type *TA = M.findType(A), *TB = M.findType(B);
+  // Types nest at most MaxTypeDepth deep (checked when they are built);
+  // the bound here only keeps a forged module from recursing without end.
+  if (!TA || !TB || TA->Kind != TB->Kind || Depth > 1024)
+    return false;
+  switch (TA->Kind) {
+  case TypeKind::Void:
+  case TypeKind::Bool:
+    return true;
+  case TypeKind::Int:
+  case TypeKind::Float:
+    return TA->Width == TB->Width;
+  case TypeKind::Vector:
+  case TypeKind::Matrix:
+  case TypeKind::Array:
+    return TA->Count == TB->Count &&
+           sameType(TA->Element.value(), TB->Element.value(), Depth + 1);
+  case TypeKind::Struct:
+    // Distinct struct ids may differ in layout decorations.
+    return false;
+  case TypeKind::Pointer:
+    return TA->Storage == TB->Storage && TA->Element == TB->Element;
+  default:
+    return false;
+  }
+}
+
+Error TypeChecker::expectLike(const Instruction &I, size_t K, TypeKind Kind,
+                              const Type *Result, bool AnyWidth) {
+  uint32_t Id = I.Operands[K];
+  const Type *T = typeOfValue(Id);
+  const Type *S = scalarOf(M, T);
+  const char *KindName = Kind == TypeKind::Float ? "a float"
+                         : Kind == TypeKind::Int ? "an integer"
+                                                 : "a boolean";
+  if (!S || S->Kind != Kind)
+    return wrongOperand(I, Id, Twine(KindName) + " scalar or vector");
+  if (Result && countOf(T) != countOf(Result))
+    return wrongOperand(I, Id,
+                        "of the result's component count (" +
+                            Twine(countOf(Result)) + ")");
+  const Type *RS = scalarOf(M, Result);
+  if (!AnyWidth && RS && RS->Kind == Kind && RS->Width != S->Width)
+    return wrongOperand(I, Id, "of the result's width (" +
+                                   Twine(RS->Width) + " bits)");
+  return Error::success();
+}
+
+Error TypeChecker::checkAccessChain(const Instruction &I) {
+  // Operands: base, indices. Struct indices must be constants in range;
+  // the others must be integers.
+  const Type *Ptr = typeOfValue(I.Operands[0]);
+  if (!Ptr || Ptr->Kind != TypeKind::Pointer)
+    return wrongOperand(I, I.Operands[0], "a pointer");
+  const Type *Cur = M.findType(Ptr->Element.value());
+  size_t First = I.Opcode == Op::OpPtrAccessChain ? 2 : 1;
+  if (First == 2 && !isScalarOrVectorOf(typeOfValue(I.Operands[1]),
+                                        TypeKind::Int))
+    return wrongOperand(I, I.Operands[1], "an integer");
+  for (size_t K = First; K < I.Operands.size(); ++K) {
+    uint32_t Index = I.Operands[K];
+    const Type *IT = typeOfValue(Index);
+    if (!IT || IT->Kind != TypeKind::Int)
+      return wrongOperand(I, Index, "an integer scalar");
+    if (!Cur)
+      return errorAt(I, "index " + Twine(K - First) +
+                            " goes into a type that has no parts");
+    switch (Cur->Kind) {
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+    case TypeKind::RuntimeArray:
+      Cur = M.findType(Cur->Element.value());
+      break;
+    case TypeKind::Struct: {
+      const Constant *C = M.findConstant(Index);
+      if (!C || C->Kind != ConstantKind::Scalar || C->IsSpec)
+        return errorAt(I, "struct index " + name(Index) +
+                              " is not an integer constant");
+      uint64_t N = C->scalarBits();
+      if (N >= Cur->Members.size())
+        return errorAt(I, "struct index " + Twine(N) + " is out of range (" +
+                              name(Cur->Id.value()) + " has " +
+                              Twine(Cur->Members.size()) + " members)");
+      Cur = M.findType(Cur->Members[N].value());
+      break;
+    }
+    default:
+      return errorAt(I, "index " + Twine(K - First) + " goes into " +
+                            name(Cur->Id.value()) + ", which has no parts");
+    }
+  }
+  const Type *R = M.findType(I.ResultType.value());
+  if (!R || R->Kind != TypeKind::Pointer || !Cur ||
+      !sameType(R->Element.value(), Cur->Id.value()))
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a pointer to the indexed type" +
+                          (Cur ? " " + name(Cur->Id.value()) : ""));
+  return Error::success();
+}
+
+Error TypeChecker::checkCompositeIndices(const Instruction &I,
+                                         uint32_t Composite, size_t FirstIndex,
+                                         uint32_t Expected) {
+  const Type *Cur = typeOfValue(Composite);
+  if (!Cur)
+    return wrongOperand(I, Composite, "a composite");
+  for (size_t K = FirstIndex; K < I.Operands.size(); ++K) {
+    uint32_t N = I.Operands[K];
+    uint32_t Parts = 0;
+    TypeId Next;
+    switch (Cur->Kind) {
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      Parts = Cur->Count;
+      Next = Cur->Element;
+      break;
+    case TypeKind::Struct:
+      Parts = uint32_t(Cur->Members.size());
+      Next = N < Parts ? Cur->Members[N] : TypeId();
+      break;
+    default:
+      return errorAt(I, "index " + Twine(K - FirstIndex) + " goes into " +
+                            name(Cur->Id.value()) + ", which has no parts");
+    }
+    if (N >= Parts)
+      return errorAt(I, "index " + Twine(N) + " is out of range (" +
+                            name(Cur->Id.value()) + " has " + Twine(Parts) +
+                            " parts)");
+    Cur = M.findType(Next.value());
+    if (!Cur)
+      return errorAt(I, "index " + Twine(K - FirstIndex) +
+                            " reaches an undefined type");
+  }
+  if (!sameType(Cur->Id.value(), Expected))
+    return errorAt(I, "the indexed part has type " + name(Cur->Id.value()) +
+                          ", not " + name(Expected));
+  return Error::success();
+}
+
+Error TypeChecker::check(const Function &F, const Instruction &I) {
+  const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
+  auto NeedOperands = [&](size_t N) -> Error {
+    if (I.Operands.size() < N)
+      return errorAt(I, "expected " + Twine(N) + " operands, got " +
+                            Twine(I.Operands.size()));
+    return Error::success();
+  };
+  auto ResultIs = [&](TypeKind Kind, const char *What) -> Error {
+    if (!isScalarOrVectorOf(R, Kind))
+      return errorAt(I, "result type " +
+                            (I.ResultType ? name(I.ResultType.value())
+                                          : std::string("(none)")) +
+                            " is not " + What);
+    return Error::success();
+  };
+  // Unary or binary operation: result and operands of one kind.
+  auto Arith = [&](TypeKind Kind, const char *What, size_t N,
+                   bool AnyWidth = false) -> Error {
+    if (Error E = NeedOperands(N))
+      return E;
+    if (Error E = ResultIs(Kind, What))
+      return E;
+    for (size_t K = 0; K < N; ++K)
+      if (Error E = expectLike(I, K, Kind, R, AnyWidth))
+        return E;
+    return Error::success();
+  };
+  // Comparison: boolean result, operands of one kind and count.
+  auto Compare = [&](TypeKind Kind) -> Error {
+    if (Error E = NeedOperands(2))
+      return E;
+    if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar or vector"))
+      return E;
+    for (size_t K = 0; K < 2; ++K)
+      if (Error E = expectLike(I, K, Kind, R, /*AnyWidth=*/true))
+        return E;
+    const Type *S0 = scalarOf(M, typeOfValue(I.Operands[0]));
+    const Type *S1 = scalarOf(M, typeOfValue(I.Operands[1]));
+    if (S0->Width != S1->Width)
+      return wrongOperand(I, I.Operands[1], "as wide as the first operand");
+    return Error::success();
+  };
+  // Conversion: operand of kind From to a result of kind To, same count.
+  auto Convert = [&](TypeKind From, TypeKind To, const char *What) -> Error {
+    if (Error E = NeedOperands(1))
+      return E;
+    if (Error E = ResultIs(To, What))
+      return E;
+    return expectLike(I, 0, From, R, /*AnyWidth=*/true);
+  };
+
+  switch (I.Opcode) {
+  case Op::OpFAdd:
+  case Op::OpFSub:
+  case Op::OpFMul:
+  case Op::OpFDiv:
+  case Op::OpFRem:
+  case Op::OpFMod:
+    return Arith(TypeKind::Float, "a float scalar or vector", 2);
+  case Op::OpFNegate:
+    return Arith(TypeKind::Float, "a float scalar or vector", 1);
+  case Op::OpIAdd:
+  case Op::OpISub:
+  case Op::OpIMul:
+  case Op::OpSDiv:
+  case Op::OpUDiv:
+  case Op::OpSRem:
+  case Op::OpSMod:
+  case Op::OpUMod:
+  case Op::OpBitwiseAnd:
+  case Op::OpBitwiseOr:
+  case Op::OpBitwiseXor:
+    return Arith(TypeKind::Int, "an integer scalar or vector", 2);
+  case Op::OpSNegate:
+  case Op::OpNot:
+  case Op::OpBitReverse:
+    return Arith(TypeKind::Int, "an integer scalar or vector", 1);
+  case Op::OpShiftLeftLogical:
+  case Op::OpShiftRightLogical:
+  case Op::OpShiftRightArithmetic:
+    if (Error E = Arith(TypeKind::Int, "an integer scalar or vector", 2,
+                        /*AnyWidth=*/true))
+      return E;
+    return expectLike(I, 0, TypeKind::Int, R);
+  case Op::OpBitCount:
+    return Arith(TypeKind::Int, "an integer scalar or vector", 1,
+                 /*AnyWidth=*/true);
+  case Op::OpLogicalAnd:
+  case Op::OpLogicalOr:
+  case Op::OpLogicalEqual:
+  case Op::OpLogicalNotEqual:
+    return Arith(TypeKind::Bool, "a boolean scalar or vector", 2);
+  case Op::OpLogicalNot:
+    return Arith(TypeKind::Bool, "a boolean scalar or vector", 1);
+  case Op::OpIEqual:
+  case Op::OpINotEqual:
+  case Op::OpUGreaterThan:
+  case Op::OpSGreaterThan:
+  case Op::OpUGreaterThanEqual:
+  case Op::OpSGreaterThanEqual:
+  case Op::OpULessThan:
+  case Op::OpSLessThan:
+  case Op::OpULessThanEqual:
+  case Op::OpSLessThanEqual:
+    return Compare(TypeKind::Int);
+  case Op::OpFOrdEqual:
+  case Op::OpFUnordEqual:
+  case Op::OpFOrdNotEqual:
+  case Op::OpFUnordNotEqual:
+  case Op::OpFOrdLessThan:
+  case Op::OpFUnordLessThan:
+  case Op::OpFOrdGreaterThan:
+  case Op::OpFUnordGreaterThan:
+  case Op::OpFOrdLessThanEqual:
+  case Op::OpFUnordLessThanEqual:
+  case Op::OpFOrdGreaterThanEqual:
+  case Op::OpFUnordGreaterThanEqual:
+    return Compare(TypeKind::Float);
+  case Op::OpIsNan:
+  case Op::OpIsInf:
+    if (Error E = NeedOperands(1))
+      return E;
+    if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar or vector"))
+      return E;
+    return expectLike(I, 0, TypeKind::Float, R, /*AnyWidth=*/true);
+  case Op::OpConvertFToU:
+  case Op::OpConvertFToS:
+    return Convert(TypeKind::Float, TypeKind::Int,
+                   "an integer scalar or vector");
+  case Op::OpConvertSToF:
+  case Op::OpConvertUToF:
+    return Convert(TypeKind::Int, TypeKind::Float, "a float scalar or vector");
+  case Op::OpUConvert:
+  case Op::OpSConvert:
+    return Convert(TypeKind::Int, TypeKind::Int, "an integer scalar or vector");
+  case Op::OpFConvert:
+    return Convert(TypeKind::Float, TypeKind::Float,
+                   "a float scalar or vector");
+  case Op::OpSelect: {
+    if (Error E = NeedOperands(3))
+      return E;
+    const Type *C = typeOfValue(I.Operands[0]);
+    if (!isScalarOrVectorOf(C, TypeKind::Bool))
+      return wrongOperand(I, I.Operands[0], "a boolean scalar or vector");
+    if (C->Kind == TypeKind::Vector &&
+        (!R || R->Kind != TypeKind::Vector || R->Count != C->Count))
+      return wrongOperand(I, I.Operands[0],
+                          "a boolean scalar or a vector of the result's size");
+    for (size_t K = 1; K < 3; ++K)
+      if (!sameType(M.typeOf(I.Operands[K]).value(), I.ResultType.value()))
+        return wrongOperand(I, I.Operands[K],
+                            "of the result type " +
+                                name(I.ResultType.value()));
+    return Error::success();
+  }
+  case Op::OpLoad: {
+    if (Error E = NeedOperands(1))
+      return E;
+    const Type *P = typeOfValue(I.Operands[0]);
+    if (!P || P->Kind != TypeKind::Pointer)
+      return wrongOperand(I, I.Operands[0], "a pointer");
+    if (!sameType(P->Element.value(), I.ResultType.value()))
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not the pointee type " +
+                            name(P->Element.value()) + " of " +
+                            name(I.Operands[0]));
+    return Error::success();
+  }
+  case Op::OpStore: {
+    if (Error E = NeedOperands(2))
+      return E;
+    const Type *P = typeOfValue(I.Operands[0]);
+    if (!P || P->Kind != TypeKind::Pointer)
+      return wrongOperand(I, I.Operands[0], "a pointer");
+    if (!sameType(P->Element.value(), M.typeOf(I.Operands[1]).value()))
+      return wrongOperand(I, I.Operands[1],
+                          "of the pointee type " + name(P->Element.value()) +
+                              " of " + name(I.Operands[0]));
+    return Error::success();
+  }
+  case Op::OpAccessChain:
+  case Op::OpInBoundsAccessChain:
+  case Op::OpPtrAccessChain:
+    if (Error E = NeedOperands(1))
+      return E;
+    return checkAccessChain(I);
+  case Op::OpCompositeExtract:
+    if (Error E = NeedOperands(1))
+      return E;
+    return checkCompositeIndices(I, I.Operands[0], 1, I.ResultType.value());
+  case Op::OpCompositeInsert:
+    if (Error E = NeedOperands(2))
+      return E;
+    if (!sameType(M.typeOf(I.Operands[1]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[1],
+                          "of the result type " + name(I.ResultType.value()));
+    return checkCompositeIndices(I, I.Operands[1], 2,
+                                 M.typeOf(I.Operands[0]).value());
+  case Op::OpVectorShuffle: {
+    if (Error E = NeedOperands(2))
+      return E;
+    const Type *A = typeOfValue(I.Operands[0]);
+    const Type *B = typeOfValue(I.Operands[1]);
+    if (!A || A->Kind != TypeKind::Vector)
+      return wrongOperand(I, I.Operands[0], "a vector");
+    if (!B || B->Kind != TypeKind::Vector)
+      return wrongOperand(I, I.Operands[1], "a vector");
+    if (!R || R->Kind != TypeKind::Vector || R->Count != I.Operands.size() - 2)
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not a vector of " +
+                            Twine(I.Operands.size() - 2) + " components");
+    if (!sameType(A->Element.value(), R->Element.value()) ||
+        !sameType(B->Element.value(), R->Element.value()))
+      return errorAt(I, "operand component types differ from the result's");
+    for (size_t K = 2; K < I.Operands.size(); ++K)
+      if (I.Operands[K] != 0xffffffffu &&
+          I.Operands[K] >= A->Count + B->Count)
+        return errorAt(I, "component " + Twine(I.Operands[K]) +
+                              " is out of range (the operands have " +
+                              Twine(A->Count + B->Count) + ")");
+    return Error::success();
+  }
+  case Op::OpVectorExtractDynamic: {
+    if (Error E = NeedOperands(2))
+      return E;
+    const Type *V = typeOfValue(I.Operands[0]);
+    if (!V || V->Kind != TypeKind::Vector ||
+        !sameType(V->Element.value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[0],
+                          "a vector of " + name(I.ResultType.value()));
+    if (!isScalarOrVectorOf(typeOfValue(I.Operands[1]), TypeKind::Int) ||
+        typeOfValue(I.Operands[1])->Kind == TypeKind::Vector)
+      return wrongOperand(I, I.Operands[1], "an integer scalar");
+    return Error::success();
+  }
+  case Op::OpVectorInsertDynamic: {
+    if (Error E = NeedOperands(3))
+      return E;
+    const Type *V = typeOfValue(I.Operands[0]);
+    if (!V || V->Kind != TypeKind::Vector ||
+        !sameType(M.typeOf(I.Operands[0]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[0],
+                          "of the result type " + name(I.ResultType.value()));
+    if (!sameType(M.typeOf(I.Operands[1]).value(), V->Element.value()))
+      return wrongOperand(I, I.Operands[1],
+                          "a component of " + name(I.ResultType.value()));
+    const Type *IT = typeOfValue(I.Operands[2]);
+    if (!IT || IT->Kind != TypeKind::Int)
+      return wrongOperand(I, I.Operands[2], "an integer scalar");
+    return Error::success();
+  }
+  case Op::OpBranchConditional: {
+    if (Error E = NeedOperands(3))
+      return E;
+    const Type *C = typeOfValue(I.Operands[0]);
+    if (!C || C->Kind != TypeKind::Bool)
+      return wrongOperand(I, I.Operands[0], "a boolean scalar");
+    return Error::success();
+  }
+  case Op::OpSwitch: {
+    if (Error E = NeedOperands(2))
+      return E;
+    const Type *S = typeOfValue(I.Operands[0]);
+    if (!S || S->Kind != TypeKind::Int)
+      return wrongOperand(I, I.Operands[0], "an integer scalar");
+    // Case literals take one word up to 32 bits, two above.
+    size_t LitWords = S->Width > 32 ? 2 : 1;
+    if ((I.Operands.size() - 2) % (LitWords + 1) != 0)
+      return errorAt(I, "case list does not match the selector width (" +
+                            Twine(S->Width) + " bits)");
+    return Error::success();
+  }
+  case Op::OpPhi:
+    for (size_t K = 0; K + 1 < I.Operands.size(); K += 2)
+      if (!sameType(M.typeOf(I.Operands[K]).value(), I.ResultType.value()))
+        return wrongOperand(I, I.Operands[K],
+                            "of the result type " + name(I.ResultType.value()));
+    if (I.Operands.size() % 2 != 0)
+      return errorAt(I, "operands do not come in (value, parent) pairs");
+    return Error::success();
+  case Op::OpReturnValue:
+    if (Error E = NeedOperands(1))
+      return E;
+    if (!sameType(M.typeOf(I.Operands[0]).value(), F.ResultType.value()))
+      return wrongOperand(I, I.Operands[0],
+                          "of the function's return type " +
+                              name(F.ResultType.value()));
+    return Error::success();
+  case Op::OpReturn: {
+    const Type *RT = M.findType(F.ResultType.value());
+    if (!RT || RT->Kind != TypeKind::Void)
+      return errorAt(I, "function " + name(F.Id.value()) + " returns " +
+                            name(F.ResultType.value()) + ", not void");
+    return Error::success();
+  }
+  case Op::OpFunctionCall: {
+    if (Error E = NeedOperands(1))
+      return E;
+    const Function *Callee = M.findFunction(I.Operands[0]);
+    if (!Callee)
+      return errorAt(I, name(I.Operands[0]) + " is not a function");
+    if (!sameType(Callee->ResultType.value(), I.ResultType.value()))
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not the return type of " +
+                            name(I.Operands[0]));
+    if (Callee->Params.size() != I.Operands.size() - 1)
+      return errorAt(I, name(I.Operands[0]) + " takes " +
+                            Twine(Callee->Params.size()) +
+                            " arguments, the call passes " +
+                            Twine(I.Operands.size() - 1));
+    for (size_t K = 1; K < I.Operands.size(); ++K)
+      if (!sameType(M.typeOf(I.Operands[K]).value(),
+                    M.typeOf(Callee->Params[K - 1].value()).value()))
+        return wrongOperand(I, I.Operands[K],
+                            "of the type of parameter " + Twine(K - 1));
+    return Error::success();
+  }
+  default:
+    return Error::success();
+  }
+}
+
+Error TypeChecker::run() {
+  for (const Function &F : M.Functions)
+    for (const Block &B : F.Blocks)
+      for (uint32_t Index : B.Insts)
+        if (Error E = check(F, M.Insts[Index]))
+          return E;
+  return Error::success();
+}
+
+} // namespace
+
+Error checkTypes(const Module &M) { return TypeChecker(M).run(); }
+
+} // namespace spirv2llvm

@@ -1,0 +1,36 @@
+//===- Limits.h - Resource limits on input modules --------------*- C++ -*-===//
+//
+// Input beyond these limits is rejected with a message that names the limit,
+// so that translation time and memory stay bounded whatever the module
+// (docs/robustness.md). Each is far above what real shaders need; they sit
+// where the cost of the translator's algorithms (and of LLVM's mem2reg on
+// the code it generates, which grows with blocks x mask slots) would turn
+// from seconds into minutes. tests/limits generates modules at and beyond
+// each limit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_SUPPORT_LIMITS_H
+#define SPIRV2LLVM_SUPPORT_LIMITS_H
+
+#include <cstdint>
+
+namespace spirv2llvm::limits {
+
+/// Instructions in a module (a million translate in about 20 s and 1 GB;
+/// code generation and LLVM's own passes are linear, so this only bounds
+/// time and memory).
+constexpr uint32_t MaxInstructions = uint32_t(1) << 20;
+/// Ids: the header's bound (checked by the decoder, BinaryDecoder.cpp).
+constexpr uint32_t MaxIdBound = 0x400000;
+/// Blocks in one function (after canonicalization, which inlines calls).
+constexpr uint32_t MaxBlocksPerFunction = 2048;
+/// Structured constructs (selections, switches, loops) nested in each other.
+constexpr uint32_t MaxNestingDepth = 128;
+/// Types nested in each other (arrays of arrays, structs of structs).
+constexpr uint32_t MaxTypeDepth = 256;
+/// Bytes of one type: every variable is allocated in full.
+constexpr uint64_t MaxTypeBytes = uint64_t(1) << 30;
+
+} // namespace spirv2llvm::limits
+
+#endif

@@ -1,0 +1,181 @@
+//===- HostileShaderExecTest.cpp - Wild indices and endless loops ---------===//
+//
+// With robust buffer access, generated code must not touch memory outside
+// its buffers, workgroup memory or stack whatever the indices. The buffers
+// here are exactly one page each, placed between two PROT_NONE guard pages:
+// any access before or after them faults and kills the test. Indices are
+// huge, negative and different per lane. The watchdog test stops a shader
+// that never ends from another thread.
+//
+//===----------------------------------------------------------------------===//
+#include "ComputeTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+using namespace spirv2llvm;
+
+namespace {
+
+/// One page of memory with an inaccessible page on either side.
+class GuardedPage {
+public:
+  GuardedPage() {
+    Page = size_t(sysconf(_SC_PAGESIZE));
+    Map = static_cast<uint8_t *>(mmap(nullptr, 3 * Page,
+                                      PROT_READ | PROT_WRITE,
+                                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    if (Map == MAP_FAILED) {
+      Map = nullptr;
+      return;
+    }
+    mprotect(Map, Page, PROT_NONE);
+    mprotect(Map + 2 * Page, Page, PROT_NONE);
+    std::memset(data(), 0, Page);
+  }
+  ~GuardedPage() {
+    if (Map)
+      munmap(Map, 3 * Page);
+  }
+  uint8_t *data() const { return Map + Page; }
+  size_t size() const { return Page; }
+  uint32_t *words() const { return reinterpret_cast<uint32_t *>(data()); }
+  size_t numWords() const { return Page / 4; }
+
+private:
+  uint8_t *Map = nullptr;
+  size_t Page = 0;
+};
+
+// Every kind of access with an index from the input buffer: buffer loads,
+// stores and atomics, workgroup loads, stores and atomics, and a local
+// (stack) array. The indices are per lane.
+const char *const WildShader = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint d[]; } data;
+layout(set = 0, binding = 1) buffer Idx { int idx[]; } ix;
+layout(set = 0, binding = 2) buffer Out { uint o[]; } outb;
+shared uint wg[64];
+void main() {
+  uint i = gl_LocalInvocationID.x;
+  int k = ix.idx[i];
+  uint local[8];
+  for (int j = 0; j < 8; ++j) local[j] = uint(j);
+  outb.o[i] = data.d[k];
+  data.d[k] = 7u;
+  atomicAdd(data.d[k], 1u);
+  wg[i] = i;
+  barrier();
+  wg[k] = 5u;
+  atomicAdd(wg[k], 1u);
+  barrier();
+  local[k] = 9u;
+  outb.o[i + 64u] = wg[k] + local[k] + outb.o[k];
+  outb.o[k + 128] = 3u;
+}
+)";
+
+TEST(HostileShader, WildIndicesStayInsideGuardedBuffers) {
+  for (unsigned Width : {4u, 8u, 16u}) {
+    TranslateOptions Opts;
+    Opts.Kind = InputKind::Glsl;
+    Opts.RobustBufferAccess = true;
+    Opts.Width = Width;
+    std::string Err;
+    auto S = exectest::compileCompute(WildShader, Opts, Err);
+    ASSERT_TRUE(S) << Err;
+
+    GuardedPage Data, Idx, Out;
+    ASSERT_TRUE(Data.data() && Idx.data() && Out.data());
+    const int32_t Wild[] = {
+        -1, -2, -64, INT32_MIN, INT32_MAX, 1024, 1025, 1 << 20,
+        int32_t(Data.numWords()), int32_t(Data.numWords()) - 1, 0, 63, 64,
+        -1000000, 0x40000000, 0x3fffffff};
+    int32_t *Ix = reinterpret_cast<int32_t *>(Idx.words());
+    for (size_t L = 0; L < Idx.numWords(); ++L)
+      Ix[L] = Wild[(L * 7 + L / 16) % (sizeof(Wild) / sizeof(Wild[0]))];
+    for (size_t L = 0; L < Data.numWords(); ++L)
+      Data.words()[L] = uint32_t(L);
+
+    DispatchResources R;
+    R.bind(0, 0, Data.data(), Data.size());
+    R.bind(0, 1, Idx.data(), Idx.size());
+    R.bind(0, 2, Out.data(), Out.size());
+    // Surviving the dispatch is the main assertion: a stray access faults.
+    llvm::Error E = S->dispatch({4, 1, 1}, R, /*Threads=*/2);
+    ASSERT_FALSE(E) << llvm::toString(std::move(E));
+
+    // In-bounds lanes did their work and out-of-bounds ones did not: lane
+    // i's index Ix[i]; an in-bounds store of 7 followed by +1 gives 8.
+    for (size_t L = 0; L < 64; ++L) {
+      int32_t K = Ix[L];
+      if (K >= 0 && size_t(K) < Data.numWords())
+        EXPECT_EQ(Data.words()[K], 8u) << "width " << Width << " lane " << L;
+    }
+    // Out-of-bounds loads read 0: lane 0's index is -1.
+    ASSERT_EQ(Ix[0], -1);
+    EXPECT_EQ(Out.words()[0], 0u) << "width " << Width;
+  }
+}
+
+// A loop whose exit depends on a buffer value nobody changes: it never ends
+// unless the watchdog stops it.
+const char *const EndlessShader = R"(#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer Data { uint stop; uint count[]; } data;
+void main() {
+  uint n = 0u;
+  while (data.stop == 0u) {
+    n += 1u;
+    if ((n & 1023u) == 0u)
+      data.count[gl_LocalInvocationID.x] = n;
+  }
+}
+)";
+
+TEST(HostileShader, WatchdogStopsAnEndlessLoop) {
+  TranslateOptions Opts;
+  Opts.Kind = InputKind::Glsl;
+  Opts.RobustBufferAccess = true;
+  std::string Err;
+  auto S = exectest::compileCompute(EndlessShader, Opts, Err);
+  ASSERT_TRUE(S) << Err;
+  std::vector<uint32_t> Data(64, 0);
+  DispatchResources R;
+  R.bind(0, 0, Data.data(), Data.size() * 4);
+  std::atomic<uint32_t> Cancel{0};
+  R.Cancel = &Cancel;
+
+  // The host's deadline: a thread that sets the flag after 200 ms. The
+  // test's ctest TIMEOUT catches a watchdog that does not work.
+  std::thread Deadline([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    Cancel.store(1);
+  });
+  llvm::Error E = S->dispatch({64, 1, 1}, R, /*Threads=*/2);
+  Deadline.join();
+  ASSERT_TRUE(bool(E)) << "a cancelled dispatch must fail";
+  std::string Msg = llvm::toString(std::move(E));
+  EXPECT_NE(Msg.find("cancelled"), std::string::npos) << Msg;
+  // The loop did run before it was stopped.
+  uint32_t Max = 0;
+  for (size_t L = 1; L < Data.size(); ++L)
+    Max = std::max(Max, Data[L]);
+  EXPECT_GT(Max, 0u);
+
+  // With the stop word set the loop ends by itself, and a dispatch with an
+  // unset flag succeeds.
+  Data[0] = 1;
+  Cancel.store(0);
+  llvm::Error E2 = S->dispatch({4, 1, 1}, R, /*Threads=*/2);
+  EXPECT_FALSE(E2) << llvm::toString(std::move(E2));
+}
+
+} // namespace
