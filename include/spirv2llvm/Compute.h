@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -30,10 +31,18 @@ namespace spirv2llvm {
 struct DispatchResources {
   /// Binds \p Size bytes at \p Data to (set, binding).
   void bind(uint32_t Set, uint32_t Binding, void *Data, uint64_t Size);
+  /// Binds element \p Index of the descriptor array (an array of blocks)
+  /// at (set, binding). Elements not bound are empty: reads through them
+  /// give zero, writes are dropped.
+  void bindArrayElement(uint32_t Set, uint32_t Binding, uint32_t Index,
+                        void *Data, uint64_t Size);
   std::vector<uint8_t> PushConstants;
 
-  /// descriptor table as abi.h wants it: Sets[set][binding].
+  /// descriptor table as abi.h wants it: Sets[set][binding] (single
+  /// blocks; dispatch adds the arrays' entries).
   std::vector<std::vector<s2l_descriptor>> Sets;
+  /// Elements of descriptor arrays, by (set, binding).
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<s2l_descriptor>> Arrays;
 };
 
 class ComputeShader {

@@ -73,7 +73,8 @@ void SimdEmitter::computeReflection() {
          " is too large");
   Compute.WorkgroupSize = WorkgroupSize;
 
-  uint32_t WgOffset = 0;
+  uint64_t WgOffset = 0;
+  uint64_t AliasedWorkgroupSize = 0;
   for (ValueId Id : M.GlobalVariables) {
     const Variable &V = *M.findVariable(Id.value());
     switch (V.Storage) {
@@ -84,11 +85,19 @@ void SimdEmitter::computeReflection() {
                    .value_or(0);
       Bd.Binding =
           M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      // An array of blocks is a descriptor array: sizes are per element.
+      TypeId Block = V.Pointee;
+      const spirv2llvm::Type &VT = M.type(V.Pointee);
+      if (VT.Kind == TypeKind::Array || VT.Kind == TypeKind::RuntimeArray) {
+        Bd.IsArray = true;
+        Bd.ArraySize = VT.Kind == TypeKind::Array ? VT.Count : 0;
+        Block = VT.Element;
+      }
       Bd.IsUniform = V.Storage == spv::StorageClass::Uniform &&
-                     !M.hasDecoration(V.Pointee.value(),
+                     !M.hasDecoration(Block.value(),
                                       spv::Decoration::BufferBlock);
-      Bd.MinSize = ML.sizeOf(V.Pointee);
-      const spirv2llvm::Type &PT = M.type(V.Pointee);
+      Bd.MinSize = ML.sizeOf(Block);
+      const spirv2llvm::Type &PT = M.type(Block);
       if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
           M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)
         Bd.HasRuntimeArray = true;
@@ -101,17 +110,26 @@ void SimdEmitter::computeReflection() {
                              uint32_t(ML.sizeOf(V.Pointee)));
       break;
     case spv::StorageClass::Workgroup: {
+      if (M.hasDecoration(V.Pointee.value(), spv::Decoration::Block)) {
+        // WorkgroupMemoryExplicitLayoutKHR: Block-decorated Workgroup
+        // variables have explicit layouts and all alias the same memory.
+        WorkgroupOffsets[Id.value()] = 0;
+        AliasedWorkgroupSize = std::max<uint64_t>(AliasedWorkgroupSize,
+                                                  ML.sizeOf(V.Pointee));
+        break;
+      }
       uint32_t Align = std::max<uint32_t>(ML.alignOf(V.Pointee), 4);
       WgOffset = (WgOffset + Align - 1) / Align * Align;
-      WorkgroupOffsets[Id.value()] = WgOffset;
-      WgOffset += uint32_t(ML.sizeOf(V.Pointee));
+      WorkgroupOffsets[Id.value()] = uint32_t(WgOffset);
+      WgOffset += ML.sizeOf(V.Pointee);
       break;
     }
     default:
       break;
     }
   }
-  Compute.WorkgroupMemorySize = (WgOffset + 15) / 16 * 16;
+  WgOffset = std::max<uint64_t>(WgOffset, AliasedWorkgroupSize);
+  Compute.WorkgroupMemorySize = uint32_t((WgOffset + 15) / 16 * 16);
   for (const Instruction &I : M.Insts)
     if (I.Opcode == spv::Op::OpControlBarrier)
       Compute.HasBarriers = true;
@@ -308,7 +326,9 @@ bool SimdEmitter::emitAtomic(const Instruction &I) {
     B.SetInsertPoint(Do);
     Value *Off = P.offsetVarying() ? B.CreateExtractElement(P.Offset, L)
                                    : P.Offset;
-    Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+    Value *Base =
+        P.LaneBase ? B.CreateExtractElement(P.LaneBase, L) : P.Base;
+    Value *Addr = B.CreateGEP(B.getInt8Ty(), Base, Off);
     Value *R = nullptr;
     if (IsLoad) {
       LoadInst *Ld = B.CreateAlignedLoad(T, Addr, Align(Bytes));
