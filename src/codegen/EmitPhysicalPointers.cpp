@@ -44,7 +44,18 @@ bool SimdEmitter::physicalPointerOf(uint32_t Id, PointerValue &P) {
   P.InMemory = true;
   P.Storage = spv::StorageClass::PhysicalStorageBuffer;
   P.DynamicBase = true;
-  if (Addr->getType()->isVectorTy()) {
+  std::optional<AffineInfo> Af =
+      Addr->getType()->isVectorTy() ? affineOf(Addr) : std::nullopt;
+  if (Af && Af->Base->getType() == B.getInt64Ty()) {
+    // Lanes Stride bytes apart from one address: one base, and offsets
+    // that consecutive accesses turn into vector loads and stores.
+    P.Base = B.CreateIntToPtr(Af->Base, B.getPtrTy(), llvmName(Id) + ".ptr");
+    P.Offset = B.CreateMul(laneIndices(B.getInt64Ty()),
+                           splat(B.getInt64(Af->Stride)));
+    P.AffineBase = B.getInt64(0);
+    P.AffineStride = Af->Stride;
+    setAffine(P.Offset, P.AffineBase, Af->Stride);
+  } else if (Addr->getType()->isVectorTy()) {
     P.LaneBase = B.CreateIntToPtr(Addr, FixedVectorType::get(B.getPtrTy(), W),
                                   llvmName(Id) + ".lanes");
     P.Offset = splat(B.getInt64(0));
