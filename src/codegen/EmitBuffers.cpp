@@ -256,9 +256,11 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
       failAt(I, "a descriptor array must be indexed by an access chain");
       return true;
     }
-    indexDescriptorArray(I.Operands[1], P);
+    size_t Used = indexDescriptorArray(I, 1, P);
+    if (!Used)
+      return true;
     T = P.Pointee;
-    First = 2;
+    First = 1 + Used;
   } else if (IsPtrChain) {
     const spirv2llvm::Type &PT = M.type(M.typeOf(I.Operands[0]));
     uint64_t Stride =

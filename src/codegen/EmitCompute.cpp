@@ -86,13 +86,18 @@ void SimdEmitter::computeReflection() {
       Bd.Binding =
           M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
       // An array of blocks is a descriptor array: sizes are per element.
+      // Arrays of arrays of blocks are one flat array (EmitDescriptorArrays).
       TypeId Block = V.Pointee;
-      const spirv2llvm::Type &VT = M.type(V.Pointee);
-      if (VT.Kind == TypeKind::Array || VT.Kind == TypeKind::RuntimeArray) {
+      uint64_t Elements = 1;
+      for (const spirv2llvm::Type *VT = &M.type(Block);
+           VT->Kind == TypeKind::Array || VT->Kind == TypeKind::RuntimeArray;
+           VT = &M.type(Block)) {
         Bd.IsArray = true;
-        Bd.ArraySize = VT.Kind == TypeKind::Array ? VT.Count : 0;
-        Block = VT.Element;
+        Elements *= VT->Kind == TypeKind::Array ? VT->Count : 0;
+        Block = VT->Element;
       }
+      if (Bd.IsArray)
+        Bd.ArraySize = uint32_t(std::min<uint64_t>(Elements, UINT32_MAX));
       Bd.IsUniform = V.Storage == spv::StorageClass::Uniform &&
                      !M.hasDecoration(Block.value(),
                                       spv::Decoration::BufferBlock);

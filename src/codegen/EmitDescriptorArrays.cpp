@@ -47,26 +47,71 @@ PointerValue SimdEmitter::descriptorArrayPointer(uint32_t Var, Value *Sets) {
                              llvmName(Var) + ".descs");
   P.DescCount = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
                              llvmName(Var) + ".count");
-  const spirv2llvm::Type &AT = M.type(V.Pointee);
-  if (AT.Kind == TypeKind::Array)
+  // A sized array (of arrays) never has more elements than its type says.
+  uint64_t Total = 1;
+  bool Sized = true;
+  for (const spirv2llvm::Type *T = &M.type(V.Pointee);
+       T->Kind == TypeKind::Array || T->Kind == TypeKind::RuntimeArray;
+       T = &M.type(T->Element)) {
+    Sized &= T->Kind == TypeKind::Array;
+    Total *= T->Kind == TypeKind::Array ? T->Count : 1;
+  }
+  if (Sized)
     P.DescCount = B.CreateBinaryIntrinsic(Intrinsic::umin, P.DescCount,
-                                          B.getInt64(AT.Count));
+                                          B.getInt64(Total));
   return P;
 }
 
-void SimdEmitter::indexDescriptorArray(uint32_t IndexId, PointerValue &P) {
+size_t SimdEmitter::indexDescriptorArray(const Instruction &I, size_t First,
+                                         PointerValue &P) {
   Type *Ptr = B.getPtrTy();
   Type *I64 = B.getInt64Ty();
   Type *DescTy = StructType::get(Ptr, I64);
   std::string Name = llvmName(P.Var);
-  Value *X = get(IndexId).Comps[0];
-  bool Varying = X->getType()->isVectorTy();
-  // Signed: a negative index is out of range, not a huge one.
-  X = B.CreateSExtOrTrunc(
-      X, Varying ? static_cast<Type *>(FixedVectorType::get(I64, W)) : I64);
-  Value *InRange = B.CreateICmpULT(X, Varying ? splat(P.DescCount)
+  // Arrays of arrays of blocks are one flat array of descriptors, the last
+  // dimension varying fastest: index = (i0 * n1 + i1) * n2 + ...
+  std::vector<uint32_t> Dims; // inner dimensions' lengths
+  TypeId Block = P.Pointee;
+  for (const spirv2llvm::Type *T = &M.type(Block);
+       T->Kind == TypeKind::Array || T->Kind == TypeKind::RuntimeArray;
+       T = &M.type(Block)) {
+    if (Block != P.Pointee)
+      Dims.push_back(T->Count);
+    Block = T->Element;
+  }
+  size_t N = Dims.size() + 1;
+  if (I.Operands.size() < First + N) {
+    failAt(I, "an access chain must index every dimension of a descriptor "
+              "array");
+    return 0;
+  }
+  bool Varying = false;
+  for (size_t K = 0; K < N; ++K)
+    Varying |= get(I.Operands[First + K]).Comps[0]->getType()->isVectorTy();
+  Type *IdxTy =
+      Varying ? static_cast<Type *>(FixedVectorType::get(I64, W)) : I64;
+  auto Index = [&](size_t K) {
+    Value *X = get(I.Operands[First + K]).Comps[0];
+    // Signed: a negative index is out of range, not a huge one.
+    X = B.CreateSExtOrTrunc(X, X->getType()->isVectorTy()
+                                   ? static_cast<Type *>(
+                                         FixedVectorType::get(I64, W))
+                                   : I64);
+    return Varying ? splat(X) : X;
+  };
+  Value *X = Index(0);
+  Value *InRange = nullptr;
+  for (size_t K = 1; K < N; ++K) {
+    Value *Y = Index(K);
+    Value *Len = ConstantInt::get(IdxTy, Dims[K - 1]);
+    Value *Ok = B.CreateICmpULT(Y, Len);
+    InRange = InRange ? B.CreateAnd(InRange, Ok) : Ok;
+    X = B.CreateAdd(B.CreateMul(X, Len), Y);
+  }
+  Value *InArray = B.CreateICmpULT(X, Varying ? splat(P.DescCount)
                                               : P.DescCount,
                                    Name + ".in.range");
+  InRange = InRange ? B.CreateAnd(InRange, InArray) : InArray;
   if (!Varying) {
     // An out-of-range index reads the empty descriptor instead.
     GlobalVariable *Empty = LM->getNamedGlobal("s2l.empty.descriptor");
@@ -106,7 +151,8 @@ void SimdEmitter::indexDescriptorArray(uint32_t IndexId, PointerValue &P) {
   P.DynamicBase = true;
   P.DescArray = nullptr;
   P.DescCount = nullptr;
-  P.Pointee = M.type(P.Pointee).Element;
+  P.Pointee = Block;
+  return N;
 }
 
 } // namespace spirv2llvm::simd

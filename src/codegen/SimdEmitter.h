@@ -255,8 +255,11 @@ private:
   // (EmitDescriptorArrays.cpp, EmitPhysicalPointers.cpp)
   /// The pointer for an arrayed binding (set, binding) before indexing.
   PointerValue descriptorArrayPointer(uint32_t Var, llvm::Value *Sets);
-  /// Picks element \p IndexId of descriptor array \p P (in place).
-  void indexDescriptorArray(uint32_t IndexId, PointerValue &P);
+  /// Picks the element of descriptor array \p P (in place) that the
+  /// indices of access chain \p I from operand \p First select (one per
+  /// array dimension); returns how many it used, 0 after a diagnostic.
+  size_t indexDescriptorArray(const Instruction &I, size_t First,
+                              PointerValue &P);
   /// Whether \p T is a pointer type in PhysicalStorageBuffer.
   bool isPhysicalPointerType(TypeId T) const;
   /// A memory pointer for the PhysicalStorageBuffer pointer value \p Id.

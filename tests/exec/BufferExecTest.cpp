@@ -21,10 +21,13 @@ using namespace spirv2llvm;
 namespace {
 
 std::unique_ptr<ComputeShader> compile(const std::string &Source, unsigned W,
-                                       bool Robust = false) {
+                                       bool Robust = false,
+                                       const char *Env = nullptr) {
   TranslateOptions Opts;
   Opts.Width = W;
   Opts.RobustBufferAccess = Robust;
+  if (Env)
+    Opts.TargetEnv = Env;
   std::string Error;
   auto S = spirv2llvm::exectest::compileCompute(Source, Opts, Error);
   if (!S)
@@ -127,6 +130,50 @@ TEST_P(BufferExec, DescriptorArrayIndicesOutOfRange) {
         Want = 1000 + (I - 17);
       EXPECT_EQ(Data[K][I], Want) << "element " << K << " word " << I;
     }
+}
+
+TEST_P(BufferExec, ArraysOfArraysOfBlocksAreFlat) {
+  // Vulkan allows one array level of blocks; OpenGL's SPIR-V allows more
+  // (glslang's spv.AofA.frag), and they flatten, last dimension fastest.
+  auto S = compile(R"(#version 450
+    layout(local_size_x = 8) in;
+    layout(binding = 0) uniform Data { uvec4 v; } data[2][3];
+    layout(binding = 1) buffer Out { uint o[8]; uint u[2]; } outb;
+    layout(binding = 2) uniform P { uint three; } pc;
+    void main() {
+      uint i = gl_LocalInvocationIndex;
+      // [i / 3][i % 3]: lanes 6 and 7 are past the outer dimension.
+      outb.o[i] = data[i / 3u][i % 3u].v[i % 4u];
+      if (i == 0u) {
+        outb.u[0] = data[1][2].v[3];
+        outb.u[1] = data[0][pc.three].v[0] + 5u;  // inner index out of range
+      }
+    })",
+                   W(), Robust(), "opengl4.5");
+  ASSERT_TRUE(S);
+  ASSERT_EQ(S->info().Bindings.size(), 3u);
+  for (const ComputeInfo::Binding &Bd : S->info().Bindings)
+    if (Bd.Binding == 0) {
+      EXPECT_TRUE(Bd.IsArray);
+      EXPECT_EQ(Bd.ArraySize, 6u);
+      EXPECT_EQ(Bd.MinSize, 16u);
+    }
+  std::vector<std::vector<uint32_t>> Data(6, std::vector<uint32_t>(4));
+  for (uint32_t K = 0; K < 6; ++K)
+    for (uint32_t I = 0; I < 4; ++I)
+      Data[K][I] = 100 * K + I;
+  std::vector<uint32_t> Out(10, 0xdeadbeef);
+  uint32_t Three[4] = {3, 0, 0, 0};
+  DispatchResources R;
+  for (uint32_t K = 0; K < 6; ++K)
+    R.bindArrayElement(0, 0, K, Data[K].data(), 16);
+  R.bind(0, 1, Out.data(), Out.size() * 4);
+  R.bind(0, 2, Three, 16);
+  ASSERT_FALSE(bool(S->dispatch({1, 1, 1}, R, 1)));
+  for (uint32_t I = 0; I < 8; ++I)
+    EXPECT_EQ(Out[I], I < 6 ? 100 * I + I % 4 : 0) << "lane " << I;
+  EXPECT_EQ(Out[8], 503u) << "data[1][2] is element 5";
+  EXPECT_EQ(Out[9], 5u) << "data[0][3] is out of range, not data[1][0]";
 }
 
 TEST_P(BufferExec, ArrayedBindingsAreChecked) {
