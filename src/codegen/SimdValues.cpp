@@ -164,7 +164,8 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     else
       V.Comps.push_back(PoisonValue::get(B.getInt64Ty()));
     V.Varying = V.Comps[0]->getType()->isVectorTy();
-    return coerce(std::move(V), isVarying(Id) || V.Varying);
+    bool Varying = isVarying(Id) || V.Varying;
+    return coerce(std::move(V), Varying);
   }
   auto S = ValueSlots.find(Id);
   auto D = DefBlockOf.find(Id);
