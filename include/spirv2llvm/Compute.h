@@ -22,6 +22,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -38,6 +39,11 @@ unsigned defaultComputeWidth();
 struct DispatchResources {
   /// Binds \p Size bytes at \p Data to (set, binding).
   void bind(uint32_t Set, uint32_t Binding, void *Data, uint64_t Size);
+  /// Binds element \p Index of the descriptor array (an array of blocks)
+  /// at (set, binding). Elements not bound are empty: reads through them
+  /// give zero, writes are dropped.
+  void bindArrayElement(uint32_t Set, uint32_t Binding, uint32_t Index,
+                        void *Data, uint64_t Size);
   std::vector<uint8_t> PushConstants;
   /// The watchdog: when not null, another thread may store a non-zero value
   /// to stop the dispatch. Running invocations leave their loops at the next
@@ -47,8 +53,11 @@ struct DispatchResources {
   /// docs/robustness.md).
   const std::atomic<uint32_t> *Cancel = nullptr;
 
-  /// descriptor table as abi.h wants it: Sets[set][binding].
+  /// descriptor table as abi.h wants it: Sets[set][binding] (single
+  /// blocks; dispatch adds the arrays' entries).
   std::vector<std::vector<s2l_descriptor>> Sets;
+  /// Elements of descriptor arrays, by (set, binding).
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<s2l_descriptor>> Arrays;
 };
 
 class ComputeShader {

@@ -68,6 +68,12 @@ struct ComputeInfo {
     /// prefix; any size at least this is accepted).
     uint64_t MinSize = 0;
     bool HasRuntimeArray = false;
+    /// An array of blocks (descriptor array): bound as an array of
+    /// s2l_descriptor, one per element (abi.h); MinSize and
+    /// HasRuntimeArray describe each element. ArraySize is the declared
+    /// element count, 0 for a runtime-sized array.
+    bool IsArray = false;
+    uint32_t ArraySize = 0;
   };
   std::vector<Binding> Bindings;
   /// Bytes of push constants the shader reads.

@@ -30,7 +30,10 @@ extern "C" {
 
 #define S2L_ABI_VERSION 1
 
-/** One bound resource: a buffer's base address and size in bytes. */
+/** One bound resource: a buffer's base address and size in bytes. For an
+ *  array of blocks (descriptor array), the binding's descriptor instead
+ *  has data = an array of s2l_descriptor, one per element, and size = the
+ *  element count (docs/abi.md). */
 typedef struct s2l_descriptor {
   void *data;
   uint64_t size;

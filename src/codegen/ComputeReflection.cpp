@@ -52,7 +52,8 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
          " is too large");
   Compute.WorkgroupSize = WorkgroupSize;
 
-  uint32_t WgOffset = 0;
+  uint64_t WgOffset = 0;
+  uint64_t AliasedWorkgroupSize = 0;
   for (ValueId Id : M.GlobalVariables) {
     const Variable &V = *M.findVariable(Id.value());
     switch (V.Storage) {
@@ -63,11 +64,24 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
                    .value_or(0);
       Bd.Binding =
           M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      // An array of blocks is a descriptor array: sizes are per element.
+      // Arrays of arrays of blocks are one flat array (EmitDescriptorArrays).
+      TypeId Block = V.Pointee;
+      uint64_t Elements = 1;
+      for (const spirv2llvm::Type *VT = &M.type(Block);
+           VT->Kind == TypeKind::Array || VT->Kind == TypeKind::RuntimeArray;
+           VT = &M.type(Block)) {
+        Bd.IsArray = true;
+        Elements *= VT->Kind == TypeKind::Array ? VT->Count : 0;
+        Block = VT->Element;
+      }
+      if (Bd.IsArray)
+        Bd.ArraySize = uint32_t(std::min<uint64_t>(Elements, UINT32_MAX));
       Bd.IsUniform = V.Storage == spv::StorageClass::Uniform &&
-                     !M.hasDecoration(V.Pointee.value(),
+                     !M.hasDecoration(Block.value(),
                                       spv::Decoration::BufferBlock);
-      Bd.MinSize = ML.sizeOf(V.Pointee);
-      const spirv2llvm::Type &PT = M.type(V.Pointee);
+      Bd.MinSize = ML.sizeOf(Block);
+      const spirv2llvm::Type &PT = M.type(Block);
       if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
           M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)
         Bd.HasRuntimeArray = true;
@@ -80,17 +94,26 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
                              uint32_t(ML.sizeOf(V.Pointee)));
       break;
     case spv::StorageClass::Workgroup: {
+      if (M.hasDecoration(V.Pointee.value(), spv::Decoration::Block)) {
+        // WorkgroupMemoryExplicitLayoutKHR: Block-decorated Workgroup
+        // variables have explicit layouts and all alias the same memory.
+        WorkgroupOffsets[Id.value()] = 0;
+        AliasedWorkgroupSize = std::max<uint64_t>(AliasedWorkgroupSize,
+                                                  ML.sizeOf(V.Pointee));
+        break;
+      }
       uint32_t Align = std::max<uint32_t>(ML.alignOf(V.Pointee), 4);
       WgOffset = (WgOffset + Align - 1) / Align * Align;
-      WorkgroupOffsets[Id.value()] = WgOffset;
-      WgOffset += uint32_t(ML.sizeOf(V.Pointee));
+      WorkgroupOffsets[Id.value()] = uint32_t(WgOffset);
+      WgOffset += ML.sizeOf(V.Pointee);
       break;
     }
     default:
       break;
     }
   }
-  Compute.WorkgroupMemorySize = (WgOffset + 15) / 16 * 16;
+  WgOffset = std::max<uint64_t>(WgOffset, AliasedWorkgroupSize);
+  Compute.WorkgroupMemorySize = uint32_t((WgOffset + 15) / 16 * 16);
   for (const Instruction &I : M.Insts)
     if (I.Opcode == spv::Op::OpControlBarrier)
       Compute.HasBarriers = true;

@@ -25,6 +25,10 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
+Value *SimdEmitter::laneAddresses(const PointerValue &P, Value *Off) {
+  return B.CreateGEP(B.getInt8Ty(), P.LaneBase ? P.LaneBase : P.Base, Off);
+}
+
 std::optional<SimdEmitter::AffineInfo> SimdEmitter::affineOf(Value *V) {
   if (!V->getType()->isVectorTy()) {
     if (V->getType()->isIntegerTy())
@@ -88,13 +92,13 @@ void SimdEmitter::createMemoryVariables() {
     switch (V.Storage) {
     case spv::StorageClass::StorageBuffer:
     case spv::StorageClass::Uniform: {
-      if (M.type(V.Pointee).Kind != TypeKind::Struct) {
-        // Arrays of blocks (descriptor arrays) are not supported yet;
-        // reported where used.
-        continue;
-      }
       if (!Sets)
         Sets = argField(4, Ptr, "descriptor.sets");
+      if (M.type(V.Pointee).Kind != TypeKind::Struct) {
+        // An array of blocks: a descriptor array (EmitDescriptorArrays.cpp).
+        Pointers[Id.value()] = descriptorArrayPointer(Id.value(), Sets);
+        continue;
+      }
       uint32_t Set =
           M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
               .value_or(0);
@@ -134,12 +138,20 @@ void SimdEmitter::createMemoryVariables() {
 void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
   if (P.InMemory && CrossBlock.count(Id)) {
     // The offset is computed in this block; other blocks reload it.
-    auto &[OffSlot, AffSlot] = PointerSlots[Id];
-    OffSlot = createSlot(P.Offset->getType(), llvmName(Id) + ".offset");
-    B.CreateStore(P.Offset, OffSlot);
-    if (P.AffineBase) {
-      AffSlot = createSlot(P.AffineBase->getType(), llvmName(Id) + ".abase");
-      B.CreateStore(P.AffineBase, AffSlot);
+    PointerSlotSet &S = PointerSlots[Id];
+    auto Save = [&](AllocaInst *&Slot, Value *V, const char *What) {
+      if (!V)
+        return;
+      Slot = createSlot(V->getType(), llvmName(Id) + "." + What);
+      B.CreateStore(V, Slot);
+    };
+    Save(S.Offset, P.Offset, "offset");
+    Save(S.Affine, P.AffineBase, "abase");
+    if (P.DynamicBase) {
+      Save(S.Base, P.Base, "base");
+      Save(S.Size, P.Size, "size");
+      Save(S.LaneBase, P.LaneBase, "lbase");
+      Save(S.LaneSize, P.LaneSize, "lsize");
     }
   }
   Pointers[Id] = P;
@@ -151,12 +163,14 @@ Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
                              uint64_t Bytes) {
   // Workgroup memory is checked too: it is host memory shared by the
   // groups of a workgroup, and a wild index must not leave it.
-  if (!Opts.RobustBufferAccess || isPerInvocationStorage(P.Storage) ||
-      !P.Size)
+  if ((!Opts.RobustBufferAccess && !P.ForceBounds) ||
+      isPerInvocationStorage(P.Storage) || (!P.Size && !P.LaneSize))
     return nullptr;
   // Offset + Bytes <= Size, with offsets treated as signed so that negative
   // indices are out of bounds too.
-  Value *Size = P.Size;
+  Value *Size = P.LaneSize ? P.LaneSize : P.Size;
+  if (Size->getType()->isVectorTy())
+    Offset = splat(Offset);
   Value *End = B.CreateAdd(Offset, ConstantInt::get(Offset->getType(), Bytes));
   if (Offset->getType()->isVectorTy())
     Size = splat(Size);
@@ -241,7 +255,17 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
     }
   };
   size_t First = 1;
-  if (IsPtrChain) {
+  if (P.DescArray) {
+    if (IsPtrChain || I.Operands.size() < 2) {
+      failAt(I, "a descriptor array must be indexed by an access chain");
+      return true;
+    }
+    size_t Used = indexDescriptorArray(I, 1, P);
+    if (!Used)
+      return true;
+    T = P.Pointee;
+    First = 1 + Used;
+  } else if (IsPtrChain) {
     const spirv2llvm::Type &PT = M.type(M.typeOf(I.Operands[0]));
     uint64_t Stride =
         M.decorationValue(PT.Id.value(), spv::Decoration::ArrayStride)
@@ -326,6 +350,12 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
   std::vector<ScalarSlot> Slots;
   LaneValue R;
   R.Varying = Varying || P.offsetVarying();
+  if (P.DescArray) {
+    fail("a whole descriptor array cannot be loaded or stored");
+    for (const ScalarType &S : components(P.Pointee))
+      R.Comps.push_back(PoisonValue::get(laneType(S, R.Varying)));
+    return R;
+  }
   if (Error E = ML.scalars(P.Pointee, P.ML, 0, Slots)) {
     fail(toString(std::move(E)));
     R.Comps.push_back(PoisonValue::get(B.getInt32Ty()));
@@ -394,14 +424,14 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       Type *VT = FixedVectorType::get(MemT, W);
       Value *Mask = InB ? B.CreateAnd(CurMask, InB) : CurMask;
       std::optional<AffineInfo> Af = affineOf(P.Offset);
-      if (Af && Af->Stride == int64_t(Bytes)) {
+      if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
         Value *Addr = B.CreateGEP(
             B.getInt8Ty(), P.Base,
             B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
         X = B.CreateMaskedLoad(VT, Addr, Align(Bytes), Mask,
                                Constant::getNullValue(VT));
       } else {
-        Value *Ptrs = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+        Value *Ptrs = laneAddresses(P, Off);
         X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), Mask,
                                  Constant::getNullValue(VT));
       }
@@ -427,6 +457,10 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
       Slots[K].Offset = K * P.VecStride;
   if (Slots.size() != V.Comps.size()) {
     fail("stored value does not match the pointer's type");
+    return;
+  }
+  if (P.DescArray) {
+    fail("a whole descriptor array cannot be loaded or stored");
     return;
   }
   bool PerInvocation = isPerInvocationStorage(P.Storage);
@@ -477,7 +511,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
       Mask = B.CreateAnd(Mask, P.offsetVarying() ? InB : splat(InB));
     std::optional<AffineInfo> Af =
         P.offsetVarying() ? affineOf(P.Offset) : std::nullopt;
-    if (Af && Af->Stride == int64_t(Bytes)) {
+    if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
       Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base,
                                 B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
       B.CreateMaskedStore(X, Addr, Align(Bytes), Mask);
@@ -485,7 +519,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
       // Lanes writing one address: the highest active lane's value stays,
       // as the scatter writes in lane order.
       Value *Offs = P.offsetVarying() ? Off : splat(Off);
-      Value *Ptrs = B.CreateGEP(B.getInt8Ty(), P.Base, Offs);
+      Value *Ptrs = laneAddresses(P, Offs);
       B.CreateMaskedScatter(X, Ptrs, Align(Bytes), Mask);
     }
   }

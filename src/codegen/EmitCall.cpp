@@ -469,6 +469,13 @@ bool SimdEmitter::emitCall(const Instruction &I) {
                       " is not in memory");
         return true;
       }
+      if (P.LaneBase || P.DescArray) {
+        failAt(I, "passing " + M.friendlyName(Arg) +
+                      " (a pointer into a descriptor array or a per-lane "
+                      "physical pointer) to a function that is not inlined "
+                      "is not supported");
+        return true;
+      }
       Value *Off = P.offsetVarying() ? P.Offset : splat(P.Offset);
       Args.append({P.Base, P.Size ? P.Size : B.getInt64(INT64_MAX), Off});
       break;

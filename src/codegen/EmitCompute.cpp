@@ -293,7 +293,9 @@ bool SimdEmitter::emitAtomic(const Instruction &I) {
     B.SetInsertPoint(Do);
     Value *Off = P.offsetVarying() ? B.CreateExtractElement(P.Offset, L)
                                    : P.Offset;
-    Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base, Off);
+    Value *Base =
+        P.LaneBase ? B.CreateExtractElement(P.LaneBase, L) : P.Base;
+    Value *Addr = B.CreateGEP(B.getInt8Ty(), Base, Off);
     Value *R = nullptr;
     if (IsLoad) {
       LoadInst *Ld = B.CreateAlignedLoad(T, Addr, Align(Bytes));

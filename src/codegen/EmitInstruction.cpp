@@ -43,7 +43,7 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   default:
     break;
   }
-  if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
+  if (emitPhysicalPointer(I) || emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
       emitBitwise(I) || emitSubgroup(I) || emitMemory(I) ||
       emitAtomic(I) || emitBarrier(I) || emitCall(I) ||
       emitHelperInvocation(I) || emitDerivative(I))

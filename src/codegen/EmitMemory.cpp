@@ -78,21 +78,33 @@ bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
     if (P.InMemory && D != PointerDefBlock.end() && D->second != CurBlock) {
       // Offsets computed in another block come back through their slots.
       auto S = PointerSlots.find(Id);
-      if (S == PointerSlots.end() || !S->second.first) {
+      if (S == PointerSlots.end() || !S->second.Offset) {
         fail("pointer " + M.friendlyName(Id) +
              " is used where it is not available");
         return false;
       }
-      P.Offset = B.CreateLoad(S->second.first->getAllocatedType(),
-                              S->second.first);
+      const PointerSlotSet &PS = S->second;
+      auto Reload = [&](Value *&V, AllocaInst *Slot) {
+        if (Slot)
+          V = B.CreateLoad(Slot->getAllocatedType(), Slot);
+      };
+      Reload(P.Offset, PS.Offset);
       P.AffineBase = nullptr;
-      if (S->second.second) {
-        P.AffineBase = B.CreateLoad(B.getInt64Ty(), S->second.second);
+      if (PS.Affine) {
+        P.AffineBase = B.CreateLoad(B.getInt64Ty(), PS.Affine);
         setAffine(P.Offset, P.AffineBase, P.AffineStride);
+      }
+      if (P.DynamicBase) {
+        Reload(P.Base, PS.Base);
+        Reload(P.Size, PS.Size);
+        Reload(P.LaneBase, PS.LaneBase);
+        Reload(P.LaneSize, PS.LaneSize);
       }
     }
     return true;
   }
+  if (isPhysicalPointerType(M.typeOf(Id)))
+    return physicalPointerOf(Id, P);
   if (const Variable *V = M.findVariable(Id)) {
     const char *SC = storageClassName(V->Storage);
     std::string What;
@@ -264,20 +276,29 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
       return true;
     uint32_t Member = I.Operands[1];
     const spirv2llvm::Type &ST = M.type(P.Pointee);
-    if (!P.InMemory || !P.Size || ST.Kind != TypeKind::Struct ||
+    Value *Size = P.LaneSize ? P.LaneSize : P.Size;
+    if (!P.InMemory || !Size || ST.Kind != TypeKind::Struct ||
         Member >= ST.Members.size()) {
       failAt(I, "OpArrayLength needs a buffer block's runtime array member");
       return true;
     }
+    // An element of a descriptor array picked per lane has per-lane sizes.
+    Type *SizeTy = Size->getType();
     uint64_t Start = ML.memberOffset(P.Pointee, Member);
     uint64_t Stride = ML.arrayStride(ST.Members[Member]);
-    Value *Avail = B.CreateSub(P.Size, B.getInt64(Start));
-    Value *Neg = B.CreateICmpSLT(Avail, B.getInt64(0));
-    Value *Len = B.CreateUDiv(B.CreateSelect(Neg, B.getInt64(0), Avail),
-                              B.getInt64(Stride ? Stride : 1));
+    Value *Avail = B.CreateSub(Size, ConstantInt::get(SizeTy, Start));
+    Value *Neg = B.CreateICmpSLT(Avail, Constant::getNullValue(SizeTy));
+    Value *Len = B.CreateUDiv(
+        B.CreateSelect(Neg, Constant::getNullValue(SizeTy), Avail),
+        ConstantInt::get(SizeTy, Stride ? Stride : 1));
     LaneValue R;
-    R.Comps.push_back(B.CreateTrunc(Len, B.getInt32Ty()));
-    set(Id, std::move(R));
+    R.Varying = SizeTy->isVectorTy();
+    R.Comps.push_back(B.CreateTrunc(
+        Len, SizeTy->isVectorTy()
+                 ? static_cast<Type *>(FixedVectorType::get(B.getInt32Ty(), W))
+                 : B.getInt32Ty()));
+    bool Varying = isVarying(Id) || R.Varying;
+    set(Id, coerce(std::move(R), Varying));
     return true;
   }
   case Op::OpPtrAccessChain:

@@ -33,6 +33,13 @@ Error flattenType(const Module &M, TypeId T, std::vector<ScalarType> &Out) {
     case TypeKind::Float:
       Out.push_back({ScalarKind::Float, Ty->Width});
       break;
+    case TypeKind::Pointer:
+      // A PhysicalStorageBuffer pointer value is its 64-bit address.
+      if (Ty->Storage != spv::StorageClass::PhysicalStorageBuffer)
+        return makeError("type " + M.friendlyName(Cur.value()) +
+                         " has no flat component form");
+      Out.push_back({ScalarKind::UInt, 64});
+      break;
     case TypeKind::Vector:
     case TypeKind::Matrix:
     case TypeKind::Array:

@@ -47,6 +47,9 @@ uint32_t MemoryLayout::alignOf(TypeId T, MatrixLayout ML) {
   case TypeKind::Array:
   case TypeKind::RuntimeArray:
     return alignOf(Ty->Element, ML);
+  case TypeKind::Pointer:
+    // PhysicalStorageBuffer pointers are 64-bit addresses in memory.
+    return Ty->Storage == spv::StorageClass::PhysicalStorageBuffer ? 8 : 1;
   case TypeKind::Struct: {
     uint32_t A = 1;
     for (uint32_t I = 0; I < Ty->Members.size(); ++I)
@@ -104,6 +107,8 @@ uint64_t MemoryLayout::sizeOf(TypeId T, MatrixLayout ML) {
     return uint64_t(Ty->Count) * arrayStride(T, ML);
   case TypeKind::RuntimeArray:
     return 0;
+  case TypeKind::Pointer:
+    return Ty->Storage == spv::StorageClass::PhysicalStorageBuffer ? 8 : 0;
   case TypeKind::Struct: {
     uint64_t End = 0;
     for (uint32_t I = 0; I < Ty->Members.size(); ++I)
@@ -185,6 +190,12 @@ Error MemoryLayout::scalars(TypeId T, MatrixLayout ML, uint64_t Base,
       break;
     case TypeKind::Float:
       Out.push_back({{ScalarKind::Float, Ty->Width}, I.Offset});
+      break;
+    case TypeKind::Pointer:
+      if (Ty->Storage != spv::StorageClass::PhysicalStorageBuffer)
+        return makeError("type " + M.friendlyName(I.T.value()) +
+                         " cannot be loaded or stored as a whole");
+      Out.push_back({{ScalarKind::UInt, 64}, I.Offset});
       break;
     case TypeKind::Vector: {
       uint64_t S = I.VecStride ? I.VecStride

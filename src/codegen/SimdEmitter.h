@@ -71,7 +71,29 @@ struct PointerValue {
   int64_t AffineStride = 0;
   MatrixLayout ML;               ///< layout of a matrix pointee
   uint64_t VecStride = 0;        ///< component stride of a vector pointee
+  /// Per-lane bases (<W x ptr>) and sizes (<W x i64>, null: unchecked) when
+  /// lanes point into different buffers: an element of a descriptor array
+  /// picked by a varying index, or a varying PhysicalStorageBuffer pointer.
+  /// Base is then unused and Offset always <W x i64>.
+  llvm::Value *LaneBase = nullptr;
+  llvm::Value *LaneSize = nullptr;
+  /// Bounds-check every access even without robust buffer access (elements
+  /// of descriptor arrays: an index past the array reads zero).
+  bool ForceBounds = false;
+  /// Base/Size/LaneBase/LaneSize were computed in some block rather than
+  /// the entry: other blocks reload them from slots, like the offset.
+  bool DynamicBase = false;
+  /// An arrayed binding before its element is chosen: the array of
+  /// s2l_descriptor and its element count (i64).
+  llvm::Value *DescArray = nullptr;
+  llvm::Value *DescCount = nullptr;
   bool offsetVarying() const { return Offset->getType()->isVectorTy(); }
+};
+
+/// Slots carrying a memory pointer's parts to the blocks that use it.
+struct PointerSlotSet {
+  llvm::AllocaInst *Offset = nullptr, *Affine = nullptr, *Base = nullptr,
+                   *Size = nullptr, *LaneBase = nullptr, *LaneSize = nullptr;
 };
 
 /// A register variable's component: a pointer to a scalar (Uniform
@@ -245,6 +267,27 @@ private:
   void setAffine(llvm::Value *V, llvm::Value *Base, int64_t Stride);
   llvm::Value *laneIndices(llvm::Type *ElemTy);
 
+  // --- descriptor arrays and physical pointers -----------------------------
+  // (EmitDescriptorArrays.cpp, EmitPhysicalPointers.cpp)
+  /// The pointer for an arrayed binding (set, binding) before indexing.
+  PointerValue descriptorArrayPointer(uint32_t Var, llvm::Value *Sets);
+  /// Picks the element of descriptor array \p P (in place) that the
+  /// indices of access chain \p I from operand \p First select (one per
+  /// array dimension); returns how many it used, 0 after a diagnostic.
+  size_t indexDescriptorArray(const Instruction &I, size_t First,
+                              PointerValue &P);
+  /// Whether \p T is a pointer type in PhysicalStorageBuffer.
+  bool isPhysicalPointerType(TypeId T) const;
+  /// A memory pointer for the PhysicalStorageBuffer pointer value \p Id.
+  bool physicalPointerOf(uint32_t Id, PointerValue &P);
+  /// The 64-bit address (i64 or <W x i64>) \p P points to.
+  llvm::Value *addressOf(const PointerValue &P);
+  /// OpConvertUToPtr, OpConvertPtrToU and pointer OpBitcast; false if
+  /// \p I is none of them.
+  bool emitPhysicalPointer(const Instruction &I);
+  /// The gather/scatter addresses of a varying access at \p Off.
+  llvm::Value *laneAddresses(const PointerValue &P, llvm::Value *Off);
+
   // --- compute (EmitCompute.cpp) -------------------------------------------
   bool isComputeBuiltIn(uint32_t Var) const;
   LaneValue computeBuiltIn(uint32_t Var);
@@ -310,9 +353,8 @@ private:
   std::unordered_map<uint32_t, PointerValue> Pointers;
   std::unordered_map<uint32_t, std::vector<ScalarType>> ComponentCache;
   MemoryLayout ML;
-  /// Memory pointers used in other blocks: offset slots.
-  std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, llvm::AllocaInst *>>
-      PointerSlots;
+  /// Memory pointers used in other blocks: offset (and base) slots.
+  std::unordered_map<uint32_t, PointerSlotSet> PointerSlots;
   std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
   /// Function/Private variables some access chain indexes dynamically (or
   /// passed to a parameter that is): they live in lane memory.

@@ -155,6 +155,18 @@ LaneValue SimdEmitter::get(uint32_t Id) {
   }
   if (auto P = ParamValues.find(Id); P != ParamValues.end())
     return P->second;
+  if (Pointers.count(Id) && isPhysicalPointerType(M.typeOf(Id))) {
+    // An access chain into physical memory used as a value: its address.
+    PointerValue P;
+    LaneValue V;
+    if (pointerOf(Id, P))
+      V.Comps.push_back(addressOf(P));
+    else
+      V.Comps.push_back(PoisonValue::get(B.getInt64Ty()));
+    V.Varying = V.Comps[0]->getType()->isVectorTy();
+    bool Varying = isVarying(Id) || V.Varying;
+    return coerce(std::move(V), Varying);
+  }
   auto S = ValueSlots.find(Id);
   auto D = DefBlockOf.find(Id);
   // Unvalidated input may use a value where its definition does not

@@ -42,9 +42,10 @@ Translates and JIT-compiles a GLCompute entry point, dispatches it on the
 CPU and reports how fast it ran. SHADER is any input spirv2llvm reads.
 
 Resources:
-  --buffer [SET.]BINDING:SIZE[:init=KIND]
+  --buffer [SET.]BINDING[[INDEX]]:SIZE[:init=KIND]
                           a buffer for the shader's binding (set 0 if SET is
-                          left out); SIZE in bytes, a multiple of 4, with an
+                          left out; with [INDEX], element INDEX of an array
+                          of blocks); SIZE in bytes, a multiple of 4, with an
                           optional K, M or G suffix (KiB, MiB, GiB); its
                           type (storage or uniform) comes from the shader.
                           Word i of the buffer gets, by KIND:
@@ -83,7 +84,7 @@ Dispatch:
                           the initial buffer contents (default: one dispatch)
 
 Output:
-  --dump [SET.]BINDING:PATH  write the buffer to PATH after the run (the
+  --dump [SET.]BINDING[[INDEX]]:PATH  write the buffer to PATH after the run (the
                           result of one dispatch)
   -q                      print only the RESULT line
 
@@ -95,13 +96,25 @@ second at the median, translate + JIT time). Exit status: 0 success, 1 the
 shader failed to translate, compile or run, 2 bad usage.
 )";
 
-std::string bindingName(uint32_t Set, uint32_t Binding) {
-  return std::to_string(Set) + "." + std::to_string(Binding);
+std::string bindingName(uint32_t Set, uint32_t Binding,
+                        std::optional<uint32_t> Index = {}) {
+  return std::to_string(Set) + "." + std::to_string(Binding) +
+         (Index ? "[" + std::to_string(*Index) + "]" : std::string());
 }
 
-/// Parses [SET.]BINDING.
-bool parseBindingRef(StringRef S, uint32_t &Set, uint32_t &Binding) {
+/// Parses [SET.]BINDING[[INDEX]].
+bool parseBindingRef(StringRef S, uint32_t &Set, uint32_t &Binding,
+                     std::optional<uint32_t> &Index) {
   Set = 0;
+  Index.reset();
+  if (S.ends_with("]")) {
+    auto [Ref, IndexText] = S.drop_back().split('[');
+    uint32_t I;
+    if (!S.contains('[') || !parseU32(IndexText, I))
+      return false;
+    Index = I;
+    S = Ref;
+  }
   if (S.contains('.')) {
     auto [SetText, BindingText] = S.split('.');
     return parseU32(SetText, Set) && parseU32(BindingText, Binding);
@@ -115,10 +128,10 @@ Expected<RunBuffer> parseBufferSpec(StringRef V) {
   B.Spec = V.str();
   auto [Ref, Rest] = V.split(':');
   if (!V.contains(':'))
-    return makeError("expected [SET.]BINDING:SIZE[:init=KIND]");
-  if (!parseBindingRef(Ref, B.Set, B.Binding))
+    return makeError("expected [SET.]BINDING[[INDEX]]:SIZE[:init=KIND]");
+  if (!parseBindingRef(Ref, B.Set, B.Binding, B.Index))
     return makeError("malformed binding '" + Ref +
-                     "' (expected [SET.]BINDING)");
+                     "' (expected [SET.]BINDING or [SET.]BINDING[INDEX])");
   // The KIND may itself contain ':' (random_u32:7, file:C:/x), so split
   // once more only.
   auto [SizeText, InitText] = Rest.split(':');
@@ -167,6 +180,35 @@ std::optional<std::string> checkResources(const RunOptions &O,
   for (const ComputeInfo::Binding &B : Info.Bindings) {
     const char *Kind = B.IsUniform ? "uniform buffer" : "storage buffer";
     std::string Name = bindingName(B.Set, B.Binding);
+    if (B.IsArray) {
+      // A descriptor array: its elements come as SET.BINDING[INDEX].
+      std::string Size =
+          B.ArraySize ? std::to_string(B.ArraySize) : std::string("runtime");
+      if (O.findBuffer(B.Set, B.Binding))
+        return "--buffer " + Name + ": the shader's binding " + Name +
+               " is an array of " + Size + " " + Kind +
+               "s; give its elements as " + Name + "[INDEX]:SIZE";
+      if (!O.hasElements(B.Set, B.Binding))
+        return "the shader uses binding " + Name + " (an array of " + Size +
+               " " + Kind + "s) but no --buffer " + Name +
+               "[INDEX] gives an element";
+      for (const RunBuffer &Buf : O.Buffers) {
+        if (Buf.Set != B.Set || Buf.Binding != B.Binding)
+          continue;
+        std::string El = bindingName(B.Set, B.Binding, Buf.Index);
+        if (B.ArraySize && *Buf.Index >= B.ArraySize)
+          return "--buffer " + El + ": index out of range (the shader's " +
+                 "array at " + Name + " has " + Size + " elements)";
+        if (Buf.Size < B.MinSize)
+          return "--buffer " + El + ": " + std::to_string(Buf.Size) +
+                 " bytes, but the shader's " + Kind + " at " + Name +
+                 " needs at least " + std::to_string(B.MinSize);
+      }
+      continue;
+    }
+    if (O.hasElements(B.Set, B.Binding))
+      return "--buffer " + Name + "[...]: the shader's binding " + Name +
+             " is a single " + Kind + ", not an array";
     const RunBuffer *Buf = O.findBuffer(B.Set, B.Binding);
     if (!Buf)
       return "the shader uses binding " + Name + " (" + Kind +
@@ -216,7 +258,7 @@ void printSummary(const RunOptions &O, const std::string &Entry,
       << O.Groups[2] << " = " << Groups * PerGroup << " invocations\n";
   for (const RunBuffer &B : O.Buffers) {
     const ComputeInfo::Binding *SB = findBinding(Info, B.Set, B.Binding);
-    Out << "binding:   " << bindingName(B.Set, B.Binding) << " "
+    Out << "binding:   " << bindingName(B.Set, B.Binding, B.Index) << " "
         << (!SB             ? "unused"
             : SB->IsUniform ? "uniform"
                             : "storage")
@@ -248,11 +290,19 @@ double msSince(std::chrono::steady_clock::time_point Start) {
 
 } // namespace
 
-const RunBuffer *RunOptions::findBuffer(uint32_t Set, uint32_t Binding) const {
+const RunBuffer *RunOptions::findBuffer(uint32_t Set, uint32_t Binding,
+                                        std::optional<uint32_t> Index) const {
   for (const RunBuffer &B : Buffers)
-    if (B.Set == Set && B.Binding == Binding)
+    if (B.Set == Set && B.Binding == Binding && B.Index == Index)
       return &B;
   return nullptr;
+}
+
+bool RunOptions::hasElements(uint32_t Set, uint32_t Binding) const {
+  for (const RunBuffer &B : Buffers)
+    if (B.Set == Set && B.Binding == Binding && B.Index)
+      return true;
+  return false;
 }
 
 std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
@@ -281,13 +331,14 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
       O.JitOptLevel = unsigned(A[2] - '0');
     } else if ((R = Value("--buffer", V))) {
       if (R < 0)
-        return "--buffer needs [SET.]BINDING:SIZE[:init=KIND]";
+        return "--buffer needs [SET.]BINDING[[INDEX]]:SIZE[:init=KIND]";
       auto B = parseBufferSpec(V);
       if (!B)
         return Quoted("--buffer") + ": " + toString(B.takeError());
-      if (O.findBuffer(B->Set, B->Binding))
+      if (O.findBuffer(B->Set, B->Binding, B->Index))
         return Quoted("--buffer") + ": binding " +
-               bindingName(B->Set, B->Binding) + " already has a buffer";
+               bindingName(B->Set, B->Binding, B->Index) +
+               " already has a buffer";
       O.Buffers.push_back(std::move(*B));
     } else if ((R = Value("--push", V))) {
       if (R < 0 || V.empty())
@@ -372,9 +423,9 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
       auto [Ref, Path] = StringRef(V).split(':');
       if (R < 0 || !StringRef(V).contains(':') || Path.empty())
         return Quoted("--dump") + ": expected [SET.]BINDING:PATH";
-      if (!parseBindingRef(Ref, D.Set, D.Binding))
+      if (!parseBindingRef(Ref, D.Set, D.Binding, D.Index))
         return Quoted("--dump") + ": malformed binding '" + Ref.str() +
-               "' (expected [SET.]BINDING)";
+               "' (expected [SET.]BINDING or [SET.]BINDING[INDEX])";
       D.Path = Path.str();
       O.Dumps.push_back(std::move(D));
     } else if (!A.starts_with("-") || A == "-") {
@@ -396,9 +447,10 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
     return "--robust-buffer-access needs --backend=simd";
   // Checked after the loop so that --dump may come before its --buffer.
   for (const RunDump &D : O.Dumps)
-    if (!O.findBuffer(D.Set, D.Binding))
-      return "--dump '" + bindingName(D.Set, D.Binding) + ":" + D.Path +
-             "': no --buffer gives binding " + bindingName(D.Set, D.Binding);
+    if (!O.findBuffer(D.Set, D.Binding, D.Index))
+      return "--dump '" + bindingName(D.Set, D.Binding, D.Index) + ":" +
+             D.Path + "': no --buffer gives binding " +
+             bindingName(D.Set, D.Binding, D.Index);
   return std::nullopt;
 }
 
@@ -450,8 +502,12 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
 
   DispatchResources R;
   for (size_t I = 0; I < O.Buffers.size(); ++I)
-    R.bind(O.Buffers[I].Set, O.Buffers[I].Binding, Data[I].data(),
-           Data[I].size());
+    if (O.Buffers[I].Index)
+      R.bindArrayElement(O.Buffers[I].Set, O.Buffers[I].Binding,
+                         *O.Buffers[I].Index, Data[I].data(), Data[I].size());
+    else
+      R.bind(O.Buffers[I].Set, O.Buffers[I].Binding, Data[I].data(),
+             Data[I].size());
   R.PushConstants = O.PushConstants;
 
   if (!O.Quiet) {
@@ -482,7 +538,7 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   }
 
   for (const RunDump &D : O.Dumps) {
-    size_t I = O.findBuffer(D.Set, D.Binding) - O.Buffers.data();
+    size_t I = O.findBuffer(D.Set, D.Binding, D.Index) - O.Buffers.data();
     std::error_code EC;
     raw_fd_ostream OS(D.Path, EC, sys::fs::OF_None);
     if (!EC) {

@@ -30,18 +30,21 @@
 
 namespace spirv2llvm {
 
-/// One --buffer [SET.]BINDING:SIZE[:init=KIND].
+/// One --buffer [SET.]BINDING[\[INDEX\]]:SIZE[:init=KIND]; INDEX makes it
+/// element INDEX of a descriptor array (an array of blocks).
 struct RunBuffer {
   uint32_t Set = 0, Binding = 0;
+  std::optional<uint32_t> Index;
   uint64_t Size = 0;
   BufferInit Init;
   /// The option's value as given, for messages.
   std::string Spec;
 };
 
-/// One --dump [SET.]BINDING:PATH.
+/// One --dump [SET.]BINDING[\[INDEX\]]:PATH.
 struct RunDump {
   uint32_t Set = 0, Binding = 0;
+  std::optional<uint32_t> Index;
   std::string Path;
 };
 
@@ -65,7 +68,12 @@ struct RunOptions {
   bool Quiet = false;
   bool Help = false;
 
-  const RunBuffer *findBuffer(uint32_t Set, uint32_t Binding) const;
+  /// The buffer given for (set, binding) and array element \p Index
+  /// (nullopt: not an element).
+  const RunBuffer *findBuffer(uint32_t Set, uint32_t Binding,
+                              std::optional<uint32_t> Index = {}) const;
+  /// Whether some --buffer gives an element of (set, binding).
+  bool hasElements(uint32_t Set, uint32_t Binding) const;
 };
 
 /// Parses \p Args (after "run"). Returns the message of the first error,

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 
+#include <unordered_set>
+
 using namespace llvm;
 
 namespace spirv2llvm {
@@ -43,6 +45,9 @@ private:
   Error expectType(const Instruction &I, uint32_t Id, const char *What);
 
   Module &M;
+  /// Pointer types declared by OpTypeForwardPointer: usable (as struct
+  /// members, for buffer_reference lists) before their OpTypePointer.
+  std::unordered_set<uint32_t> ForwardPointers;
   /// Instruction index of each of M.EntryPoints, for messages.
   std::vector<uint32_t> EntryPointInsts;
   /// Nesting depth and size in bytes (saturating) of each built type, for
@@ -164,6 +169,8 @@ const char *kindName(IdKind K) {
 
 Error ModuleBuilder::expectType(const Instruction &I, uint32_t Id,
                                 const char *What) {
+  if (ForwardPointers.count(Id) && M.kindOf(Id) == IdKind::Type)
+    return Error::success();
   if (!M.findType(Id))
     return errorAt(I, Twine(What) + " " + name(Id) + " is not a type" +
                           (M.kindOf(Id) == IdKind::Type
@@ -479,9 +486,11 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
   case spv::Op::OpMemoryModel:
     M.Addressing = static_cast<spv::AddressingModel>(I.Operands.at(0));
     M.Memory = static_cast<spv::MemoryModel>(I.Operands.at(1));
-    if (M.Addressing != spv::AddressingModel::Logical)
+    if (M.Addressing != spv::AddressingModel::Logical &&
+        M.Addressing != spv::AddressingModel::PhysicalStorageBuffer64)
       return errorAt(I, "unsupported: addressing model " +
-                            Twine(I.Operands[0]) + " (only Logical)");
+                            Twine(I.Operands[0]) +
+                            " (only Logical and PhysicalStorageBuffer64)");
     return Error::success();
   case spv::Op::OpEntryPoint: {
     EntryPoint E;
@@ -590,6 +599,7 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
     return Error::success();
   }
   case spv::Op::OpTypeForwardPointer:
+    ForwardPointers.insert(I.Operands.at(0));
     return Error::success();
   case spv::Op::OpUndef: {
     Constant C;
@@ -900,6 +910,12 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::VulkanMemoryModelDeviceScope:
   case Capability::ShaderNonUniform:
   case Capability::RuntimeDescriptorArray:
+  case Capability::UniformBufferArrayNonUniformIndexing:
+  case Capability::StorageBufferArrayNonUniformIndexing:
+  case Capability::PhysicalStorageBufferAddresses:
+  case Capability::WorkgroupMemoryExplicitLayoutKHR:
+  case Capability::WorkgroupMemoryExplicitLayout8BitAccessKHR:
+  case Capability::WorkgroupMemoryExplicitLayout16BitAccessKHR:
   case Capability::SignedZeroInfNanPreserve:
   case Capability::DenormPreserve:
   case Capability::DenormFlushToZero:

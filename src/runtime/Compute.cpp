@@ -51,6 +51,15 @@ void DispatchResources::bind(uint32_t Set, uint32_t Binding, void *Data,
   Sets[Set][Binding] = s2l_descriptor{Data, Size};
 }
 
+void DispatchResources::bindArrayElement(uint32_t Set, uint32_t Binding,
+                                         uint32_t Index, void *Data,
+                                         uint64_t Size) {
+  std::vector<s2l_descriptor> &Elems = Arrays[{Set, Binding}];
+  if (Elems.size() <= Index)
+    Elems.resize(Index + 1, s2l_descriptor{nullptr, 0});
+  Elems[Index] = s2l_descriptor{Data, Size};
+}
+
 namespace {
 
 /// Stack of one fiber. Shader code keeps almost everything in registers;
@@ -127,7 +136,43 @@ ComputeShader::create(Translation T, unsigned OptLevel) {
 
 Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
                               const DispatchResources &R, unsigned Threads) {
+  // The table the shader reads: single blocks as bound, and for each
+  // descriptor array a descriptor pointing at its elements (abi.h).
+  std::vector<std::vector<s2l_descriptor>> Table = R.Sets;
+  for (const auto &[Key, Elems] : R.Arrays) {
+    auto [Set, Binding] = Key;
+    if (Table.size() <= Set)
+      Table.resize(Set + 1);
+    if (Table[Set].size() <= Binding)
+      Table[Set].resize(Binding + 1, s2l_descriptor{nullptr, 0});
+    Table[Set][Binding] = s2l_descriptor{
+        const_cast<s2l_descriptor *>(Elems.data()), uint64_t(Elems.size())};
+  }
   for (const ComputeInfo::Binding &Bd : Info.Bindings) {
+    std::string Where = "set " + std::to_string(Bd.Set) + ", binding " +
+                        std::to_string(Bd.Binding);
+    auto Arr = R.Arrays.find({Bd.Set, Bd.Binding});
+    if (Bd.IsArray != (Arr != R.Arrays.end())) {
+      if (Bd.IsArray)
+        return makeError("the shader's " + Where +
+                         " is a descriptor array: bind its elements with "
+                         "bindArrayElement");
+      return makeError("the shader's " + Where +
+                       " is a single buffer, not a descriptor array");
+    }
+    if (Bd.IsArray) {
+      const std::vector<s2l_descriptor> &Elems = Arr->second;
+      if (Bd.ArraySize && Elems.size() > Bd.ArraySize)
+        return makeError(Twine(Elems.size()) + " elements bound at " + Where +
+                         ", the shader's array has " + Twine(Bd.ArraySize));
+      for (size_t K = 0; K < Elems.size(); ++K)
+        if (Elems[K].data && Elems[K].size < Bd.MinSize)
+          return makeError("buffer " + Twine(K) + " at " + Where + " has " +
+                           Twine(Elems[K].size) +
+                           " bytes, the shader's type needs " +
+                           Twine(Bd.MinSize));
+      continue;
+    }
     const s2l_descriptor *D =
         Bd.Set < R.Sets.size() && Bd.Binding < R.Sets[Bd.Set].size()
             ? &R.Sets[Bd.Set][Bd.Binding]
@@ -149,7 +194,7 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
     return Error::success();
 
   std::vector<const s2l_descriptor *> SetTable;
-  for (const auto &Set : R.Sets)
+  for (const auto &Set : Table)
     SetTable.push_back(Set.data());
 
   const unsigned W = Jit->width();

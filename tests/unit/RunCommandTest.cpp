@@ -246,6 +246,28 @@ TEST(RunArgsTest, BuffersAndDefaults) {
   EXPECT_FALSE(O.Quiet);
 }
 
+TEST(RunArgsTest, DescriptorArrayElements) {
+  RunOptions O = parseOk({"s.comp", "--buffer", "2[0]:16", "--buffer",
+                          "1.2[3]:32:init=iota_u32", "--buffer", "1.2:8",
+                          "--dump", "1.2[3]:out.bin"});
+  ASSERT_EQ(O.Buffers.size(), 3u);
+  EXPECT_EQ(O.Buffers[0].Set, 0u);
+  EXPECT_EQ(O.Buffers[0].Binding, 2u);
+  EXPECT_EQ(O.Buffers[0].Index, 0u);
+  EXPECT_EQ(O.Buffers[1].Set, 1u);
+  EXPECT_EQ(O.Buffers[1].Index, 3u);
+  EXPECT_EQ(O.Buffers[1].Size, 32u);
+  EXPECT_EQ(O.Buffers[1].Init.Kind, BufferInitKind::IotaU32);
+  EXPECT_FALSE(O.Buffers[2].Index);
+  EXPECT_EQ(O.findBuffer(1, 2, 3u), &O.Buffers[1]);
+  EXPECT_EQ(O.findBuffer(1, 2), &O.Buffers[2]);
+  EXPECT_EQ(O.findBuffer(1, 2, 0u), nullptr);
+  EXPECT_TRUE(O.hasElements(1, 2));
+  EXPECT_FALSE(O.hasElements(0, 3));
+  ASSERT_EQ(O.Dumps.size(), 1u);
+  EXPECT_EQ(O.Dumps[0].Index, 3u);
+}
+
 TEST(RunArgsTest, DispatchOptions) {
   RunOptions O = parseOk({"--dispatch", "8,2", "s.comp", "--entry", "main2",
                           "--threads", "3", "--width=16", "--spec", "4=2.5",
@@ -425,7 +447,7 @@ TEST_F(RunCommandTest, HelpMentionsRun) {
   EXPECT_EQ(R.Exit, 0);
   EXPECT_NE(R.Out.find("usage: spirv2llvm run SHADER [options]"),
             std::string::npos);
-  EXPECT_NE(R.Out.find("--buffer [SET.]BINDING:SIZE[:init=KIND]"),
+  EXPECT_NE(R.Out.find("--buffer [SET.]BINDING[[INDEX]]:SIZE[:init=KIND]"),
             std::string::npos);
 }
 
@@ -441,6 +463,22 @@ struct UsageCase {
 };
 
 const UsageCase UsageCases[] = {
+    {"ElementIndexMalformed", {"{SHADER}", "--buffer", "0[x]:16"},
+     "malformed binding '0[x]' (expected [SET.]BINDING or "
+     "[SET.]BINDING[INDEX])"},
+    {"ElementIndexUnclosed", {"{SHADER}", "--buffer", "0[1:16"},
+     "malformed binding"},
+    {"ElementGivenTwice",
+     {"{SHADER}", "--buffer", "0.1[2]:16", "--buffer", "0.1[2]:32"},
+     "binding 0.1[2] already has a buffer"},
+    {"ElementOfSingleBlock",
+     {"{SHADER}", "--buffer", "0[0]:16", "--buffer", "1:16"},
+     "--buffer 0.0[...]: the shader's binding 0.0 is a single storage "
+     "buffer, not an array"},
+    {"DumpOfMissingElement",
+     {"{SHADER}", "--buffer", "0:16", "--buffer", "1:16", "--dump",
+      "1[3]:{DIR}/x.bin"},
+     "no --buffer gives binding 0.1[3]"},
     {"SizeNotMultipleOf4",
      {"{SHADER}", "--buffer", "0:10"},
      "--buffer '0:10': size 10 is not a positive multiple of 4"},
@@ -455,7 +493,7 @@ const UsageCase UsageCases[] = {
      "--buffer '0:4k': malformed size '4k'"},
     {"MissingSize",
      {"{SHADER}", "--buffer", "0"},
-     "--buffer '0': expected [SET.]BINDING:SIZE[:init=KIND]"},
+     "--buffer '0': expected [SET.]BINDING[[INDEX]]:SIZE[:init=KIND]"},
     {"MalformedBinding",
      {"{SHADER}", "--buffer", "x.1:16"},
      "--buffer 'x.1:16': malformed binding 'x.1'"},
@@ -654,6 +692,61 @@ TEST_F(RunCommandTest, BufferSmallerThanItsType) {
                        "buffer at 0.0 needs at least 64"),
             std::string::npos)
       << R.Err;
+}
+
+const char *const ArrayShader = R"(#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer In { uint n; uint v[]; } src[3];
+layout(set = 0, binding = 1) buffer Out { uint o[8]; } dst;
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  dst.o[i] = src[nonuniformEXT(i % 3u)].v[i] + src[1].n;
+  dst.o[4u + i] = uint(src[nonuniformEXT(i)].v.length());
+}
+)";
+
+TEST_F(RunCommandTest, DescriptorArrayNeedsElements) {
+  REQUIRE_RUNTIME();
+  std::string Shader = writeFile("array.comp", ArrayShader);
+  RunResult R = runRun({Shader, "--buffer", "0:64", "--buffer", "1:32"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Err.find("--buffer 0.0: the shader's binding 0.0 is an array "
+                       "of 3 storage buffers; give its elements as "
+                       "0.0[INDEX]:SIZE"),
+            std::string::npos)
+      << R.Err;
+  R = runRun({Shader, "--buffer", "0[3]:64", "--buffer", "1:32"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Err.find("--buffer 0.0[3]: index out of range (the shader's "
+                       "array at 0.0 has 3 elements)"),
+            std::string::npos)
+      << R.Err;
+  R = runRun({Shader, "--buffer", "1:32"});
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Err.find("no --buffer 0.0[INDEX] gives an element"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST_F(RunCommandTest, DescriptorArrayRun) {
+  REQUIRE_RUNTIME();
+  std::string Out = path("array-out.bin");
+  // Element 2 is not given: reads through it are zero, length 0.
+  RunResult R = runRun({writeFile("array2.comp", ArrayShader), "--buffer",
+                        "0[0]:32:init=iota_u32", "--buffer",
+                        "0[1]:64:init=fill_u32:7", "--buffer", "1:32",
+                        "--dump", "1:" + Out});
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("0.0[1] storage, 64 bytes, init=fill_u32:7"),
+            std::string::npos)
+      << R.Out;
+  std::vector<uint8_t> Bytes = readFile(Out);
+  ASSERT_EQ(Bytes.size(), 32u);
+  // Lane i reads element i % 3, word 1 + i; src[1].n is 7.
+  uint32_t Want[8] = {1 + 7, 7 + 7, 0 + 7, 4 + 7, 7, 15, 0, 0};
+  for (size_t I = 0; I < 8; ++I)
+    EXPECT_EQ(wordAt(Bytes, I), Want[I]) << "word " << I;
 }
 
 //===----------------------------------------------------------------------===//

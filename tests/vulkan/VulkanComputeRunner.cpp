@@ -19,7 +19,9 @@
 #include <dlfcn.h>
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <set>
+#include <tuple>
 
 using namespace spirv2llvm::vk;
 using llvm::Error;
@@ -151,6 +153,9 @@ struct DeviceFeatures {
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT AtomicFloat2 =
       makeStruct<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
+  VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR WorkgroupLayout =
+      makeStruct<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR);
 };
 
 /// Shader-relevant features, by their Vulkan member names, for
@@ -209,6 +214,8 @@ const FeatureName ShaderFeatures[] = {
     S2L_FEATURE(AtomicFloat2, shaderSharedFloat32AtomicMinMax),
     S2L_FEATURE(AtomicFloat2, shaderBufferFloat64AtomicMinMax),
     S2L_FEATURE(AtomicFloat2, shaderSharedFloat64AtomicMinMax),
+    S2L_FEATURE(WorkgroupLayout, workgroupMemoryExplicitLayout),
+    S2L_FEATURE(WorkgroupLayout, workgroupMemoryExplicitLayout16BitAccess),
 };
 #undef S2L_FEATURE
 
@@ -374,6 +381,11 @@ Error RunnerState::createDevice() {
       EnabledExts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
     }
   }
+  if (HasExt(VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME)) {
+    Append(F.WorkgroupLayout);
+    EnabledExts.push_back(
+        VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
+  }
   vkGetPhysicalDeviceFeatures2(Physical, &F.Core);
   // Robustness defines out-of-bounds results that our JIT does not; a
   // reference must not hide a shader's out-of-bounds access behind them.
@@ -461,6 +473,15 @@ Expected<uint32_t> RunnerState::findHostMemoryType(uint32_t TypeBits) const {
 } // namespace spirv2llvm::vk::detail
 
 namespace {
+
+/// Elements of the binding (set, binding): the largest ArrayElement + 1.
+uint32_t descriptorCount(const VkDispatch &D, uint32_t Set, uint32_t Binding) {
+  uint32_t N = 0;
+  for (const VkBufferSpec &B : D.Buffers)
+    if (!B.DeviceAddress && B.Set == Set && B.Binding == Binding)
+      N = std::max(N, B.ArrayElement + 1);
+  return N;
+}
 
 /// Everything one VkDispatch needs, destroyed in reverse order of creation
 /// (handles still null were never created).
@@ -550,11 +571,22 @@ Error DispatchResources::checkLimits(const VkDispatch &D) const {
     return makeError(
         llvm::formatv("{0} bytes of push constants; the device allows {1}",
                       D.PushConstants.size(), L.maxPushConstantsSize));
-  std::set<std::pair<uint32_t, uint32_t>> Bindings;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> Bindings;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> Elements;
+  for (const auto &[Index, Offset] : D.AddressesInPush)
+    if (Index >= D.Buffers.size() || !D.Buffers[Index].DeviceAddress ||
+        uint64_t(Offset) + 8 > D.PushConstants.size())
+      return makeError(llvm::formatv(
+          "address of buffer {0} at push constant offset {1}: not a "
+          "DeviceAddress buffer, or outside the push constants",
+          Index, Offset));
   for (const VkBufferSpec &B : D.Buffers) {
-    if (!Bindings.insert({B.Set, B.Binding}).second)
+    if (B.DeviceAddress)
+      continue;
+    if (!Bindings.insert({B.Set, B.Binding, B.ArrayElement}).second)
       return makeError(llvm::formatv("two buffers at set {0} binding {1}",
                                      B.Set, B.Binding));
+    ++Elements[{B.Set, B.Binding}];
     if (B.Set >= L.maxBoundDescriptorSets)
       return makeError(
           llvm::formatv("set {0} is out of range: the device binds {1} sets",
@@ -568,6 +600,11 @@ Error DispatchResources::checkLimits(const VkDispatch &D) const {
           B.IsUniform ? "uniform" : "storage", B.Set, B.Binding, B.Data.size(),
           Limit));
   }
+  for (const auto &[Key, Count] : Elements)
+    if (descriptorCount(D, Key.first, Key.second) != Count)
+      return makeError(llvm::formatv(
+          "descriptor array at set {0} binding {1} has missing elements",
+          Key.first, Key.second));
   std::set<uint32_t> SpecIds;
   for (const auto &[Id, Value] : D.SpecConstants)
     if (!SpecIds.insert(Id).second)
@@ -601,17 +638,18 @@ Error DispatchResources::createPipeline(const VkDispatch &D) {
 
   uint32_t SetCount = 0;
   for (const VkBufferSpec &B : D.Buffers)
-    SetCount = std::max(SetCount, B.Set + 1);
+    if (!B.DeviceAddress)
+      SetCount = std::max(SetCount, B.Set + 1);
   for (uint32_t Set = 0; Set < SetCount; ++Set) {
     std::vector<VkDescriptorSetLayoutBinding> Bindings;
     for (const VkBufferSpec &B : D.Buffers) {
-      if (B.Set != Set)
+      if (B.Set != Set || B.DeviceAddress || B.ArrayElement != 0)
         continue;
       VkDescriptorSetLayoutBinding LB{};
       LB.binding = B.Binding;
       LB.descriptorType = B.IsUniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      LB.descriptorCount = 1;
+      LB.descriptorCount = descriptorCount(D, B.Set, B.Binding);
       LB.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
       Bindings.push_back(LB);
     }
@@ -688,6 +726,8 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
     Info.size = B.Size;
     Info.usage = Spec.IsUniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
                                 : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (Spec.DeviceAddress)
+      Info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     Info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if (Error E = check(vkCreateBuffer(Dev, &Info, nullptr, &B.Handle),
                         "vkCreateBuffer"))
@@ -701,6 +741,11 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
         VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     Alloc.allocationSize = Req.size;
     Alloc.memoryTypeIndex = *Type;
+    auto Flags = makeStruct<VkMemoryAllocateFlagsInfo>(
+        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
+    Flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (Spec.DeviceAddress)
+      Alloc.pNext = &Flags;
     if (Error E = check(vkAllocateMemory(Dev, &Alloc, nullptr, &B.Memory),
                         "vkAllocateMemory"))
       return E;
@@ -712,6 +757,14 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
                   "vkMapMemory"))
       return E;
   }
+  // Device addresses go into the push constants before they are recorded.
+  for (const auto &[Index, Offset] : D.AddressesInPush) {
+    auto Info = makeStruct<VkBufferDeviceAddressInfo>(
+        VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+    Info.buffer = Buffers[Index].Handle;
+    VkDeviceAddress Addr = vkGetBufferDeviceAddress(Dev, &Info);
+    std::memcpy(PushData.data() + Offset, &Addr, 8);
+  }
   return Error::success();
 }
 
@@ -721,7 +774,8 @@ Error DispatchResources::createDescriptors(const VkDispatch &D) {
   VkDevice Dev = R.Device;
   uint32_t Storage = 0, Uniform = 0;
   for (const VkBufferSpec &B : D.Buffers)
-    ++(B.IsUniform ? Uniform : Storage);
+    if (!B.DeviceAddress)
+      ++(B.IsUniform ? Uniform : Storage);
   std::vector<VkDescriptorPoolSize> Sizes;
   if (Storage)
     Sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, Storage});
@@ -751,11 +805,14 @@ Error DispatchResources::createDescriptors(const VkDispatch &D) {
   std::vector<VkWriteDescriptorSet> Writes;
   for (size_t I = 0; I < D.Buffers.size(); ++I) {
     const VkBufferSpec &Spec = D.Buffers[I];
+    if (Spec.DeviceAddress)
+      continue;
     BufferInfos.push_back({Buffers[I].Handle, 0, Buffers[I].Size});
     VkWriteDescriptorSet W = makeStruct<VkWriteDescriptorSet>(
         VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
     W.dstSet = Sets[Spec.Set];
     W.dstBinding = Spec.Binding;
+    W.dstArrayElement = Spec.ArrayElement;
     W.descriptorCount = 1;
     W.descriptorType = Spec.IsUniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;

@@ -53,10 +53,18 @@ struct PreparedState; // the objects of one prepared dispatch
 /// VulkanComputeRunner::run, the final content (same size). The descriptor
 /// range is Data.size() bytes, which is what a runtime array's length() sees;
 /// an empty Data gets a 4-byte buffer, since Vulkan has no empty buffers.
+///
+/// Descriptor arrays: buffers with the same (Set, Binding) and different
+/// ArrayElement form one binding whose descriptorCount is the largest
+/// element + 1 (every element up to it must be given).
+/// DeviceAddress buffers are not bound to a descriptor: the shader reaches
+/// them through their buffer device address (VkDispatch::AddressesInPush).
 struct VkBufferSpec {
   uint32_t Set = 0, Binding = 0;
   bool IsUniform = false;
   std::vector<uint8_t> Data;
+  uint32_t ArrayElement = 0;
+  bool DeviceAddress = false;
 };
 
 /// Everything one dispatch needs.
@@ -69,6 +77,9 @@ struct VkDispatch {
   /// SpecId -> 32-bit value (bool: 0 or 1; float: the bit pattern).
   std::vector<std::pair<uint32_t, uint32_t>> SpecConstants;
   uint32_t GroupsX = 1, GroupsY = 1, GroupsZ = 1;
+  /// (index into Buffers, byte offset into PushConstants): the device
+  /// address of that DeviceAddress buffer is written there, 8 bytes.
+  std::vector<std::pair<uint32_t, uint32_t>> AddressesInPush;
   /// 0 = driver default. Otherwise the pipeline requires this subgroup size
   /// (VK_EXT_subgroup_size_control, core in 1.3); run() fails if the device
   /// cannot honour it, rather than silently running at another size.

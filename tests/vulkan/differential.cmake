@@ -35,3 +35,21 @@ foreach(config Invocation Scalar DxilData)
     PROPERTIES LABELS vulkan TIMEOUT 300
                ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=128")
 endforeach()
+
+# Descriptor arrays, buffer_reference and explicit-layout workgroup blocks
+# (BufferDifferentialTest.cpp), at W = 4 and 8 with the matching lavapipe.
+add_executable(s2l-buffer-differential-tests BufferDifferentialTest.cpp)
+target_link_libraries(s2l-buffer-differential-tests PRIVATE s2l_vulkan_runner
+                      s2l_driver GTest::gtest_main)
+target_compile_definitions(s2l-buffer-differential-tests PRIVATE
+  S2L_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+foreach(width_bits 4:128 8:256)
+  string(REPLACE ":" ";" width_bits ${width_bits})
+  list(GET width_bits 0 width)
+  list(GET width_bits 1 bits)
+  gtest_discover_tests(s2l-buffer-differential-tests
+    TEST_FILTER "W${width}/*"
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS vulkan TIMEOUT 300
+               ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=${bits}")
+endforeach()
