@@ -1,0 +1,27 @@
+//===- FragmentReferences.h - C++ references of the fragment shaders -*- C++ -*-===//
+#ifndef SPIRV2LLVM_TESTS_CONTROLFLOW_FRAGMENTREFERENCES_H
+#define SPIRV2LLVM_TESTS_CONTROLFLOW_FRAGMENTREFERENCES_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace spirv2llvm::cftest {
+
+/// The outputs (r, or r.xyzw) of one invocation, or nullopt if the
+/// invocation was killed, terminated or demoted.
+using FragResult = std::optional<std::array<int32_t, 4>>;
+
+struct FragmentShaderCase {
+  const char *Name;
+  const char *File; ///< in shaders/controlflow
+  /// The same code in C++, for the input x of one invocation.
+  FragResult (*Reference)(float X);
+};
+
+const std::vector<FragmentShaderCase> &fragmentShaders();
+
+} // namespace spirv2llvm::cftest
+
+#endif
