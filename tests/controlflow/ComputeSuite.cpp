@@ -145,7 +145,7 @@ llvm::Expected<std::vector<uint8_t>> runLavapipe(const ComputeShaderCase &S,
   D.SpecConstants = {{0, workgroupSize(M)}};
   D.GroupsX = Groups;
   if (llvm::Error E = Runner->run(D))
-    return std::move(E);
+    return E;
   if (D.Buffers[0].Data != inContents())
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "lavapipe changed the readonly input");
@@ -209,7 +209,7 @@ runJit(const ComputeShaderCase &S, const Config &C) {
   R.bind(0, 1, Data[1].data(), Data[1].size());
   R.PushConstants = pushBytes();
   if (llvm::Error E = (*Shader)->dispatch({Groups, 1, 1}, R, /*Threads=*/1))
-    return std::move(E);
+    return E;
   return Data;
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "FragmentReferences.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace spirv2llvm::cftest {
@@ -139,6 +140,217 @@ FragResult nestedVaryingIfElse(float X) {
 
 //===--- New shaders ------------------------------------------------------===//
 
+FragResult killInLoop(float X) {
+  int N = int(X), S = 0;
+  for (int I = 0; I < 12; I++) {
+    S += (N >> (I & 3)) + I;
+    if (I == N % 13 && (N & 1) == 1)
+      return std::nullopt; // discard
+  }
+  int T = 0;
+  if (N % 3 != 0) {
+    if (S > 60 + N)
+      return std::nullopt; // discard in checkBudget
+    T = S / 2;
+  }
+  return one(S * 100 + T);
+}
+
+FragResult terminateInvocation(float X) {
+  int N = int(X), S = 1;
+  for (int I = 0; I < 6; I++) {
+    switch ((N + I) % 7) {
+    case 3:
+      if (I > 2 && N > 40)
+        return std::nullopt;
+      S += 3;
+      break;
+    case 5:
+      S *= 2;
+      continue;
+    default:
+      S += I;
+    }
+    S ^= N;
+  }
+  return one(S);
+}
+
+// A demoted lane's outputs are discarded: nullopt. Lanes never demoted
+// never see helperInvocationEXT() true.
+FragResult demoteHelper(float X) {
+  int N = int(X), S = 0;
+  for (int I = 0; I < 8; I++) {
+    if (I == N % 11 && N % 4 == 1)
+      return std::nullopt;
+    S += I * N;
+  }
+  return four(S, 0, 3, N);
+}
+
+FragResult demoteInFunction(float X) {
+  int N = int(X), S = 0;
+  for (int I = 0; I < N % 5; I++) {
+    if ((N & 2) != 0 && (N + I) % 9 == 4)
+      return std::nullopt;
+    S += N - I;
+  }
+  return four(S, 0, 0, -N);
+}
+
+FragResult funcInoutParams(float X) {
+  int N = int(X), Acc = 0, MinV = 1000, MaxV = -1000;
+  for (int I = 0; I < N % 7; I++) {
+    int V = ((N * (I + 3)) % 17) - 4;
+    if (V < 0)
+      continue;
+    Acc += V;
+    MinV = std::min(MinV, V);
+    MaxV = std::max(MaxV, V);
+  }
+  int Lo = 5, Hi = 5;
+  if (N % 3 != 1) {
+    Lo = N % 10;
+    Hi = N >= 10 ? N / 10 : -1;
+  }
+  int A[4] = {1, 2, 3, 4};
+  int T = 0;
+  if ((N & 4) != 0) {
+    A[N & 3] += N;
+    T = A[0] + A[1] + A[2] + A[3];
+  }
+  return four(Acc, MinV * 10000 + MaxV, Lo * 100 + Hi, T * 100 + A[N & 3]);
+}
+
+FragResult switchInLoopReturn(float X) {
+  int N = int(X), S = 0, I;
+  bool Stop = false;
+  for (I = 0; I < 10 && !Stop; I++) {
+    switch ((N >> (I % 5)) & 3) {
+    case 0:
+      S += 1;
+      break;
+    case 1:
+      S += 10;
+      continue;
+    case 2:
+      if (S > 25) {
+        Stop = true;
+        break;
+      }
+      S *= 2;
+      break;
+    default:
+      if (N > 55 && I > 5)
+        return four(S, I, 0, 1);
+      S -= 1;
+    }
+    S += I;
+  }
+  return four(S, I, Stop ? 1 : 0, 2);
+}
+
+FragResult selectVectors(float X) {
+  int N = int(X);
+  int A[4] = {N, N * 2, N * 3, N * 4}, B[4] = {-1, -2, -3, -4};
+  int M[4], T[4], U[4], R[4];
+  for (int K = 0; K < 4; K++)
+    M[K] = (N >> K) & 1 ? B[K] : A[K];
+  for (int K = 0; K < 4; K++)
+    T[K] = N % 3 == 0 ? M[K] : A[3 - K];
+  for (int K = 0; K < 4; K++)
+    U[K] = N > 40 ? (N > 50 ? T[K] + 1 : T[K] - 1) : T[K] * 2;
+  int Extra = N % 5 == 2 ? U[0] + U[1] : U[2] - U[3];
+  for (int K = 0; K < 4; K++)
+    R[K] = (N & 16) != 0 ? (K == 0 ? Extra : U[K]) : U[K] + Extra;
+  return four(R[0], R[1], R[2], R[3]);
+}
+
+FragResult uniformLoopInDivergent(float X) {
+  int N = int(X), S = 0;
+  if (N % 2 == 0) {
+    for (int I = 0; I < 4; I++)
+      S += I * N;
+  } else if (N % 3 == 0) {
+    for (int I = 0; I < 3; I++)
+      S ^= N << I;
+  } else {
+    S = -N;
+  }
+  for (int I = 0; I < N % 6; I++) {
+    for (int J = 0; J < 2; J++)
+      S += J + I;
+    if (I == 3)
+      break;
+  }
+  return one(S); // x is never above 100
+}
+
+FragResult privateGlobalsCalls(float X) {
+  int N = int(X), Counter = 0, History[4] = {0, 0, 0, 0};
+  auto Record = [&](int V) { History[Counter++ & 3] = V; };
+  for (int I = 0; I < N % 6; I++)
+    Record(N + I);
+  int Odd = 0;
+  if (N > 30) {
+    if (N & 1) {
+      Counter += 100;
+      Odd = 1;
+    }
+  } else {
+    Record(-N);
+  }
+  return four(Counter, History[0] + History[1] * 3, History[2] - History[3],
+              Odd);
+}
+
+int search(int N, int Target) {
+  for (int I = 1; I < 8; I++)
+    for (int J = I; J < 8; J++) {
+      if (I * J == Target)
+        return I * 10 + J;
+      if (I * J > N)
+        break;
+    }
+  return -1;
+}
+
+int classify(int N) {
+  for (int K = 0; K < 4; K++) {
+    switch ((N >> K) & 3) {
+    case 3:
+      return 100 + K;
+    case 2:
+      if (K > 1)
+        return 200 + K;
+      break;
+    default:
+      continue;
+    }
+    N += 1;
+  }
+  return N;
+}
+
+FragResult returnValueNested(float X) {
+  int N = int(X), S = 0;
+  for (int T = N % 4; T < 6; T++)
+    S += search(N, T * 3 + 2);
+  int C = (N & 8) == 0 ? classify(N) : 0;
+  return four(S, C, search(63 - N, N % 20), classify(N + 1));
+}
+
+FragResult killUnreachable(float X) {
+  int N = int(X), S = 0;
+  for (int I = 0; I < 10; I++) {
+    if (I == N % 13 && N > 20)
+      return std::nullopt; // OpKill
+    S += N ^ I;
+  }
+  const int T[4] = {11, 22, 33, 44};
+  return one(S * 10 + T[N & 3]);
+}
+
 } // namespace
 
 const std::vector<FragmentShaderCase> &fragmentShaders() {
@@ -158,6 +370,21 @@ const std::vector<FragmentShaderCase> &fragmentShaders() {
       {"indexed_local_array", "indexed_local_array.frag", indexedLocalArray},
       {"nested_varying_if_else", "nested_varying_if_else.frag",
        nestedVaryingIfElse},
+      {"kill_in_loop", "kill_in_loop.frag", killInLoop},
+      {"kill_unreachable", "kill_unreachable.frag.spvasm", killUnreachable},
+      {"terminate_invocation", "terminate_invocation.frag",
+       terminateInvocation},
+      {"demote_helper", "demote_helper.frag", demoteHelper},
+      {"demote_in_function", "demote_in_function.frag", demoteInFunction},
+      {"func_inout_params", "func_inout_params.frag", funcInoutParams},
+      {"switch_in_loop_return", "switch_in_loop_return.frag",
+       switchInLoopReturn},
+      {"select_vectors", "select_vectors.frag", selectVectors},
+      {"uniform_loop_in_divergent", "uniform_loop_in_divergent.frag",
+       uniformLoopInDivergent},
+      {"private_globals_calls", "private_globals_calls.frag",
+       privateGlobalsCalls},
+      {"return_value_nested", "return_value_nested.frag", returnValueNested},
   };
   return Cases;
 }

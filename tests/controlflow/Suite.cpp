@@ -18,6 +18,11 @@ std::string configName(const std::string &Shader, const Config &C) {
          maskName(C.LaneMask) + "_" + modeName(C.Translation);
 }
 
+void PrintTo(const Config &C, std::ostream *OS) {
+  *OS << "W = " << C.Width << ", " << maskName(C.LaneMask) << " mask, "
+      << modeName(C.Translation);
+}
+
 std::vector<Config> allConfigs(size_t NumShaders) {
   std::vector<Config> Out;
   for (size_t S = 0; S < NumShaders; ++S)

@@ -27,6 +27,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct Config {
 /// "<shader>_W<width>_<mask>_<mode>": the test's name, so that a failing
 /// ctest case says all four.
 std::string configName(const std::string &Shader, const Config &C);
+
+/// gtest prints parameters with this (the test name has the shader).
+void PrintTo(const Config &C, std::ostream *OS);
 
 /// Every configuration of \p NumShaders shaders.
 std::vector<Config> allConfigs(size_t NumShaders);
