@@ -67,6 +67,8 @@ const ComputeShaderCase ComputeShaders[] = {
     {"nested_loops_inner_break", "nested_loops_inner_break.comp"},
     {"continue_multi_block", "continue_multi_block.comp.spvasm"},
     {"loop_header_is_selection", "loop_header_is_selection.comp.spvasm"},
+    {"loop_degenerate_shapes", "loop_degenerate_shapes.comp.spvasm"},
+    {"switch_case_exits_loop", "switch_case_exits_loop.comp.spvasm"},
     {"loop_uniform_in_varying", "loop_uniform_in_varying.comp"},
     {"return_in_loop_and_if", "return_in_loop_and_if.comp"},
     {"return_value_in_loop", "return_value_in_loop.comp.spvasm"},
