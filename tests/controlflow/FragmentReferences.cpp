@@ -340,6 +340,33 @@ FragResult returnValueNested(float X) {
   return four(S, C, search(63 - N, N % 20), classify(N + 1));
 }
 
+// Per quad: every lane runs the whole loop (demoted ones too), so acc is
+// 15 n everywhere; helpers are the demoted lanes and those the caller left
+// off.
+void demoteDerivatives(const float X[4], const bool Active[4],
+                       FragResult Out[4]) {
+  float Acc[4], H[4];
+  bool Demoted[4];
+  for (int L = 0; L < 4; ++L) {
+    int N = int(X[L]);
+    Demoted[L] = false;
+    Acc[L] = 0.0f;
+    for (int I = 0; I < 6; I++) {
+      if (I == N % 7 && (N & 1) == 1)
+        Demoted[L] = true;
+      Acc[L] += float(I * N);
+    }
+    H[L] = Demoted[L] || !Active[L] ? 1.0f : 0.0f;
+  }
+  for (int L = 0; L < 4; ++L) {
+    auto Dx = [&](const float *V) { return V[L | 1] - V[L & ~1]; };
+    auto Dy = [&](const float *V) { return V[L | 2] - V[L & ~2]; };
+    Out[L] = Demoted[L] ? std::nullopt
+                        : four(int(Acc[L]), int(Dx(Acc)), int(Dy(Acc)),
+                               int(Dx(H) + 10.0f * Dy(H)));
+  }
+}
+
 FragResult killUnreachable(float X) {
   int N = int(X), S = 0;
   for (int I = 0; I < 10; I++) {
@@ -385,6 +412,8 @@ const std::vector<FragmentShaderCase> &fragmentShaders() {
       {"private_globals_calls", "private_globals_calls.frag",
        privateGlobalsCalls},
       {"return_value_nested", "return_value_nested.frag", returnValueNested},
+      {"demote_derivatives", "demote_derivatives.frag", nullptr,
+       demoteDerivatives},
   };
   return Cases;
 }

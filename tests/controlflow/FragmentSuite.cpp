@@ -3,7 +3,8 @@
 // Every fragment shader of shaders/controlflow (.frag, .frag.spvasm) runs
 // through the JIT in every configuration of Suite.h and is compared lane by
 // lane with a scalar C++ reference of the same code (FragmentReferences.cpp,
-// keyed by shader name). All shaders share one interface:
+// keyed by shader name; shaders with derivatives have a reference per 2x2
+// quad, lanes 4q..4q+3). All shaders share one interface:
 //
 //   location 0 in   float x: invocation i of 64 gets ((i * 37) % 64) + 0.25,
 //                   which mixes small and large values in every group
@@ -105,10 +106,24 @@ TEST_P(ControlFlowFragment, MatchesReference) {
     Args.inputs = InBuf.data();
     Args.outputs = OutBuf.data();
     const uint32_t Alive = (*J)->run(Args);
+    std::vector<FragResult> Wants(W);
+    for (unsigned Q = 0; Q < W; Q += 4) {
+      bool Active[4];
+      for (unsigned I = 0; I < 4; ++I)
+        Active[I] = Mask & (1u << (Q + I));
+      if (S.QuadReference)
+        S.QuadReference(&Xs[Q], Active, &Wants[Q]);
+      else
+        for (unsigned I = 0; I < 4; ++I)
+          Wants[Q + I] = S.Reference(Xs[Q + I]);
+      for (unsigned I = 0; I < 4; ++I)
+        if (!Active[I])
+          Wants[Q + I] = std::nullopt;
+    }
     for (unsigned Lane = 0; Lane < W; ++Lane) {
       const bool Active = Mask & (1u << Lane);
       const bool GotAlive = Alive & (1u << Lane);
-      FragResult Want = Active ? S.Reference(Xs[Lane]) : std::nullopt;
+      const FragResult &Want = Wants[Lane];
       if (Active && GotAlive != Want.has_value())
         fail(G, Mask, Lane, Xs[Lane],
              Want ? "came back dead, the reference lives"
