@@ -367,6 +367,23 @@ void demoteDerivatives(const float X[4], const bool Active[4],
   }
 }
 
+void derivativeAfterCall(const float X[4], const bool *, FragResult Out[4]) {
+  float A[4], B[4];
+  for (int L = 0; L < 4; ++L) {
+    float V = std::floor(X[L]);
+    A[L] = 0.0f;
+    for (int I = 0; I < int(V) % 5 + 1; I++)
+      A[L] += V * float(I + 1);
+    B[L] = int(X[L]) % 3 == 1 ? -V * 2.0f : V;
+  }
+  for (int L = 0; L < 4; ++L) {
+    auto Dx = [&](const float *V) { return V[L | 1] - V[L & ~1]; };
+    auto Dy = [&](const float *V) { return V[L | 2] - V[L & ~2]; };
+    Out[L] = four(int(A[L]), int(Dx(A)), int(Dy(A)),
+                  int(Dx(B) * 1000.0f + Dy(B)));
+  }
+}
+
 FragResult killUnreachable(float X) {
   int N = int(X), S = 0;
   for (int I = 0; I < 10; I++) {
@@ -414,6 +431,8 @@ const std::vector<FragmentShaderCase> &fragmentShaders() {
       {"return_value_nested", "return_value_nested.frag", returnValueNested},
       {"demote_derivatives", "demote_derivatives.frag", nullptr,
        demoteDerivatives},
+      {"derivative_after_call", "derivative_after_call.frag", nullptr,
+       derivativeAfterCall},
   };
   return Cases;
 }
