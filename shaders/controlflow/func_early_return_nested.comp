@@ -2,9 +2,9 @@
 // Functions with returns inside nested loops and a switch, a function
 // calling another, a void function returning early; all called under
 // divergent control flow (after some lanes returned from main).
-layout(local_size_x_id = 0) in; // 64 or 37 (see tests/controlflow/ComputeSuite.cpp)
+layout(local_size_x_id = 0) in; // 64 or 37: tests/controlflow/ComputeSuite.cpp
 layout(std430, set = 0, binding = 0) readonly buffer In { uint v[]; } I;
-layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 per invocation
+layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 each
 layout(push_constant) uniform P { uint a, b, c, d; } U;           // 5, 0, 3, 12
 
 uint findPair(uint v, uint target) {

@@ -2,9 +2,9 @@
 // inout and out parameters (pointers to Function variables), including an
 // array and a struct, written conditionally inside the callee, with calls
 // under varying conditions and in a varying loop.
-layout(local_size_x_id = 0) in; // 64 or 37 (see tests/controlflow/ComputeSuite.cpp)
+layout(local_size_x_id = 0) in; // 64 or 37: tests/controlflow/ComputeSuite.cpp
 layout(std430, set = 0, binding = 0) readonly buffer In { uint v[]; } I;
-layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 per invocation
+layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 each
 layout(push_constant) uniform P { uint a, b, c, d; } U;           // 5, 0, 3, 12
 
 struct Acc { uint sum; uint count; };

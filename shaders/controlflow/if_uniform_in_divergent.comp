@@ -2,9 +2,9 @@
 // Uniform branches (push constants, workgroup id) inside divergent regions:
 // a uniform if whose arms hold varying ifs, a loop with a uniform trip
 // count inside a varying branch, a uniform break inside a varying loop.
-layout(local_size_x_id = 0) in; // 64 or 37 (see tests/controlflow/ComputeSuite.cpp)
+layout(local_size_x_id = 0) in; // 64 or 37: tests/controlflow/ComputeSuite.cpp
 layout(std430, set = 0, binding = 0) readonly buffer In { uint v[]; } I;
-layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 per invocation
+layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 each
 layout(push_constant) uniform P { uint a, b, c, d; } U;           // 5, 0, 3, 12
 
 void main() {
@@ -42,7 +42,11 @@ void main() {
   if (w == 1u) {
     if ((v & 3u) == 0u) r = 10u; else r = 11u;
   } else {
-    switch (v & 3u) { case 0u: r = 20u; break; case 2u: r = 22u; break; default: r = 29u; }
+    switch (v & 3u) {
+    case 0u: r = 20u; break;
+    case 2u: r = 22u; break;
+    default: r = 29u;
+    }
   }
   O.v[g * 8u + 2u] = r;
 }

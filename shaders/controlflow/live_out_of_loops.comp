@@ -2,9 +2,9 @@
 // Values defined in loops and used after them: the counter and values
 // set before a varying break, values of an inner loop used in the outer
 // loop and after both, a value only some lanes define in the loop.
-layout(local_size_x_id = 0) in; // 64 or 37 (see tests/controlflow/ComputeSuite.cpp)
+layout(local_size_x_id = 0) in; // 64 or 37: tests/controlflow/ComputeSuite.cpp
 layout(std430, set = 0, binding = 0) readonly buffer In { uint v[]; } I;
-layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 per invocation
+layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 each
 layout(push_constant) uniform P { uint a, b, c, d; } U;           // 5, 0, 3, 12
 
 void main() {

@@ -2,9 +2,9 @@
 // Three nested loops with varying bounds: breaks out of the innermost and
 // the middle loop, a continue of the outer loop from the middle one, and
 // values carried across all three.
-layout(local_size_x_id = 0) in; // 64 or 37 (see tests/controlflow/ComputeSuite.cpp)
+layout(local_size_x_id = 0) in; // 64 or 37: tests/controlflow/ComputeSuite.cpp
 layout(std430, set = 0, binding = 0) readonly buffer In { uint v[]; } I;
-layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 per invocation
+layout(std430, set = 0, binding = 1) buffer Out { uint v[]; } O; // 8 each
 layout(push_constant) uniform P { uint a, b, c, d; } U;           // 5, 0, 3, 12
 
 void main() {

@@ -1,4 +1,4 @@
-//===- FragmentReferences.h - C++ references of the fragment shaders -*- C++ -*-===//
+//===- FragmentReferences.h - Fragment shader references -------*- C++ -*-===//
 #ifndef SPIRV2LLVM_TESTS_CONTROLFLOW_FRAGMENTREFERENCES_H
 #define SPIRV2LLVM_TESTS_CONTROLFLOW_FRAGMENTREFERENCES_H
 

@@ -1,4 +1,4 @@
-//===- Suite.h - The control-flow execution suite: shared pieces -*- C++ -*-===//
+//===- Suite.h - The control-flow execution suite: shared parts -*- C++ -*-===//
 //
 // Every shader in shaders/controlflow runs in every configuration:
 //
