@@ -77,6 +77,7 @@ const ComputeShaderCase ComputeShaders[] = {
     {"func_pointer_params", "func_pointer_params.comp"},
     {"func_private_pointer", "func_private_pointer.comp.spvasm"},
     {"func_early_return_nested", "func_early_return_nested.comp"},
+    {"func_calls_divergent", "func_calls_divergent.comp"},
     {"phi_loop_exit", "phi_loop_exit.comp.spvasm"},
     {"select_vector_composite", "select_vector_composite.comp.spvasm"},
     {"live_out_of_loops", "live_out_of_loops.comp"},
