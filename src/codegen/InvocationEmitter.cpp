@@ -127,8 +127,9 @@ Constant *InvocationEmitter::constantValue(uint32_t Id) {
     return B.getInt1(K->BoolValue);
   case ConstantKind::Scalar: {
     if (K->SpecOpInst != ~0u) {
-      fail("OpSpecConstantOp " + M.friendlyName(Id) +
-           " needs canonicalization (run without --no-canonicalize)");
+      fail("unsupported: OpSpecConstantOp " + M.friendlyName(Id) +
+           " left unfolded by specialization (or --no-validate, which "
+           "skips it)");
       return Constant::getNullValue(T);
     }
     if (T->isFloatingPointTy())

@@ -112,8 +112,13 @@ LaneValue SimdEmitter::constantValue(uint32_t Id) {
       break;
     case ConstantKind::Scalar: {
       if (K->SpecOpInst != ~0u) {
-        fail("OpSpecConstantOp " + M.friendlyName(Cur) +
-             " needs canonicalization (run without --no-canonicalize)");
+        const Instruction &SI = M.Insts[K->SpecOpInst];
+        std::string Op =
+            SI.Operands.empty() ? "?" : opName(spv::Op(SI.Operands[0]));
+        fail("unsupported: OpSpecConstantOp " + M.friendlyName(Cur) + " (" +
+             Op +
+             ") left unfolded by specialization (or --no-validate, which "
+             "skips it)");
         break;
       }
       const std::vector<ScalarType> &S = components(K->Type);
