@@ -425,6 +425,21 @@ const std::vector<Case> &cases() {
        {in(0, 128 * 8, Init::Hash64), in(1, 64 * 16, Init::Hash64, 2),
         out(2, 64 * 13 * 8, Check::Exact64)},
        {4, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2, {"shaderInt64"}},
+      // 8- and 16-bit storage and arithmetic; halves from Dyadic floats'
+      // words (finite: normal values and zeros).
+      {"Storage8And16", "storage_8_16.comp",
+       {in(0, 128, Init::Hash), in(7, 64, Init::Hash, 3),
+        in(1, 256, Init::Hash, 2), in(2, 256, Init::Dyadic),
+        out(3, 256), out(4, 512), out(5, 512), out(6, 1024)},
+       {4, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2,
+       {"shaderInt8", "shaderInt16", "shaderFloat16",
+        "storageBuffer8BitAccess", "storageBuffer16BitAccess"}},
+      // Lane masks and the ARB/KHR ballot and vote operations.
+      // The one-invocation back ends lack the KHR forms: skipped there.
+      {"SubgroupMasks", "subgroup_masks.comp",
+       {subgroupSized(out(0, 64 * 4 * 16))}, {2, 1, 1}, {}, {},
+       SPV_ENV_VULKAN_1_2, {"shaderInt64"},
+       "not implemented by the invocation back end"},
       // Bitcasts between different component counts; push constant K.
       {"BitcastRepack", "bitcast_repack.comp",
        {in(0, 128 * 4, Init::Hash), out(1, 64 * 12 * 4)},
