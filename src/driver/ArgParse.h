@@ -45,6 +45,27 @@ inline std::optional<Backend> parseBackend(llvm::StringRef V) {
   return std::nullopt;
 }
 
+/// The on/off translation flags both the translate and the run command take
+/// (--no-validate, --no-canonicalize, --no-inline, --robust-buffer-access,
+/// --[no-]speculate-small-blocks); false if \p A is none of them.
+inline bool parseTranslationFlag(llvm::StringRef A, TranslateOptions &T) {
+  if (A == "--no-validate")
+    T.Validate = false;
+  else if (A == "--no-canonicalize")
+    T.Canonicalize = false;
+  else if (A == "--no-inline")
+    T.Inline = false;
+  else if (A == "--robust-buffer-access")
+    T.RobustBufferAccess = true;
+  else if (A == "--speculate-small-blocks")
+    T.SpeculateSmallBlocks = true;
+  else if (A == "--no-speculate-small-blocks")
+    T.SpeculateSmallBlocks = false;
+  else
+    return false;
+  return true;
+}
+
 /// Combinations of back-end options that make no sense (bad usage):
 /// --width only means something to the SIMD back end (the others run one
 /// invocation per call), --dxil-native-vectors only to the DXIL one.

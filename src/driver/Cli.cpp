@@ -168,16 +168,8 @@ std::optional<std::string> parseArgs(ArrayRef<std::string> Args,
       if (Expected<spv_target_env> Env = frontend::parseTargetEnv(V); !Env)
         return toString(Env.takeError());
       O.T.TargetEnv = V;
-    } else if (A == "--no-validate") {
-      O.T.Validate = false;
-    } else if (A == "--no-canonicalize") {
-      O.T.Canonicalize = false;
-    } else if (A == "--no-inline") {
-      O.T.Inline = false;
-    } else if (A == "--speculate-small-blocks") {
-      O.T.SpeculateSmallBlocks = true;
-    } else if (A == "--robust-buffer-access") {
-      O.T.RobustBufferAccess = true;
+    } else if (parseTranslationFlag(A, O.T)) {
+      // --no-validate, --no-canonicalize, ... (ArgParse.h)
     } else if ((R = Value("--spec", V))) {
       size_t Eq = V.find('=');
       uint32_t Id = 0;

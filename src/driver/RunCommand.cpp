@@ -403,16 +403,8 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
         return Quoted("--spec") + ": --spec takes ID=VALUE, for example "
                                   "--spec 3=16";
       O.T.SpecValues.emplace_back(Id, ValueText.str());
-    } else if (A == "--no-speculate-small-blocks") {
-      O.T.SpeculateSmallBlocks = false;
-    } else if (A == "--robust-buffer-access") {
-      O.T.RobustBufferAccess = true;
-    } else if (A == "--no-validate") {
-      O.T.Validate = false;
-    } else if (A == "--no-canonicalize") {
-      O.T.Canonicalize = false;
-    } else if (A == "--no-inline") {
-      O.T.Inline = false;
+    } else if (parseTranslationFlag(A, O.T)) {
+      // --no-validate, --no-canonicalize, ... (ArgParse.h)
     } else if ((R = Value("--repeat", V))) {
       uint32_t N;
       if (R < 0 || !parseU32(V, N) || N == 0)
