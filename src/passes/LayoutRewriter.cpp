@@ -1038,18 +1038,21 @@ RewriteResult Rewriter::run() {
     NewRoot = NA;
   }
 
-  WeakTrackingVH OldRoot(Root); // dead-code cleanup may delete an alloca
+  // Dead-code cleanup may delete an alloca root: after it, Root is only
+  // read through OldRoot (asking a deleted Root its kind is a use after free).
+  auto *OldGlobal = dyn_cast<GlobalVariable>(Root);
+  WeakTrackingVH OldRoot(Root);
   for (auto &[I, S] : Sites)
     emit(S);
   for (WeakTrackingVH &VH : reverse(Derived))
     if (auto *D = dyn_cast_or_null<Instruction>(VH); D && D->use_empty())
       RecursivelyDeleteTriviallyDeadInstructions(D);
   if (!Opts.AccessesOnly) {
-    if (auto *GV = dyn_cast<GlobalVariable>(Root)) {
-      GV->removeDeadConstantUsers();
-      GV->eraseFromParent();
+    if (OldGlobal) {
+      OldGlobal->removeDeadConstantUsers();
+      OldGlobal->eraseFromParent();
     } else if (OldRoot) {
-      cast<Instruction>(Root)->eraseFromParent();
+      cast<Instruction>(OldRoot)->eraseFromParent();
     }
   }
   R.Changed = true;
