@@ -17,9 +17,8 @@ foreach(width_bits 4:128 8:256 16:512)
   string(REPLACE ":" ";" width_bits ${width_bits})
   list(GET width_bits 0 width)
   list(GET width_bits 1 bits)
-  gtest_discover_tests(s2l-differential-tests
+  s2l_gtest(s2l-differential-tests
     TEST_FILTER "W${width}/*"
-    DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS vulkan TIMEOUT 300
                ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=${bits}")
 endforeach()
@@ -29,9 +28,8 @@ endforeach()
 # JIT cannot run). A subgroup is one invocation there, so buffers that
 # depend on the subgroup size are skipped (the test says so).
 foreach(config Invocation Scalar DxilData)
-  gtest_discover_tests(s2l-differential-tests
+  s2l_gtest(s2l-differential-tests
     TEST_FILTER "${config}/*"
-    DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS vulkan TIMEOUT 300
                ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=128")
 endforeach()
@@ -47,9 +45,8 @@ foreach(width_bits 4:128 8:256)
   string(REPLACE ":" ";" width_bits ${width_bits})
   list(GET width_bits 0 width)
   list(GET width_bits 1 bits)
-  gtest_discover_tests(s2l-buffer-differential-tests
+  s2l_gtest(s2l-buffer-differential-tests
     TEST_FILTER "W${width}/*"
-    DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS vulkan TIMEOUT 300
                ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=${bits}")
 endforeach()
