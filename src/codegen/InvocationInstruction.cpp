@@ -34,8 +34,7 @@ void InvocationEmitter::emitInstruction(const Instruction &I) {
     return;
   }
   case spv::Op::OpFunctionCall:
-    failAt(I, "unsupported: function calls (canonicalization inlines them; "
-              "run without --no-inline)");
+    emitCall(I);
     return;
   default:
     break;
