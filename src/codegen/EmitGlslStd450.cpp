@@ -252,15 +252,9 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
     SmallVector<Value *, 8> First, Rest;
     for (size_t C = 0; C < XT.size(); ++C) {
       Value *V = X.Comps[C];
-      Type *T = V->getType();
       if (IsModf) {
-        // Both parts keep x's sign; Inf splits into +-Inf and +-0.
-        Value *Whole = MB.unary(Intrinsic::trunc, V);
-        Value *IsInf = B.CreateFCmpOEQ(MB.unary(Intrinsic::fabs, V),
-                                       ConstantFP::getInfinity(T));
-        Value *Frac =
-            B.CreateSelect(IsInf, MB.fconst(T, 0.0), B.CreateFSub(V, Whole));
-        First.push_back(MB.binary(Intrinsic::copysign, Frac, V));
+        auto [Frac, Whole] = MB.modf(V);
+        First.push_back(Frac);
         Rest.push_back(Whole);
       } else {
         auto [Mant, Exp] = MB.frexp(V);

@@ -654,14 +654,7 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     }
     Value *First, *Second;
     if (IsModf) {
-      // Both parts keep x's sign; Inf splits into +-Inf and +-0.
-      Value *Whole = MB.unary(Intrinsic::trunc, X);
-      Value *IsInf = B.CreateFCmpOEQ(MB.unary(Intrinsic::fabs, X),
-                                     ConstantFP::getInfinity(T));
-      Value *Frac =
-          B.CreateSelect(IsInf, MB.fconst(T, 0.0), B.CreateFSub(X, Whole));
-      First = MB.binary(Intrinsic::copysign, Frac, X);
-      Second = Whole;
+      std::tie(First, Second) = MB.modf(X);
     } else {
       auto [Mant, Exp] = MB.frexp(X);
       First = Mant;

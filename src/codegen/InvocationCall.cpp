@@ -145,6 +145,8 @@ void InvocationEmitter::bindParameters() {
 }
 
 bool InvocationEmitter::emitCall(const Instruction &I) {
+  if (I.Opcode != spv::Op::OpFunctionCall)
+    return false;
   auto It = M.FunctionIndexOf.find(I.Operands[0]);
   if (It == M.FunctionIndexOf.end() || !Callees.count(It->second)) {
     failAt(I, "callee " + M.friendlyName(I.Operands[0]) + " is not a function");

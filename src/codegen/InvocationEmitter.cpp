@@ -9,6 +9,7 @@
 #include "codegen/InvocationEmitter.h"
 
 #include "codegen/ComputeReflection.h"
+#include "codegen/EmitterCommon.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
@@ -523,17 +524,7 @@ Expected<CodegenResult> InvocationEmitter::run() {
         FPM.run(Fun, FAM);
   }
 
-  std::string VerifyMsg;
-  raw_string_ostream VS(VerifyMsg);
-  if (verifyModule(*LM, &VS))
-    return makeError("internal error: generated IR does not verify: " +
-                     VS.str());
-  CodegenResult R;
-  R.IR = std::move(LM);
-  R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
-  R.Layout = std::move(Layout);
-  R.Compute = Compute;
-  return std::move(R);
+  return finishModule(std::move(LM), EP, Opts, std::move(Layout), Compute);
 }
 
 } // namespace spirv2llvm::invocation

@@ -172,6 +172,17 @@ public:
             B.CreateSelect(Special, Constant::getNullValue(IT), Exp)};
   }
 
+  /// GLSL.std.450 Modf: {fraction, whole number}. Both parts keep x's
+  /// sign; an infinity splits into +-Inf and +-0.
+  std::pair<Value *, Value *> modf(Value *X) {
+    Type *T = X->getType();
+    Value *Whole = unary(Intrinsic::trunc, X);
+    Value *IsInf = B.CreateFCmpOEQ(unary(Intrinsic::fabs, X),
+                                   ConstantFP::getInfinity(T));
+    Value *Frac = B.CreateSelect(IsInf, fconst(T, 0.0), B.CreateFSub(X, Whole));
+    return {binary(Intrinsic::copysign, Frac, X), Whole};
+  }
+
   /// Sum of the products of \p X and \p Y, in component order (as OpDot).
   Value *dot(ArrayRef<Value *> X, ArrayRef<Value *> Y) {
     Value *Sum = nullptr;
