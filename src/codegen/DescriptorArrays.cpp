@@ -50,6 +50,17 @@ DescriptorArrayShape descriptorArrayShape(const Module &M, TypeId Pointee) {
   return S;
 }
 
+size_t descriptorIndexCount(const Module &M, TypeId Pointee,
+                            const Instruction &I, size_t First,
+                            DescriptorArrayShape &Shape, std::string &Error) {
+  Shape = descriptorArrayShape(M, Pointee);
+  size_t N = Shape.InnerDims.size() + 1;
+  if (I.Operands.size() >= First + N)
+    return N;
+  Error = "an access chain must index every dimension of a descriptor array";
+  return 0;
+}
+
 Value *descriptorArrayCount(IRBuilder<> &B, const DescriptorArrayShape &S,
                             Value *Count) {
   // A sized array (of arrays) never has more elements than its type says.

@@ -42,6 +42,13 @@ struct DescriptorArrayShape {
 };
 DescriptorArrayShape descriptorArrayShape(const Module &M, TypeId Pointee);
 
+/// The shape of the descriptor array \p Pointee and how many of \p I's
+/// operands from \p First pick its element (one per dimension); \p Error
+/// is set, and the count 0, when \p I has fewer.
+size_t descriptorIndexCount(const Module &M, TypeId Pointee,
+                            const Instruction &I, size_t First,
+                            DescriptorArrayShape &Shape, std::string &Error);
+
 /// The element count an arrayed binding can use: the descriptor's count,
 /// no more than a sized array's length.
 llvm::Value *descriptorArrayCount(llvm::IRBuilder<> &B,

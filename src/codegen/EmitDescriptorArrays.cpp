@@ -48,11 +48,11 @@ size_t SimdEmitter::indexDescriptorArray(const Instruction &I, size_t First,
   Type *Ptr = B.getPtrTy();
   Type *I64 = B.getInt64Ty();
   std::string Name = llvmName(P.Var);
-  DescriptorArrayShape Shape = descriptorArrayShape(M, P.Pointee);
-  size_t N = Shape.InnerDims.size() + 1;
-  if (I.Operands.size() < First + N) {
-    failAt(I, "an access chain must index every dimension of a descriptor "
-              "array");
+  DescriptorArrayShape Shape;
+  std::string Error;
+  size_t N = descriptorIndexCount(M, P.Pointee, I, First, Shape, Error);
+  if (!N) {
+    failAt(I, Error);
     return 0;
   }
   bool Varying = false;

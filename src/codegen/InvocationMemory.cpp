@@ -371,11 +371,11 @@ Value *InvocationEmitter::address(const InvPointer &P, uint64_t Bytes,
 size_t InvocationEmitter::indexDescriptorArray(const Instruction &I,
                                                size_t First, InvPointer &P) {
   std::string Name = llvmName(I.Operands[0]);
-  DescriptorArrayShape Shape = descriptorArrayShape(M, P.Pointee);
-  size_t N = Shape.InnerDims.size() + 1;
-  if (I.Operands.size() < First + N) {
-    failAt(I, "an access chain must index every dimension of a descriptor "
-              "array");
+  DescriptorArrayShape Shape;
+  std::string Error;
+  size_t N = descriptorIndexCount(M, P.Pointee, I, First, Shape, Error);
+  if (!N) {
+    failAt(I, Error);
     return 0;
   }
   SmallVector<Value *, 4> Indices;
