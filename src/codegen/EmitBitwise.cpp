@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/ComponentOps.h"
+#include "codegen/MathBuilder.h"
 #include "codegen/SimdEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -134,13 +135,9 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
   }
   case Op::OpQuantizeToF16: {
     LaneValue X = Operand(0);
-    for (Value *V : X.Comps) {
-      Type *Half = V->getType()->isVectorTy()
-                       ? static_cast<Type *>(
-                             FixedVectorType::get(B.getHalfTy(), W))
-                       : B.getHalfTy();
-      R.Comps.push_back(B.CreateFPExt(B.CreateFPTrunc(V, Half), V->getType()));
-    }
+    MathBuilder MB(B, *LM);
+    for (Value *V : X.Comps)
+      R.Comps.push_back(MB.quantizeToF16(V));
     break;
   }
   default:

@@ -11,6 +11,7 @@
 // switches to the workgroup's other SIMD groups (docs/compute.md).
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/ComputeOps.h"
 #include "codegen/ComputeReflection.h"
 #include "codegen/SimdEmitter.h"
 
@@ -183,66 +184,17 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
 }
 
 bool SimdEmitter::emitBarrier(const Instruction &I) {
-  using spv::Op;
-  if (I.Opcode != Op::OpControlBarrier && I.Opcode != Op::OpMemoryBarrier)
-    return false;
-  // Scopes are constant ids; a workgroup (or wider) execution scope means
-  // the other SIMD groups must catch up. Lanes of one group run in
-  // lockstep, so a subgroup barrier needs no code.
-  auto ScopeOf = [&](uint32_t Id) {
-    const spirv2llvm::Constant *C = M.findConstant(Id);
-    return C ? spv::Scope(C->scalarBits()) : spv::Scope::Workgroup;
-  };
-  // The invocations of one workgroup all run on one OS thread (the SIMD
-  // groups are fibers of the thread that took the workgroup), so memory
-  // ordering among them, at Workgroup memory scope or narrower, needs only
-  // the compiler not to move accesses across: a single-thread fence, which
-  // costs no instruction, where a full one costs an mfence.
-  bool Wide = true;
-  if (const spirv2llvm::Constant *C = M.findConstant(
-          I.Operands[I.Opcode == Op::OpControlBarrier ? 1 : 0])) {
-    auto S = spv::Scope(C->scalarBits());
-    Wide = S != spv::Scope::Workgroup && S != spv::Scope::Subgroup &&
-           S != spv::Scope::Invocation;
-  }
-  SyncScope::ID Sync = Wide ? SyncScope::System : SyncScope::SingleThread;
-  if (I.Opcode == Op::OpControlBarrier &&
-      ScopeOf(I.Operands[0]) <= spv::Scope::Workgroup &&
-      EP.Model == spv::ExecutionModel::GLCompute) {
-    B.CreateFence(AtomicOrdering::SequentiallyConsistent, Sync);
-    Value *Fn = argField(11, B.getPtrTy(), "barrier.fn");
-    Value *Arg = argField(12, B.getPtrTy(), "barrier.ctx");
-    B.CreateCall(FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false), Fn,
-                 {Arg});
-  }
-  B.CreateFence(AtomicOrdering::SequentiallyConsistent, Sync);
-  return true;
+  return emitBarrierInstruction(B, M, EP, I, ArgsType, ArgsPtr);
 }
 
 bool SimdEmitter::emitAtomic(const Instruction &I) {
   using spv::Op;
-  std::optional<AtomicRMWInst::BinOp> RMW;
-  bool IsLoad = false, IsStore = false, IsCmpXchg = false;
-  int Delta = 0; // IIncrement / IDecrement
-  switch (I.Opcode) {
-  case Op::OpAtomicLoad: IsLoad = true; break;
-  case Op::OpAtomicStore: IsStore = true; break;
-  case Op::OpAtomicExchange: RMW = AtomicRMWInst::Xchg; break;
-  case Op::OpAtomicCompareExchange: IsCmpXchg = true; break;
-  case Op::OpAtomicIIncrement: RMW = AtomicRMWInst::Add; Delta = 1; break;
-  case Op::OpAtomicIDecrement: RMW = AtomicRMWInst::Sub; Delta = 1; break;
-  case Op::OpAtomicIAdd: RMW = AtomicRMWInst::Add; break;
-  case Op::OpAtomicISub: RMW = AtomicRMWInst::Sub; break;
-  case Op::OpAtomicSMin: RMW = AtomicRMWInst::Min; break;
-  case Op::OpAtomicUMin: RMW = AtomicRMWInst::UMin; break;
-  case Op::OpAtomicSMax: RMW = AtomicRMWInst::Max; break;
-  case Op::OpAtomicUMax: RMW = AtomicRMWInst::UMax; break;
-  case Op::OpAtomicAnd: RMW = AtomicRMWInst::And; break;
-  case Op::OpAtomicOr: RMW = AtomicRMWInst::Or; break;
-  case Op::OpAtomicXor: RMW = AtomicRMWInst::Xor; break;
-  default:
+  std::optional<AtomicOpKind> Kind = atomicOpKind(I.Opcode);
+  if (!Kind)
     return false;
-  }
+  const auto &RMW = Kind->RMW;
+  const bool IsLoad = Kind->IsLoad, IsStore = Kind->IsStore,
+             IsCmpXchg = Kind->IsCmpXchg, Delta = Kind->Unit;
   PointerValue P;
   if (!pointerOf(I.Operands[0], P))
     return true;

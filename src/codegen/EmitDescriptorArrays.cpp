@@ -13,9 +13,11 @@
 // empty buffer, and every access through an element is bounds-checked
 // against the element's size, with or without robust buffer access: such
 // loads read zero and stores do nothing, and an unbound (null, 0) element
-// is harmless.
+// is harmless. The descriptor table reading is shared with the
+// one-invocation back end (DescriptorArrays.h).
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/DescriptorArrays.h"
 #include "codegen/SimdEmitter.h"
 
 using namespace llvm;
@@ -27,38 +29,17 @@ using llvm::Type;
 
 PointerValue SimdEmitter::descriptorArrayPointer(uint32_t Var, Value *Sets) {
   const Variable &V = *M.findVariable(Var);
-  Type *Ptr = B.getPtrTy();
-  Type *I64 = B.getInt64Ty();
-  uint32_t Set =
-      M.decorationValue(Var, spv::Decoration::DescriptorSet).value_or(0);
-  uint32_t Binding =
-      M.decorationValue(Var, spv::Decoration::Binding).value_or(0);
-  Value *SetPtr =
-      B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Sets, Set), "set");
-  Type *DescTy = StructType::get(Ptr, I64);
-  Value *Desc = B.CreateConstInBoundsGEP1_32(DescTy, SetPtr, Binding);
+  DescriptorFields D = loadBindingDescriptor(B, M, Var, Sets, llvmName(Var),
+                                             ".descs", ".count");
   PointerValue P;
   P.Var = Var;
   P.Pointee = V.Pointee;
   P.InMemory = true;
   P.Storage = V.Storage;
   P.Offset = B.getInt64(0);
-  P.DescArray = B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
-                             llvmName(Var) + ".descs");
-  P.DescCount = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
-                             llvmName(Var) + ".count");
-  // A sized array (of arrays) never has more elements than its type says.
-  uint64_t Total = 1;
-  bool Sized = true;
-  for (const spirv2llvm::Type *T = &M.type(V.Pointee);
-       T->Kind == TypeKind::Array || T->Kind == TypeKind::RuntimeArray;
-       T = &M.type(T->Element)) {
-    Sized &= T->Kind == TypeKind::Array;
-    Total *= T->Kind == TypeKind::Array ? T->Count : 1;
-  }
-  if (Sized)
-    P.DescCount = B.CreateBinaryIntrinsic(Intrinsic::umin, P.DescCount,
-                                          B.getInt64(Total));
+  P.DescArray = D.Data;
+  P.DescCount =
+      descriptorArrayCount(B, descriptorArrayShape(M, V.Pointee), D.Size);
   return P;
 }
 
@@ -66,66 +47,35 @@ size_t SimdEmitter::indexDescriptorArray(const Instruction &I, size_t First,
                                          PointerValue &P) {
   Type *Ptr = B.getPtrTy();
   Type *I64 = B.getInt64Ty();
-  Type *DescTy = StructType::get(Ptr, I64);
   std::string Name = llvmName(P.Var);
-  // Arrays of arrays of blocks are one flat array of descriptors, the last
-  // dimension varying fastest: index = (i0 * n1 + i1) * n2 + ...
-  std::vector<uint32_t> Dims; // inner dimensions' lengths
-  TypeId Block = P.Pointee;
-  for (const spirv2llvm::Type *T = &M.type(Block);
-       T->Kind == TypeKind::Array || T->Kind == TypeKind::RuntimeArray;
-       T = &M.type(Block)) {
-    if (Block != P.Pointee)
-      Dims.push_back(T->Count);
-    Block = T->Element;
-  }
-  size_t N = Dims.size() + 1;
-  if (I.Operands.size() < First + N) {
-    failAt(I, "an access chain must index every dimension of a descriptor "
-              "array");
+  DescriptorArrayShape Shape;
+  std::string Error;
+  size_t N = descriptorIndexCount(M, P.Pointee, I, First, Shape, Error);
+  if (!N) {
+    failAt(I, Error);
     return 0;
   }
   bool Varying = false;
   for (size_t K = 0; K < N; ++K)
     Varying |= get(I.Operands[First + K]).Comps[0]->getType()->isVectorTy();
-  Type *IdxTy =
-      Varying ? static_cast<Type *>(FixedVectorType::get(I64, W)) : I64;
-  auto Index = [&](size_t K) {
+  SmallVector<Value *, 4> Indices;
+  for (size_t K = 0; K < N; ++K) {
     Value *X = get(I.Operands[First + K]).Comps[0];
     // Signed: a negative index is out of range, not a huge one.
     X = B.CreateSExtOrTrunc(X, X->getType()->isVectorTy()
                                    ? static_cast<Type *>(
                                          FixedVectorType::get(I64, W))
                                    : I64);
-    return Varying ? splat(X) : X;
-  };
-  Value *X = Index(0);
-  Value *InRange = nullptr;
-  for (size_t K = 1; K < N; ++K) {
-    Value *Y = Index(K);
-    Value *Len = ConstantInt::get(IdxTy, Dims[K - 1]);
-    Value *Ok = B.CreateICmpULT(Y, Len);
-    InRange = InRange ? B.CreateAnd(InRange, Ok) : Ok;
-    X = B.CreateAdd(B.CreateMul(X, Len), Y);
+    Indices.push_back(Varying ? splat(X) : X);
   }
-  Value *InArray = B.CreateICmpULT(X, Varying ? splat(P.DescCount)
-                                              : P.DescCount,
-                                   Name + ".in.range");
-  InRange = InRange ? B.CreateAnd(InRange, InArray) : InArray;
+  auto [X, InRange] = flatDescriptorIndex(
+      B, Indices, Shape.InnerDims,
+      Varying ? splat(P.DescCount) : P.DescCount, Name);
   if (!Varying) {
-    // An out-of-range index reads the empty descriptor instead.
-    GlobalVariable *Empty = LM->getNamedGlobal("s2l.empty.descriptor");
-    if (!Empty)
-      Empty = new GlobalVariable(*LM, DescTy, /*isConstant=*/true,
-                                 GlobalValue::PrivateLinkage,
-                                 Constant::getNullValue(DescTy),
-                                 "s2l.empty.descriptor");
-    Value *Elem = B.CreateGEP(DescTy, P.DescArray, X);
-    Value *Desc = B.CreateSelect(InRange, Elem, Empty);
-    P.Base = B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
-                          Name + ".base");
-    P.Size = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
-                          Name + ".size");
+    DescriptorFields D =
+        loadDescriptorElement(B, *LM, P.DescArray, X, InRange, Name);
+    P.Base = D.Data;
+    P.Size = D.Size;
     P.AffineBase = P.Offset;
   } else {
     // One base and size per lane; lanes out of range get (null, 0).
@@ -151,7 +101,7 @@ size_t SimdEmitter::indexDescriptorArray(const Instruction &I, size_t First,
   P.DynamicBase = true;
   P.DescArray = nullptr;
   P.DescCount = nullptr;
-  P.Pointee = Block;
+  P.Pointee = Shape.Block;
   return N;
 }
 

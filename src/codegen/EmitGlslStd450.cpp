@@ -212,52 +212,9 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
             ? RC.size() != 1 || RC[0].Bits != MT[0].Bits
             : !sameShape(RC, MT))
       return Bad("result type does not match the matrix");
-    LaneValue X = Arg(0);
-    // Components are column-major: column C, row R is C * N + R.
-    SmallVector<Value *, 16> A(N * N);
-    for (unsigned R = 0; R < N; ++R)
-      for (unsigned C = 0; C < N; ++C)
-        A[R * N + C] = X.Comps[C * N + R];
-    // Half matrices are computed in float and rounded once at the end:
-    // rounding every product of the cofactor expansion to half loses more
-    // than the precision Vulkan requires (the CTS's fp16 inverse test).
-    bool Widen = MT[0].Bits == 16;
-    auto ToType = [&](Value *V, Type *Scalar) -> Type * {
-      if (auto *VT = dyn_cast<VectorType>(V->getType()))
-        return VectorType::get(Scalar, VT->getElementCount());
-      return Scalar;
-    };
-    if (Widen)
-      for (Value *&V : A)
-        V = B.CreateFPExt(V, ToType(V, B.getFloatTy()));
-    SmallVector<Value *, 16> Comps;
-    auto Narrow = [&] {
-      if (Widen)
-        for (Value *&V : Comps)
-          V = B.CreateFPTrunc(V, ToType(V, B.getHalfTy()));
-    };
-    if (Inst == GLSLstd450Determinant) {
-      Comps.push_back(MB.determinant(A, N));
-      Narrow();
-      return Finish(Comps);
-    }
-    // inverse = adjugate / det; the adjugate is the transposed cofactors.
-    SmallVector<Value *, 4> Row0;
-    Value *Det = nullptr;
-    for (unsigned C = 0; C < N; ++C) {
-      Value *Cof = MB.cofactor(A, N, 0, C);
-      Row0.push_back(Cof);
-      Value *Term = B.CreateFMul(A[C], Cof);
-      Det = Det ? B.CreateFAdd(Det, Term) : Term;
-    }
-    Comps.resize(N * N);
-    for (unsigned R = 0; R < N; ++R)
-      for (unsigned C = 0; C < N; ++C) {
-        // Result column C, row R is cofactor (C, R) over det.
-        Value *Cof = C == 0 ? Row0[R] : MB.cofactor(A, N, C, R);
-        Comps[C * N + R] = B.CreateFDiv(Cof, Det);
-      }
-    Narrow();
+    // Components are column-major, as the helper takes and returns them.
+    SmallVector<Value *, 16> Comps = MB.determinantOrInverse(
+        Arg(0).Comps, N, Inst == GLSLstd450MatrixInverse);
     return Finish(Comps);
   }
 
@@ -295,15 +252,9 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
     SmallVector<Value *, 8> First, Rest;
     for (size_t C = 0; C < XT.size(); ++C) {
       Value *V = X.Comps[C];
-      Type *T = V->getType();
       if (IsModf) {
-        // Both parts keep x's sign; Inf splits into +-Inf and +-0.
-        Value *Whole = MB.unary(Intrinsic::trunc, V);
-        Value *IsInf = B.CreateFCmpOEQ(MB.unary(Intrinsic::fabs, V),
-                                       ConstantFP::getInfinity(T));
-        Value *Frac =
-            B.CreateSelect(IsInf, MB.fconst(T, 0.0), B.CreateFSub(V, Whole));
-        First.push_back(MB.binary(Intrinsic::copysign, Frac, V));
+        auto [Frac, Whole] = MB.modf(V);
+        First.push_back(Frac);
         Rest.push_back(Whole);
       } else {
         auto [Mant, Exp] = MB.frexp(V);
@@ -355,45 +306,16 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
   case GLSLstd450PackSnorm2x16:
   case GLSLstd450PackUnorm2x16:
   case GLSLstd450PackHalf2x16: {
-    bool Wide = Inst == GLSLstd450PackSnorm2x16 ||
-                Inst == GLSLstd450PackUnorm2x16 ||
-                Inst == GLSLstd450PackHalf2x16;
-    unsigned N = Wide ? 2 : 4, Bits = Wide ? 16 : 8;
+    GlslPacking PK = *glslPacking(Inst);
     const std::vector<ScalarType> &VT = OpTypes(0);
-    if (VT.size() != N || !RequireFloat(0) || VT[0].Bits != 32)
-      return Bad("operand must be a vector of " + Twine(N) + " 32-bit floats");
+    if (VT.size() != PK.Count || !RequireFloat(0) || VT[0].Bits != 32)
+      return Bad("operand must be a vector of " + Twine(PK.Count) +
+                 " 32-bit floats");
     if (RC.size() != 1 || RC[0].Kind == ScalarKind::Float ||
         RC[0].Kind == ScalarKind::Bool || RC[0].Bits != 32)
       return Bad("result must be a 32-bit integer");
-    bool Signed =
-        Inst == GLSLstd450PackSnorm4x8 || Inst == GLSLstd450PackSnorm2x16;
-    double Scale = double((1u << (Bits - Signed)) - 1);
-    LaneValue X = Arg(0);
-    Value *Packed = nullptr;
-    for (unsigned C = 0; C < N; ++C) {
-      Value *V = X.Comps[C];
-      Type *FT = V->getType();
-      Value *Part;
-      if (Inst == GLSLstd450PackHalf2x16) {
-        Part = B.CreateBitCast(
-            B.CreateFPTrunc(V, FT->getWithNewType(B.getHalfTy())),
-            FT->getWithNewType(B.getInt16Ty()));
-        Part = B.CreateZExt(Part, T0);
-      } else {
-        // round(clamp(v, lo, 1) * scale); the clamp also turns NaN into lo,
-        // so the conversion is always defined.
-        V = MB.fclamp(V, MB.fconst(FT, Signed ? -1.0 : 0.0),
-                      MB.fconst(FT, 1.0));
-        V = MB.unary(Intrinsic::roundeven,
-                     B.CreateFMul(V, MB.fconst(FT, Scale)));
-        Part = B.CreateFPToSI(V, T0);
-        Part = B.CreateAnd(Part, MB.iconst(T0, (int64_t(1) << Bits) - 1));
-      }
-      if (C)
-        Part = B.CreateShl(Part, MB.iconst(T0, C * Bits));
-      Packed = Packed ? B.CreateOr(Packed, Part) : Part;
-    }
-    SmallVector<Value *, 1> Comps{Packed};
+    SmallVector<Value *, 1> Comps{MB.packComponents(
+        Arg(0).Comps, T0, PK.Bits, PK.Snorm, PK.Half)};
     return Finish(Comps);
   }
 
@@ -402,37 +324,15 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
   case GLSLstd450UnpackSnorm2x16:
   case GLSLstd450UnpackUnorm2x16:
   case GLSLstd450UnpackHalf2x16: {
-    bool Wide = Inst == GLSLstd450UnpackSnorm2x16 ||
-                Inst == GLSLstd450UnpackUnorm2x16 ||
-                Inst == GLSLstd450UnpackHalf2x16;
-    unsigned N = Wide ? 2 : 4, Bits = Wide ? 16 : 8;
+    GlslPacking PK = *glslPacking(Inst);
     const std::vector<ScalarType> &VT = OpTypes(0);
     if (VT.size() != 1 || !allOfKind(VT, false) || VT[0].Bits != 32)
       return Bad("operand must be a 32-bit integer");
-    if (RC.size() != N || !allOfKind(RC, true) || RC[0].Bits != 32)
-      return Bad("result must be a vector of " + Twine(N) + " 32-bit floats");
-    bool Signed =
-        Inst == GLSLstd450UnpackSnorm4x8 || Inst == GLSLstd450UnpackSnorm2x16;
-    double Scale = double((1u << (Bits - Signed)) - 1);
-    Value *X = Arg(0).Comps[0];
-    Type *PartT = X->getType()->getWithNewType(B.getIntNTy(Bits));
-    SmallVector<Value *, 4> Comps;
-    for (unsigned C = 0; C < N; ++C) {
-      Value *Part = B.CreateTrunc(
-          C ? B.CreateLShr(X, MB.iconst(X->getType(), C * Bits)) : X, PartT);
-      Value *V;
-      if (Inst == GLSLstd450UnpackHalf2x16) {
-        V = B.CreateFPExt(
-            B.CreateBitCast(Part, PartT->getWithNewType(B.getHalfTy())), T0);
-      } else if (Signed) {
-        // -128 / 127 is below -1: clamp.
-        V = B.CreateFDiv(B.CreateSIToFP(Part, T0), MB.fconst(T0, Scale));
-        V = MB.fmax(V, MB.fconst(T0, -1.0));
-      } else {
-        V = B.CreateFDiv(B.CreateUIToFP(Part, T0), MB.fconst(T0, Scale));
-      }
-      Comps.push_back(V);
-    }
+    if (RC.size() != PK.Count || !allOfKind(RC, true) || RC[0].Bits != 32)
+      return Bad("result must be a vector of " + Twine(PK.Count) +
+                 " 32-bit floats");
+    SmallVector<Value *, 4> Comps = MB.unpackComponents(
+        Arg(0).Comps[0], T0, PK.Count, PK.Bits, PK.Snorm, PK.Half);
     return Finish(Comps);
   }
 
@@ -570,29 +470,11 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
                  "components");
     LaneValue X = Arg(0);
     SmallVector<Value *, 4> Comps;
-    for (size_t C = 0; C < RC.size(); ++C) {
-      Value *V = X.Comps[C];
-      Type *T = V->getType();
-      unsigned Bits = T->getScalarSizeInBits();
-      Value *R;
-      if (Inst == GLSLstd450FindILsb) {
-        // cttz(0) is the width; FindILsb(0) is -1.
-        R = B.CreateBinaryIntrinsic(Intrinsic::cttz, V, B.getFalse());
-        R = B.CreateSelect(B.CreateICmpEQ(V, Constant::getNullValue(T)),
-                           Constant::getAllOnesValue(T), R);
-      } else {
-        // The most significant bit that differs from the sign bit: a
-        // negative value is complemented first. width - 1 - ctlz gives
-        // -1 for 0 (and for -1 in the signed case).
-        if (Inst == GLSLstd450FindSMsb)
-          V = B.CreateSelect(B.CreateICmpSLT(V, Constant::getNullValue(T)),
-                             B.CreateNot(V), V);
-        R = B.CreateSub(
-            MB.iconst(T, Bits - 1),
-            B.CreateBinaryIntrinsic(Intrinsic::ctlz, V, B.getFalse()));
-      }
-      Comps.push_back(B.CreateSExtOrTrunc(R, laneType(RC[C], Varying)));
-    }
+    for (size_t C = 0; C < RC.size(); ++C)
+      Comps.push_back(B.CreateSExtOrTrunc(
+          MB.findBit(X.Comps[C], Inst != GLSLstd450FindILsb,
+                     Inst == GLSLstd450FindSMsb),
+          laneType(RC[C], Varying)));
     return Finish(Comps);
   }
 

@@ -5,6 +5,7 @@
 // diagnostic naming it, never a crash.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/EmitterCommon.h"
 #include "codegen/SimdEmitter.h"
 
 #include "parser/SpirvNames.h"
@@ -18,29 +19,17 @@ using llvm::Constant;
 using llvm::Type;
 
 void SimdEmitter::emitInstruction(const Instruction &I) {
-  switch (I.Opcode) {
-  // No code: structure is already in the CFG, debug info is ignored.
-  case spv::Op::OpNop:
-  case spv::Op::OpLine:
-  case spv::Op::OpNoLine:
-  case spv::Op::OpSelectionMerge:
-  case spv::Op::OpLoopMerge:
+  std::string Message;
+  switch (routeInstruction(M, I, Message)) {
+  case InstructionRoute::NoCode:
     return;
-  case spv::Op::OpExtInst: {
-    auto Set = M.ExtInstImports.find(I.Operands[0]);
-    if (Set == M.ExtInstImports.end())
-      return;
-    if (Set->second == "GLSL.std.450") {
-      emitGlslStd450(I);
-      return;
-    }
-    // NonSemantic.* sets are debug and reflection information: no code.
-    if (Set->second.rfind("NonSemantic.", 0) != 0)
-      failAt(I, "unsupported: extended instruction " + Twine(I.Operands[1]) +
-                    " of " + Set->second);
+  case InstructionRoute::GlslStd450:
+    emitGlslStd450(I);
     return;
-  }
-  default:
+  case InstructionRoute::Unsupported:
+    failAt(I, Message);
+    return;
+  case InstructionRoute::Families:
     break;
   }
   if (emitPhysicalPointer(I) || emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||

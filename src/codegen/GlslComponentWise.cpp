@@ -164,4 +164,36 @@ GlslComponentOp glslComponentOp(IRBuilder<> &B, MathBuilder &MB,
   return R;
 }
 
+std::optional<GlslPacking> glslPacking(uint32_t Inst) {
+  GlslPacking P;
+  switch (Inst) {
+  case GLSLstd450UnpackSnorm4x8:
+  case GLSLstd450UnpackUnorm4x8:
+  case GLSLstd450UnpackSnorm2x16:
+  case GLSLstd450UnpackUnorm2x16:
+  case GLSLstd450UnpackHalf2x16:
+    P.Pack = false;
+    break;
+  case GLSLstd450PackSnorm4x8:
+  case GLSLstd450PackUnorm4x8:
+  case GLSLstd450PackSnorm2x16:
+  case GLSLstd450PackUnorm2x16:
+  case GLSLstd450PackHalf2x16:
+    break;
+  default:
+    return std::nullopt;
+  }
+  P.Snorm = Inst == GLSLstd450PackSnorm4x8 || Inst == GLSLstd450PackSnorm2x16 ||
+            Inst == GLSLstd450UnpackSnorm4x8 ||
+            Inst == GLSLstd450UnpackSnorm2x16;
+  P.Half = Inst == GLSLstd450PackHalf2x16 || Inst == GLSLstd450UnpackHalf2x16;
+  bool Wide = P.Half || Inst == GLSLstd450PackSnorm2x16 ||
+              Inst == GLSLstd450PackUnorm2x16 ||
+              Inst == GLSLstd450UnpackSnorm2x16 ||
+              Inst == GLSLstd450UnpackUnorm2x16;
+  P.Count = Wide ? 2 : 4;
+  P.Bits = Wide ? 16 : 8;
+  return P;
+}
+
 } // namespace spirv2llvm

@@ -12,6 +12,7 @@
 #include "codegen/MathBuilder.h"
 
 #include <functional>
+#include <optional>
 
 namespace spirv2llvm {
 
@@ -28,6 +29,17 @@ struct GlslComponentOp {
 /// \p B and \p MB must outlive the returned Map.
 GlslComponentOp glslComponentOp(llvm::IRBuilder<> &B, MathBuilder &MB,
                                 uint32_t Inst);
+
+/// The shape of a GLSL.std.450 Pack/Unpack{S,U}norm4x8, {S,U}norm2x16 or
+/// Half2x16 instruction (MathBuilder::packComponents / unpackComponents).
+struct GlslPacking {
+  bool Pack = true;  ///< Pack* (else Unpack*)
+  unsigned Count = 4; ///< float components
+  unsigned Bits = 8;  ///< bits per component
+  bool Snorm = false;
+  bool Half = false;
+};
+std::optional<GlslPacking> glslPacking(uint32_t Inst);
 
 } // namespace spirv2llvm
 

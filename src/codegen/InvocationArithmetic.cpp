@@ -150,6 +150,18 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
   case Op::OpUndef:
     set(Id, Constant::getNullValue(typeOf(I.ResultType)));
     return true;
+  case Op::OpQuantizeToF16: {
+    Value *X = get(I.Operands[0]);
+    if (!X->getType()->isFPOrFPVectorTy() ||
+        !X->getType()->getScalarType()->isFloatTy() ||
+        X->getType() != typeOf(I.ResultType)) {
+      failAt(I, "operand and result must be the same 32-bit float type");
+      return true;
+    }
+    MathBuilder MB(B, *LM);
+    set(Id, MB.quantizeToF16(X));
+    return true;
+  }
   case Op::OpBitFieldInsert:
   case Op::OpBitFieldSExtract:
   case Op::OpBitFieldUExtract: {
@@ -642,14 +654,7 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     }
     Value *First, *Second;
     if (IsModf) {
-      // Both parts keep x's sign; Inf splits into +-Inf and +-0.
-      Value *Whole = MB.unary(Intrinsic::trunc, X);
-      Value *IsInf = B.CreateFCmpOEQ(MB.unary(Intrinsic::fabs, X),
-                                     ConstantFP::getInfinity(T));
-      Value *Frac =
-          B.CreateSelect(IsInf, MB.fconst(T, 0.0), B.CreateFSub(X, Whole));
-      First = MB.binary(Intrinsic::copysign, Frac, X);
-      Second = Whole;
+      std::tie(First, Second) = MB.modf(X);
     } else {
       auto [Mant, Exp] = MB.frexp(X);
       First = Mant;
@@ -708,34 +713,23 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
       failAt(I, What + ": result type does not match the matrix");
       return false;
     }
-    // A[R * N + C] is row R, column C.
-    SmallVector<Value *, 16> A(N * N);
+    SmallVector<Value *, 16> Cols(N * N); // column-major
     for (unsigned C = 0; C < N; ++C) {
       Value *Col = B.CreateExtractValue(Args[0], C);
       for (unsigned R = 0; R < N; ++R)
-        A[R * N + C] = B.CreateExtractElement(Col, uint64_t(R));
+        Cols[C * N + R] = B.CreateExtractElement(Col, uint64_t(R));
     }
+    SmallVector<Value *, 16> Out = MB.determinantOrInverse(
+        Cols, N, Inst == GLSLstd450MatrixInverse);
     if (Inst == GLSLstd450Determinant) {
-      set(Id, MB.determinant(A, N));
+      set(Id, Out[0]);
       return true;
-    }
-    // inverse = adjugate / det; the adjugate is the transposed cofactors.
-    SmallVector<Value *, 4> Row0;
-    Value *Det = nullptr;
-    for (unsigned C = 0; C < N; ++C) {
-      Value *Cof = MB.cofactor(A, N, 0, C);
-      Row0.push_back(Cof);
-      Value *Term = B.CreateFMul(A[C], Cof);
-      Det = Det ? B.CreateFAdd(Det, Term) : Term;
     }
     Value *R = PoisonValue::get(RT);
     for (unsigned C = 0; C < N; ++C) {
       Value *Col = PoisonValue::get(CT);
-      for (unsigned Rw = 0; Rw < N; ++Rw) {
-        // Result column C, row R is cofactor (C, R) over det.
-        Value *Cof = C == 0 ? Row0[Rw] : MB.cofactor(A, N, C, Rw);
-        Col = B.CreateInsertElement(Col, B.CreateFDiv(Cof, Det), uint64_t(Rw));
-      }
+      for (unsigned Rw = 0; Rw < N; ++Rw)
+        Col = B.CreateInsertElement(Col, Out[C * N + Rw], uint64_t(Rw));
       R = B.CreateInsertValue(R, Col, C);
     }
     set(Id, R);
@@ -757,20 +751,46 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
       failAt(I, What + ": operand and result must be the same integer type");
       return false;
     }
-    unsigned Bits = T->getScalarSizeInBits();
-    Value *R;
-    if (Inst == GLSLstd450FindILsb) {
-      R = B.CreateBinaryIntrinsic(Intrinsic::cttz, V, B.getFalse());
-      R = B.CreateSelect(B.CreateICmpEQ(V, Constant::getNullValue(T)),
-                         Constant::getAllOnesValue(T), R);
-    } else {
-      // width - 1 - ctlz: -1 for 0 (and for -1 when signed).
-      if (Inst == GLSLstd450FindSMsb)
-        V = B.CreateSelect(B.CreateICmpSLT(V, Constant::getNullValue(T)),
-                           B.CreateNot(V), V);
-      Value *Lz = B.CreateBinaryIntrinsic(Intrinsic::ctlz, V, B.getFalse());
-      R = B.CreateSub(ConstantInt::get(T, Bits - 1), Lz);
+    set(Id, MB.findBit(V, Inst != GLSLstd450FindILsb,
+                       Inst == GLSLstd450FindSMsb));
+    return true;
+  }
+  case GLSLstd450PackSnorm4x8:
+  case GLSLstd450PackUnorm4x8:
+  case GLSLstd450PackSnorm2x16:
+  case GLSLstd450PackUnorm2x16:
+  case GLSLstd450PackHalf2x16:
+  case GLSLstd450UnpackSnorm4x8:
+  case GLSLstd450UnpackUnorm4x8:
+  case GLSLstd450UnpackSnorm2x16:
+  case GLSLstd450UnpackUnorm2x16:
+  case GLSLstd450UnpackHalf2x16: {
+    if (!Need(1))
+      return false;
+    GlslPacking PK = *glslPacking(Inst);
+    Type *I32 = B.getInt32Ty();
+    auto *FloatVec = FixedVectorType::get(B.getFloatTy(), PK.Count);
+    Type *In = Args[0]->getType();
+    if (PK.Pack ? (In != FloatVec || RT != I32)
+                : (In != I32 || RT != FloatVec)) {
+      failAt(I, What + ": " +
+                    (PK.Pack ? "operand" : "result") + " must be a vector of " +
+                    Twine(PK.Count) + " 32-bit floats and " +
+                    (PK.Pack ? "result" : "operand") + " a 32-bit integer");
+      return false;
     }
+    if (PK.Pack) {
+      SmallVector<Value *, 4> Comps;
+      for (unsigned C = 0; C < PK.Count; ++C)
+        Comps.push_back(B.CreateExtractElement(Args[0], uint64_t(C)));
+      set(Id, MB.packComponents(Comps, I32, PK.Bits, PK.Snorm, PK.Half));
+      return true;
+    }
+    Value *R = PoisonValue::get(RT);
+    SmallVector<Value *, 4> Comps = MB.unpackComponents(
+        Args[0], B.getFloatTy(), PK.Count, PK.Bits, PK.Snorm, PK.Half);
+    for (unsigned C = 0; C < PK.Count; ++C)
+      R = B.CreateInsertElement(R, Comps[C], uint64_t(C));
     set(Id, R);
     return true;
   }

@@ -9,6 +9,7 @@
 #include "codegen/InvocationEmitter.h"
 
 #include "codegen/ComputeReflection.h"
+#include "codegen/EmitterCommon.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
@@ -203,15 +204,18 @@ bool InvocationEmitter::pointerOf(const Instruction &I, uint32_t Id,
   auto It = Pointers.find(Id);
   if (It != Pointers.end()) {
     P = It->second;
+    bool Chain = I.Opcode == spv::Op::OpAccessChain ||
+                 I.Opcode == spv::Op::OpInBoundsAccessChain;
+    if (P.DescArray && !Chain) {
+      failAt(I, "an array of buffer blocks (" + M.friendlyName(Id) +
+                    ") must be indexed before it is used");
+      return false;
+    }
     return true;
   }
   const Variable *V = M.findVariable(Id);
   if (V && V->Storage == spv::StorageClass::UniformConstant)
     failAt(I, "unsupported: images and samplers (" + M.friendlyName(Id) +
-                  ") in the invocation back end");
-  else if (V && (V->Storage == spv::StorageClass::StorageBuffer ||
-                 V->Storage == spv::StorageClass::Uniform))
-    failAt(I, "unsupported: arrays of buffer blocks (" + M.friendlyName(Id) +
                   ") in the invocation back end");
   else
     failAt(I, "unsupported: pointer " + M.friendlyName(Id) +
@@ -325,19 +329,39 @@ void InvocationEmitter::emitTerminator(const Instruction &T) {
     return;
   }
   case Op::OpReturn:
-    emitReturn(true);
+    if (IsEntry)
+      emitReturn(true);
+    else if (LF->getReturnType()->isVoidTy())
+      B.CreateRetVoid();
+    else
+      failAt(T, "a function with a result must return a value");
     return;
   case Op::OpKill:
   case Op::OpTerminateInvocation:
+    if (!IsEntry) {
+      failAt(T, "unsupported: ending the invocation inside a called function "
+                "in the invocation back end (run without --no-inline)");
+      return;
+    }
     // The invocation ends without writing its outputs; the caller sees 0.
     emitReturn(false);
     return;
   case Op::OpUnreachable:
     B.CreateUnreachable();
     return;
-  case Op::OpReturnValue:
-    failAt(T, "entry points cannot return a value");
+  case Op::OpReturnValue: {
+    if (IsEntry) {
+      failAt(T, "entry points cannot return a value");
+      return;
+    }
+    Value *V = get(T.Operands[0]);
+    if (V->getType() != LF->getReturnType()) {
+      failAt(T, "the returned value does not have the function's result type");
+      return;
+    }
+    B.CreateRet(V);
     return;
+  }
   default:
     failAt(T, "unsupported terminator");
     return;
@@ -373,6 +397,50 @@ void InvocationEmitter::fillPhis() {
   }
 }
 
+void InvocationEmitter::emitFunction(uint32_t FnIndex, llvm::Function *Fun,
+                                     bool Entry) {
+  Fn = FnIndex;
+  F = &M.Functions[Fn];
+  A = &MA[Fn];
+  LF = Fun;
+  IsEntry = Entry;
+  // SPIR-V ids are local to their function, except constants.
+  for (auto It = Values.begin(); It != Values.end();)
+    It = isa<Constant>(It->second) ? std::next(It) : Values.erase(It);
+  Pointers.clear();
+  DefBlock.clear();
+  EndOf.clear();
+  Phis.clear();
+  DiscardSlot = nullptr;
+  CurBlock = cfg::NoBlock;
+  if (!Entry) {
+    EntryBB = BasicBlock::Create(Ctx, "entry", LF);
+    B.SetInsertPoint(EntryBB);
+    ArgsPtr = LF->getArg(0);
+    EnvPtr = LF->getArg(1);
+    bindParameters();
+  }
+  for (cfg::BlockIndex Bk = 0; Bk < F->Blocks.size(); ++Bk)
+    for (uint32_t Index : F->Blocks[Bk].Insts)
+      if (uint32_t Id = M.Insts[Index].Result.value())
+        DefBlock[Id] = Bk;
+  createVariables();
+  if (Failed)
+    return;
+
+  Blocks.assign(F->Blocks.size(), nullptr);
+  for (cfg::BlockIndex Bk : A->G.rpo())
+    Blocks[Bk] = BasicBlock::Create(Ctx, A->G.block(Bk).Name, LF);
+  B.CreateBr(Blocks[A->G.entry()]);
+  for (cfg::BlockIndex Bk : A->G.rpo()) {
+    emitBlock(Bk);
+    if (Failed)
+      return;
+  }
+  CurBlock = cfg::NoBlock;
+  fillPhis();
+}
+
 Expected<CodegenResult> InvocationEmitter::run() {
   auto FIt = M.FunctionIndexOf.find(EP.Function.value());
   if (FIt == M.FunctionIndexOf.end())
@@ -389,10 +457,6 @@ Expected<CodegenResult> InvocationEmitter::run() {
     return makeError("unsupported: the invocation back end runs compute, "
                      "vertex and fragment entry points");
   }
-  if (Opts.RobustBufferAccess)
-    return makeError("unsupported: --robust-buffer-access with the "
-                     "invocation back end");
-
   if (EP.Model == spv::ExecutionModel::GLCompute) {
     ComputeReflection R = reflectCompute(M, EP, ML);
     if (!R.Errors.empty())
@@ -402,6 +466,20 @@ Expected<CodegenResult> InvocationEmitter::run() {
     // block when it maps them (Groupshared.cpp).
     Compute.WorkgroupMemorySize = 0;
   }
+  // With GL_EXT_shared_memory_block, Block-decorated workgroup variables
+  // alias one another; here each is its own addrspace(3) global.
+  unsigned WorkgroupBlocks = 0;
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    if (V.Storage == spv::StorageClass::Workgroup &&
+        M.hasDecoration(V.Pointee.value(), spv::Decoration::Block))
+      ++WorkgroupBlocks;
+  }
+  if (WorkgroupBlocks > 1)
+    return makeError("unsupported: " + Twine(WorkgroupBlocks) +
+                     " workgroup blocks with an explicit layout, which alias "
+                     "one another, in the invocation back end (each "
+                     "Workgroup variable is its own groupshared global)");
   Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, /*Width=*/1);
   if (!L)
     return L.takeError();
@@ -409,27 +487,24 @@ Expected<CodegenResult> InvocationEmitter::run() {
 
   LM = std::make_unique<llvm::Module>(EP.Name, Ctx);
   createEntryFunction();
-  for (cfg::BlockIndex Bk = 0; Bk < F->Blocks.size(); ++Bk)
-    for (uint32_t Index : F->Blocks[Bk].Insts)
-      if (uint32_t Id = M.Insts[Index].Result.value())
-        DefBlock[Id] = Bk;
-  createVariables();
+  // Per-invocation global variables, in the order of the callees' %env.
+  for (ValueId Id : M.GlobalVariables) {
+    spv::StorageClass SC = M.findVariable(Id.value())->Storage;
+    if (SC == spv::StorageClass::Private || SC == spv::StorageClass::Input ||
+        SC == spv::StorageClass::Output)
+      EnvVars.push_back(Id.value());
+  }
+  declareCallees();
   if (Failed)
     return std::move(Err);
-
-  Blocks.assign(F->Blocks.size(), nullptr);
-  for (cfg::BlockIndex Bk : A->G.rpo())
-    Blocks[Bk] = BasicBlock::Create(Ctx, A->G.block(Bk).Name, LF);
-  B.CreateBr(Blocks[A->G.entry()]);
-  for (cfg::BlockIndex Bk : A->G.rpo()) {
-    emitBlock(Bk);
+  emitFunction(Fn, LF, /*Entry=*/true);
+  if (Failed)
+    return std::move(Err);
+  for (auto &[Index, Callee] : Callees) {
+    emitFunction(Index, Callee, /*Entry=*/false);
     if (Failed)
       return std::move(Err);
   }
-  CurBlock = cfg::NoBlock;
-  fillPhis();
-  if (Failed)
-    return std::move(Err);
 
   // Variables into SSA values where their uses allow it: SROA also turns
   // component accesses (GEPs into vector variables, such as a built-in's
@@ -444,20 +519,12 @@ Expected<CodegenResult> InvocationEmitter::run() {
     // members are used one by one.
     FPM.addPass(InstSimplifyPass());
     FPM.addPass(DCEPass());
-    FPM.run(*LF, FAM);
+    for (llvm::Function &Fun : *LM)
+      if (!Fun.isDeclaration())
+        FPM.run(Fun, FAM);
   }
 
-  std::string VerifyMsg;
-  raw_string_ostream VS(VerifyMsg);
-  if (verifyModule(*LM, &VS))
-    return makeError("internal error: generated IR does not verify: " +
-                     VS.str());
-  CodegenResult R;
-  R.IR = std::move(LM);
-  R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
-  R.Layout = std::move(Layout);
-  R.Compute = Compute;
-  return std::move(R);
+  return finishModule(std::move(LM), EP, Opts, std::move(Layout), Compute);
 }
 
 } // namespace spirv2llvm::invocation

@@ -33,6 +33,7 @@
 
 #include "llvm/IR/IRBuilder.h"
 
+#include <map>
 #include <unordered_map>
 
 namespace spirv2llvm::invocation {
@@ -50,6 +51,26 @@ struct InvPointer {
   llvm::Value *Size = nullptr;   ///< explicit: i64 bytes bound (buffers)
   MatrixLayout ML;               ///< layout of a matrix pointee
   uint64_t VecStride = 0;        ///< component stride inside a matrix
+  /// Every access is checked against Size: out-of-bounds loads read zero,
+  /// stores and atomics do nothing (robust buffer access, and always for
+  /// an element of a descriptor array).
+  bool Checked = false;
+  /// An array of buffer blocks not indexed yet: its descriptors and their
+  /// count; the access chain's first indices pick the element.
+  llvm::Value *DescArray = nullptr;
+  llvm::Value *DescCount = nullptr;
+  /// Typed pointers: the variable and the GEP indices that lead here (the
+  /// leading 0 included), so OpPtrAccessChain can step within the array
+  /// the pointer points into.
+  llvm::Value *Root = nullptr;
+  llvm::Type *RootType = nullptr;
+  llvm::SmallVector<llvm::Value *, 6> Path;
+  /// Number of elements of the array the last Path index selects in
+  /// (0: the pointer is the variable itself or a struct member, only
+  /// element 0 exists; ~0: unknown here, Length says or nothing does).
+  uint64_t ArrayLength = 0;
+  /// A callee's pointer parameter: the length of its array (i64).
+  llvm::Value *Length = nullptr;
 };
 
 class InvocationEmitter {
@@ -76,6 +97,18 @@ private:
   void fail(const llvm::Twine &Msg);
   void failAt(const Instruction &I, const llvm::Twine &Msg);
 
+  /// Emits SPIR-V function \p FnIndex into \p Fn (the entry point, or a
+  /// function it calls).
+  void emitFunction(uint32_t FnIndex, llvm::Function *Fn, bool Entry);
+
+  // --- calls (InvocationCall.cpp) -------------------------------------------
+  /// Declares an LLVM function for every function the entry point reaches
+  /// through OpFunctionCall (left by --no-inline or --no-canonicalize).
+  void declareCallees();
+  /// The callee's parameters as values and pointers.
+  void bindParameters();
+  bool emitCall(const Instruction &I);
+
   // --- instructions (InvocationInstruction.cpp: the one dispatch) ---------
   void emitInstruction(const Instruction &I);
   bool emitArithmetic(const Instruction &I);
@@ -93,11 +126,25 @@ private:
   void emitAccessChain(const Instruction &I);
   llvm::Value *load(const InvPointer &P);
   void store(const InvPointer &P, llvm::Value *V);
+  /// \p Bound: the buffer's size in bytes when accesses are checked.
   llvm::Value *loadExplicit(TypeId T, llvm::Value *Base, llvm::Value *Offset,
-                            MatrixLayout L, uint64_t VecStride);
+                            MatrixLayout L, uint64_t VecStride,
+                            llvm::Value *Bound);
   void storeExplicit(TypeId T, llvm::Value *Base, llvm::Value *Offset,
-                     MatrixLayout L, uint64_t VecStride, llvm::Value *V);
-  llvm::Value *address(const InvPointer &P);
+                     MatrixLayout L, uint64_t VecStride, llvm::Value *V,
+                     llvm::Value *Bound);
+  /// The address of \p Bytes bytes at \p Offset from \p Base, or, when
+  /// \p Bound is set and they are not all below it, a harmless stand-in:
+  /// zeros to read, a scratch slot to write.
+  llvm::Value *checkedAddress(llvm::Value *Base, llvm::Value *Offset,
+                              uint64_t Bytes, llvm::Value *Bound,
+                              bool ForStore);
+  llvm::Value *boundOf(const InvPointer &P) const;
+  /// Indexes the descriptor array \p P with the access chain's operands
+  /// from \p First; returns how many it used (0 on error).
+  size_t indexDescriptorArray(const Instruction &I, size_t First,
+                              InvPointer &P);
+  llvm::Value *address(const InvPointer &P, uint64_t Bytes, bool ForStore);
   llvm::Value *computeBuiltIn(uint32_t Var);
   /// Copies interface inputs in / outputs out (vertex, fragment).
   void copyInterface(bool Inputs);
@@ -118,6 +165,17 @@ private:
   InterfaceLayout Layout;
   ComputeInfo Compute;
 
+  /// SPIR-V function index -> its LLVM function, callees only.
+  std::map<uint32_t, llvm::Function *> Callees;
+  /// Per-invocation global variables (Private, Input, Output): allocas of
+  /// the entry function, which callees reach through %env, a table of
+  /// their pointers in this order.
+  std::vector<uint32_t> EnvVars;
+  std::unordered_map<uint32_t, llvm::GlobalVariable *> Groupshared;
+
+  // Per function (emitFunction resets them).
+  bool IsEntry = true;
+  llvm::Value *EnvPtr = nullptr;
   uint32_t Fn = 0;
   const Function *F = nullptr;
   const cfg::FunctionAnalysis *A = nullptr;
@@ -128,6 +186,9 @@ private:
   std::unordered_map<uint32_t, llvm::Value *> Values;
   std::unordered_map<uint32_t, InvPointer> Pointers;
   std::unordered_map<uint32_t, llvm::Type *> TypeCache;
+  /// Stand-ins for out-of-bounds checked accesses (checkedAddress).
+  llvm::GlobalVariable *ZeroBytes = nullptr;
+  llvm::AllocaInst *DiscardSlot = nullptr;
   /// Input/Output variables of vertex and fragment entries (allocas).
   std::vector<uint32_t> InterfaceVars;
   cfg::BlockIndex CurBlock = cfg::NoBlock;

@@ -5,6 +5,7 @@
 // takes is an "unsupported:" diagnostic naming it, never a crash.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/EmitterCommon.h"
 #include "codegen/InvocationEmitter.h"
 
 using namespace llvm;
@@ -12,36 +13,22 @@ using namespace llvm;
 namespace spirv2llvm::invocation {
 
 void InvocationEmitter::emitInstruction(const Instruction &I) {
-  switch (I.Opcode) {
-  // No code: structure is already in the CFG, debug info is ignored.
-  case spv::Op::OpNop:
-  case spv::Op::OpLine:
-  case spv::Op::OpNoLine:
-  case spv::Op::OpSelectionMerge:
-  case spv::Op::OpLoopMerge:
+  std::string Message;
+  switch (routeInstruction(M, I, Message)) {
+  case InstructionRoute::NoCode:
     return;
-  case spv::Op::OpExtInst: {
-    auto Set = M.ExtInstImports.find(I.Operands[0]);
-    if (Set == M.ExtInstImports.end())
-      return;
-    if (Set->second == "GLSL.std.450") {
-      emitGlslStd450(I);
-      return;
-    }
-    if (Set->second.rfind("NonSemantic.", 0) != 0)
-      failAt(I, "unsupported: extended instruction " + Twine(I.Operands[1]) +
-                    " of " + Set->second);
+  case InstructionRoute::GlslStd450:
+    emitGlslStd450(I);
     return;
-  }
-  case spv::Op::OpFunctionCall:
-    failAt(I, "unsupported: function calls (canonicalization inlines them; "
-              "run without --no-inline)");
+  case InstructionRoute::Unsupported:
+    failAt(I, Message);
     return;
-  default:
+  case InstructionRoute::Families:
     break;
   }
   if (emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
-      emitMemory(I) || emitAtomic(I) || emitBarrier(I) || emitSubgroup(I))
+      emitMemory(I) || emitAtomic(I) || emitBarrier(I) || emitSubgroup(I) ||
+      emitCall(I))
     return;
   failAt(I, "unsupported: instruction not implemented by the invocation "
             "back end");

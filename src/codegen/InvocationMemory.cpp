@@ -8,6 +8,8 @@
 // components are contiguous is one vector access.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/ComputeOps.h"
+#include "codegen/DescriptorArrays.h"
 #include "codegen/InvocationEmitter.h"
 
 #include "parser/SpirvNames.h"
@@ -42,7 +44,9 @@ void InvocationEmitter::createVariables() {
     InvPointer P;
     P.Pointee = V.Pointee;
     P.Storage = V.Storage;
-    P.Addr = AI;
+    P.Addr = P.Root = AI;
+    P.RootType = T;
+    P.Path = {B.getInt32(0)};
     Pointers[Id] = P;
     return AI;
   };
@@ -54,26 +58,28 @@ void InvocationEmitter::createVariables() {
     switch (V.Storage) {
     case spv::StorageClass::StorageBuffer:
     case spv::StorageClass::Uniform: {
-      if (M.type(V.Pointee).Kind != TypeKind::Struct)
-        continue; // arrays of blocks: reported where used
       if (!Sets)
         Sets = argField(4, Ptr, "descriptor.sets");
-      uint32_t Set =
-          M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
-              .value_or(0);
-      uint32_t Binding =
-          M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
-      Value *SetPtr = B.CreateLoad(
-          Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Sets, Set), "set");
-      Type *DescTy = StructType::get(Ptr, I64);
-      Value *Desc = B.CreateConstInBoundsGEP1_32(DescTy, SetPtr, Binding);
       std::string N = llvmName(Id.value());
+      if (N.empty())
+        N = "buffer";
       P.Explicit = true;
-      P.Addr = B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
-                            N.empty() ? "buffer" : N);
-      P.Size = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
-                            (N.empty() ? "buffer" : N) + ".size");
       P.Offset = B.getInt64(0);
+      P.Checked = Opts.RobustBufferAccess;
+      TypeKind K = M.type(V.Pointee).Kind;
+      if (K == TypeKind::Array || K == TypeKind::RuntimeArray) {
+        // An array of blocks: the access chain picks the element.
+        DescriptorFields D = loadBindingDescriptor(B, M, Id.value(), Sets, N,
+                                                   ".descs", ".count");
+        P.DescArray = D.Data;
+        P.DescCount = descriptorArrayCount(
+            B, descriptorArrayShape(M, V.Pointee), D.Size);
+        break;
+      }
+      DescriptorFields D =
+          loadBindingDescriptor(B, M, Id.value(), Sets, N, "", ".size");
+      P.Addr = D.Data;
+      P.Size = D.Size;
       break;
     }
     case spv::StorageClass::PushConstant:
@@ -83,36 +89,52 @@ void InvocationEmitter::createVariables() {
       P.Addr = Push;
       P.Offset = B.getInt64(0);
       P.Size = B.getInt64(Compute.PushConstantSize);
+      P.Checked = Opts.RobustBufferAccess;
       break;
     case spv::StorageClass::Workgroup: {
       // DXIL's groupshared: one global per variable in addrspace(3).
       // External linkage keeps the optimizer from turning it into a
       // per-invocation local; the runtime maps it to the workgroup's block.
       Type *T = typeOf(V.Pointee);
-      std::string N = llvmName(Id.value());
-      auto *G = new GlobalVariable(
-          *LM, T, /*isConstant=*/false, GlobalValue::ExternalLinkage,
-          Constant::getNullValue(T), N.empty() ? "groupshared" : N, nullptr,
-          GlobalValue::NotThreadLocal, GroupsharedAddrSpace);
-      G->setAlignment(Align(16));
-      P.Addr = G;
+      GlobalVariable *&G = Groupshared[Id.value()];
+      if (!G) {
+        std::string N = llvmName(Id.value());
+        G = new GlobalVariable(
+            *LM, T, /*isConstant=*/false, GlobalValue::ExternalLinkage,
+            Constant::getNullValue(T), N.empty() ? "groupshared" : N, nullptr,
+            GlobalValue::NotThreadLocal, GroupsharedAddrSpace);
+        G->setAlignment(Align(16));
+      }
+      P.Addr = P.Root = G;
+      P.RootType = T;
+      P.Path = {B.getInt32(0)};
       break;
     }
     case spv::StorageClass::Private:
-      Alloca(Id.value(), V);
-      continue;
     case spv::StorageClass::Input:
-    case spv::StorageClass::Output: {
-      AllocaInst *AI = Alloca(Id.value(), V);
-      if (EP.Model == spv::ExecutionModel::GLCompute) {
-        if (V.Storage == spv::StorageClass::Input &&
-            M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
+    case spv::StorageClass::Output:
+      if (!IsEntry) {
+        // The entry function's alloca, from %env.
+        size_t K = std::find(EnvVars.begin(), EnvVars.end(), Id.value()) -
+                   EnvVars.begin();
+        P.Addr = P.Root = B.CreateLoad(
+            Ptr, B.CreateConstInBoundsGEP1_64(Ptr, EnvPtr, K),
+            llvmName(Id.value()));
+        P.RootType = typeOf(V.Pointee);
+        P.Path = {B.getInt32(0)};
+        break;
+      }
+      {
+        AllocaInst *AI = Alloca(Id.value(), V);
+        if (V.Storage == spv::StorageClass::Private)
+          continue;
+        if (EP.Model != spv::ExecutionModel::GLCompute)
+          InterfaceVars.push_back(Id.value());
+        else if (V.Storage == spv::StorageClass::Input &&
+                 M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
           B.CreateStore(computeBuiltIn(Id.value()), AI);
-      } else {
-        InterfaceVars.push_back(Id.value());
       }
       continue;
-    }
     default:
       continue; // images, samplers: reported where used
     }
@@ -126,7 +148,17 @@ void InvocationEmitter::createVariables() {
       if (const Variable *V = M.findVariable(I.Result.value()))
         Alloca(I.Result.value(), *V);
     }
+  if (!IsEntry)
+    return;
   copyInterface(/*Inputs=*/true);
+  if (!Callees.empty()) {
+    // %env for the callees: the per-invocation variables' allocas.
+    IRBuilder<> AB(EntryBB, EntryBB->getFirstNonPHIOrDbgOrAlloca());
+    EnvPtr = AB.CreateAlloca(Ptr, B.getInt32(uint32_t(EnvVars.size())), "env");
+    for (size_t K = 0; K < EnvVars.size(); ++K)
+      B.CreateStore(Pointers[EnvVars[K]].Root,
+                    B.CreateConstInBoundsGEP1_64(Ptr, EnvPtr, K));
+  }
 }
 
 void InvocationEmitter::copyInterface(bool Inputs) {
@@ -251,17 +283,27 @@ Value *InvocationEmitter::computeBuiltIn(uint32_t Var) {
   case spv::BuiltIn::NumSubgroups:
     R = B.getInt32(WS[0] * WS[1] * WS[2]);
     break;
-  // Masks of a subgroup of one: bit 0 is this invocation.
+  // Masks of a subgroup of one: bit 0 is this invocation. uvec4 in Vulkan,
+  // a 64-bit integer in SPV_KHR_shader_ballot (gl_SubGroupEqMaskARB).
   case spv::BuiltIn::SubgroupEqMask:
   case spv::BuiltIn::SubgroupGeMask:
   case spv::BuiltIn::SubgroupLeMask:
-    R = ConstantVector::get(
-        {B.getInt32(1), B.getInt32(0), B.getInt32(0), B.getInt32(0)});
-    break;
   case spv::BuiltIn::SubgroupGtMask:
-  case spv::BuiltIn::SubgroupLtMask:
-    R = Constant::getNullValue(FixedVectorType::get(I32, 4));
+  case spv::BuiltIn::SubgroupLtMask: {
+    bool Own = BI == spv::BuiltIn::SubgroupEqMask ||
+               BI == spv::BuiltIn::SubgroupGeMask ||
+               BI == spv::BuiltIn::SubgroupLeMask;
+    if (!T->isIntOrIntVectorTy())
+      break; // reported below
+    Type *ST = T->getScalarType();
+    SmallVector<Constant *, 4> Words(
+        isa<FixedVectorType>(T) ? cast<FixedVectorType>(T)->getNumElements()
+                                : 1,
+        ConstantInt::get(ST, 0));
+    Words[0] = ConstantInt::get(ST, Own ? 1 : 0);
+    R = isa<FixedVectorType>(T) ? ConstantVector::get(Words) : Words[0];
     break;
+  }
   default: {
     const char *N = builtInName(BI);
     fail(Twine("unsupported: built-in ") + (N ? N : "?") +
@@ -269,7 +311,7 @@ Value *InvocationEmitter::computeBuiltIn(uint32_t Var) {
     return Constant::getNullValue(T);
   }
   }
-  if (R->getType() != T) {
+  if (!R || R->getType() != T) {
     fail("built-in variable " + M.friendlyName(Var) +
          " does not have the type its built-in needs");
     return Constant::getNullValue(T);
@@ -277,10 +319,87 @@ Value *InvocationEmitter::computeBuiltIn(uint32_t Var) {
   return R;
 }
 
-Value *InvocationEmitter::address(const InvPointer &P) {
+Value *InvocationEmitter::boundOf(const InvPointer &P) const {
+  return P.Explicit && P.Checked && P.Size ? P.Size : nullptr;
+}
+
+Value *InvocationEmitter::checkedAddress(Value *Base, Value *Offset,
+                                         uint64_t Bytes, Value *Bound,
+                                         bool ForStore) {
+  Value *Addr = B.CreateInBoundsGEP(B.getInt8Ty(), Base, Offset);
+  if (!Bound)
+    return Addr;
+  // Offset + Bytes <= Bound, with the offset signed so that negative
+  // indices are out of bounds too.
+  Value *InBounds = B.CreateAnd(
+      B.CreateICmpSGE(Offset, B.getInt64(0)),
+      B.CreateICmpULE(B.CreateAdd(Offset, B.getInt64(Bytes)), Bound),
+      "in.bounds");
+  // No branch: an out-of-bounds access goes to a stand-in instead, zeros
+  // to read or a scratch slot to write (the widest access is a 4 x 64-bit
+  // vector).
+  constexpr uint64_t StandInBytes = 32;
+  Value *StandIn;
+  if (ForStore) {
+    if (!DiscardSlot) {
+      IRBuilder<> AB(EntryBB, EntryBB->getFirstNonPHIOrDbgOrAlloca());
+      DiscardSlot = AB.CreateAlloca(ArrayType::get(B.getInt8Ty(), StandInBytes),
+                                    nullptr, "discard");
+      DiscardSlot->setAlignment(Align(16));
+    }
+    StandIn = DiscardSlot;
+  } else {
+    if (!ZeroBytes) {
+      Type *T = ArrayType::get(B.getInt8Ty(), StandInBytes);
+      ZeroBytes = new GlobalVariable(*LM, T, /*isConstant=*/true,
+                                     GlobalValue::PrivateLinkage,
+                                     Constant::getNullValue(T), "s2l.zeros");
+      ZeroBytes->setAlignment(Align(16));
+    }
+    StandIn = ZeroBytes;
+  }
+  return B.CreateSelect(InBounds, Addr, StandIn);
+}
+
+Value *InvocationEmitter::address(const InvPointer &P, uint64_t Bytes,
+                                  bool ForStore) {
   if (!P.Explicit)
     return P.Addr;
-  return B.CreateInBoundsGEP(B.getInt8Ty(), P.Addr, P.Offset);
+  return checkedAddress(P.Addr, P.Offset, Bytes, boundOf(P), ForStore);
+}
+
+size_t InvocationEmitter::indexDescriptorArray(const Instruction &I,
+                                               size_t First, InvPointer &P) {
+  std::string Name = llvmName(I.Operands[0]);
+  DescriptorArrayShape Shape;
+  std::string Error;
+  size_t N = descriptorIndexCount(M, P.Pointee, I, First, Shape, Error);
+  if (!N) {
+    failAt(I, Error);
+    return 0;
+  }
+  SmallVector<Value *, 4> Indices;
+  for (size_t K = 0; K < N; ++K) {
+    Value *X = get(I.Operands[First + K]);
+    if (!X->getType()->isIntegerTy()) {
+      failAt(I, "descriptor array indices must be integer scalars");
+      return 0;
+    }
+    // Signed: a negative index is out of range, not a huge one.
+    Indices.push_back(B.CreateSExtOrTrunc(X, B.getInt64Ty()));
+  }
+  auto [X, InRange] =
+      flatDescriptorIndex(B, Indices, Shape.InnerDims, P.DescCount, Name);
+  DescriptorFields D =
+      loadDescriptorElement(B, *LM, P.DescArray, X, InRange, Name);
+  P.Addr = D.Data;
+  P.Size = D.Size;
+  // An element is always bounds-checked: an unbound or out-of-range
+  // element is {null, 0}, and every access through it must miss.
+  P.Checked = true;
+  P.DescArray = P.DescCount = nullptr;
+  P.Pointee = Shape.Block;
+  return N;
 }
 
 void InvocationEmitter::emitAccessChain(const Instruction &I) {
@@ -303,16 +422,35 @@ void InvocationEmitter::emitAccessChain(const Instruction &I) {
     Value *X = get(Id);
     return B.CreateSExtOrTrunc(X, I64);
   };
+  // Out-of-range indices into per-invocation and workgroup memory are
+  // clamped to the last element, so a bad index never leaves the variable.
+  auto Clamp = [&](Value *X, uint64_t Count) -> Value * {
+    return B.CreateBinaryIntrinsic(Intrinsic::umin, X,
+                                   B.getInt64(Count ? Count - 1 : 0));
+  };
   TypeId T = P.Pointee;
   size_t First = 1;
 
   if (!P.Explicit) {
+    SmallVector<Value *, 6> Idx(P.Path.begin(), P.Path.end());
     if (IsPtrChain) {
-      failAt(I, "unsupported: OpPtrAccessChain on typed (non-buffer) memory");
-      return;
+      // Element steps within the array the pointer points into: the last
+      // index of its path (for the variable itself, only element 0).
+      // A pointer that is not into an array (the variable itself, a struct
+      // member) has only element 0: any other clamps to it.
+      if (P.ArrayLength) {
+        Value *Stepped = B.CreateAdd(B.CreateSExtOrTrunc(Idx.back(), I64),
+                                     Index64(I.Operands[1]));
+        if (P.Length && Idx.size() == 1)
+          Stepped = B.CreateBinaryIntrinsic(
+              Intrinsic::umin, Stepped,
+              B.CreateSub(P.Length, B.getInt64(1)));
+        else if (P.ArrayLength != ~uint64_t(0))
+          Stepped = Clamp(Stepped, P.ArrayLength);
+        Idx.back() = Stepped;
+      }
+      First = 2;
     }
-    SmallVector<Value *, 6> Idx{B.getInt32(0)};
-    Type *Root = typeOf(T);
     for (size_t K = First; K < I.Operands.size(); ++K) {
       const spirv2llvm::Type &Ty = M.type(T);
       std::optional<uint64_t> CI = ConstIndex(I.Operands[K]);
@@ -323,26 +461,24 @@ void InvocationEmitter::emitAccessChain(const Instruction &I) {
           return;
         }
         Idx.push_back(B.getInt32(uint32_t(*CI)));
+        P.ArrayLength = 0;
         T = Ty.Members[*CI];
         break;
       case TypeKind::Vector:
       case TypeKind::Matrix:
-      case TypeKind::Array: {
-        if (CI && *CI < Ty.Count) {
+      case TypeKind::Array:
+        if (CI && *CI < Ty.Count)
           Idx.push_back(B.getInt32(uint32_t(*CI)));
-        } else {
-          // Out-of-range indices are clamped to the last element, so a
-          // bad index never leaves the variable.
-          Value *X = CI ? static_cast<Value *>(B.getInt64(*CI))
-                        : Index64(I.Operands[K]);
-          Idx.push_back(B.CreateBinaryIntrinsic(
-              Intrinsic::umin, X, B.getInt64(Ty.Count ? Ty.Count - 1 : 0)));
-        }
+        else
+          Idx.push_back(Clamp(CI ? static_cast<Value *>(B.getInt64(*CI))
+                                 : Index64(I.Operands[K]),
+                              Ty.Count));
+        P.ArrayLength = Ty.Count;
         T = Ty.Element;
         break;
-      }
       case TypeKind::RuntimeArray:
         Idx.push_back(Index64(I.Operands[K]));
+        P.ArrayLength = ~uint64_t(0);
         T = Ty.Element;
         break;
       default:
@@ -350,12 +486,30 @@ void InvocationEmitter::emitAccessChain(const Instruction &I) {
         return;
       }
     }
-    P.Addr = Idx.size() == 1 ? P.Addr : B.CreateInBoundsGEP(Root, P.Addr, Idx);
+    if (Idx.size() != P.Path.size())
+      P.Length = nullptr; // it was the length of the first index's array
+    P.Path.assign(Idx.begin(), Idx.end());
+    auto *Zero = dyn_cast<ConstantInt>(Idx[0]);
+    P.Addr = Idx.size() == 1 && Zero && Zero->isZero()
+                 ? P.Root
+                 : B.CreateInBoundsGEP(P.RootType, P.Root, Idx);
     P.Pointee = T;
     Pointers[I.Result.value()] = P;
     if (!P.Addr->hasName())
       P.Addr->setName(llvmName(I.Result.value()));
     return;
+  }
+
+  if (P.DescArray) {
+    if (IsPtrChain) {
+      failAt(I, "OpPtrAccessChain on an array of buffer blocks");
+      return;
+    }
+    size_t N = indexDescriptorArray(I, First, P);
+    if (!N)
+      return;
+    First += N;
+    T = P.Pointee;
   }
 
   // Explicit layout: byte offsets, as the SIMD back end computes them.
@@ -440,32 +594,34 @@ void InvocationEmitter::emitAccessChain(const Instruction &I) {
 }
 
 Value *InvocationEmitter::loadExplicit(TypeId T, Value *Base, Value *Offset,
-                                       MatrixLayout L, uint64_t VecStride) {
+                                       MatrixLayout L, uint64_t VecStride,
+                                       Value *Bound) {
   const spirv2llvm::Type &Ty = M.type(T);
   Type *LT = typeOf(T);
   auto At = [&](uint64_t Bytes) -> Value * {
-    Value *Off = Bytes ? B.CreateAdd(Offset, B.getInt64(Bytes)) : Offset;
-    return B.CreateInBoundsGEP(B.getInt8Ty(), Base, Off);
+    return checkedAddress(Base, Offset, Bytes, Bound, /*ForStore=*/false);
   };
   switch (Ty.Kind) {
   case TypeKind::Bool:
     // Booleans in memory are 32-bit (as SPIR-V's layout rules say).
-    return B.CreateICmpNE(B.CreateAlignedLoad(B.getInt32Ty(), At(0), Align(4)),
+    return B.CreateICmpNE(B.CreateAlignedLoad(B.getInt32Ty(), At(4), Align(4)),
                           B.getInt32(0));
   case TypeKind::Int:
   case TypeKind::Float:
-    return B.CreateAlignedLoad(LT, At(0), Align(Ty.Width / 8));
+    return B.CreateAlignedLoad(LT, At(Ty.Width / 8), Align(Ty.Width / 8));
   case TypeKind::Vector: {
     const spirv2llvm::Type &ET = M.type(Ty.Element);
     uint64_t Size = ML.sizeOf(Ty.Element);
     uint64_t Stride = VecStride ? VecStride : Size;
-    if (Stride == Size && ET.Kind != TypeKind::Bool)
-      return B.CreateAlignedLoad(LT, At(0), Align(Size));
+    // Checked vectors go component by component, so each component in
+    // bounds is read (as the SIMD back end does).
+    if (Stride == Size && ET.Kind != TypeKind::Bool && !Bound)
+      return B.CreateAlignedLoad(LT, At(Size * Ty.Count), Align(Size));
     Value *R = PoisonValue::get(LT);
     for (uint32_t C = 0; C < Ty.Count; ++C) {
       Value *X = loadExplicit(Ty.Element, Base,
                               B.CreateAdd(Offset, B.getInt64(C * Stride)), {},
-                              0);
+                              0, Bound);
       R = B.CreateInsertElement(R, X, uint64_t(C));
     }
     return R;
@@ -480,7 +636,7 @@ Value *InvocationEmitter::loadExplicit(TypeId T, Value *Base, Value *Offset,
           R,
           loadExplicit(Ty.Element, Base,
                        B.CreateAdd(Offset, B.getInt64(C * ColStride)), L,
-                       CompStride),
+                       CompStride, Bound),
           C);
     return R;
   }
@@ -491,7 +647,8 @@ Value *InvocationEmitter::loadExplicit(TypeId T, Value *Base, Value *Offset,
       R = B.CreateInsertValue(
           R,
           loadExplicit(Ty.Element, Base,
-                       B.CreateAdd(Offset, B.getInt64(E * Stride)), L, 0),
+                       B.CreateAdd(Offset, B.getInt64(E * Stride)), L, 0,
+                       Bound),
           E);
     return R;
   }
@@ -502,7 +659,7 @@ Value *InvocationEmitter::loadExplicit(TypeId T, Value *Base, Value *Offset,
           R,
           loadExplicit(Ty.Members[K], Base,
                        B.CreateAdd(Offset, B.getInt64(ML.memberOffset(T, K))),
-                       ML.memberMatrixLayout(T, K), 0),
+                       ML.memberMatrixLayout(T, K), 0, Bound),
           K);
     return R;
   }
@@ -515,32 +672,31 @@ Value *InvocationEmitter::loadExplicit(TypeId T, Value *Base, Value *Offset,
 
 void InvocationEmitter::storeExplicit(TypeId T, Value *Base, Value *Offset,
                                       MatrixLayout L, uint64_t VecStride,
-                                      Value *V) {
+                                      Value *V, Value *Bound) {
   const spirv2llvm::Type &Ty = M.type(T);
   auto At = [&](uint64_t Bytes) -> Value * {
-    Value *Off = Bytes ? B.CreateAdd(Offset, B.getInt64(Bytes)) : Offset;
-    return B.CreateInBoundsGEP(B.getInt8Ty(), Base, Off);
+    return checkedAddress(Base, Offset, Bytes, Bound, /*ForStore=*/true);
   };
   switch (Ty.Kind) {
   case TypeKind::Bool:
-    B.CreateAlignedStore(B.CreateZExt(V, B.getInt32Ty()), At(0), Align(4));
+    B.CreateAlignedStore(B.CreateZExt(V, B.getInt32Ty()), At(4), Align(4));
     return;
   case TypeKind::Int:
   case TypeKind::Float:
-    B.CreateAlignedStore(V, At(0), Align(Ty.Width / 8));
+    B.CreateAlignedStore(V, At(Ty.Width / 8), Align(Ty.Width / 8));
     return;
   case TypeKind::Vector: {
     const spirv2llvm::Type &ET = M.type(Ty.Element);
     uint64_t Size = ML.sizeOf(Ty.Element);
     uint64_t Stride = VecStride ? VecStride : Size;
-    if (Stride == Size && ET.Kind != TypeKind::Bool) {
-      B.CreateAlignedStore(V, At(0), Align(Size));
+    if (Stride == Size && ET.Kind != TypeKind::Bool && !Bound) {
+      B.CreateAlignedStore(V, At(Size * Ty.Count), Align(Size));
       return;
     }
     for (uint32_t C = 0; C < Ty.Count; ++C)
       storeExplicit(Ty.Element, Base,
                     B.CreateAdd(Offset, B.getInt64(C * Stride)), {}, 0,
-                    B.CreateExtractElement(V, uint64_t(C)));
+                    B.CreateExtractElement(V, uint64_t(C)), Bound);
     return;
   }
   case TypeKind::Matrix: {
@@ -550,7 +706,7 @@ void InvocationEmitter::storeExplicit(TypeId T, Value *Base, Value *Offset,
     for (uint32_t C = 0; C < Ty.Count; ++C)
       storeExplicit(Ty.Element, Base,
                     B.CreateAdd(Offset, B.getInt64(C * ColStride)), L,
-                    CompStride, B.CreateExtractValue(V, C));
+                    CompStride, B.CreateExtractValue(V, C), Bound);
     return;
   }
   case TypeKind::Array: {
@@ -558,7 +714,7 @@ void InvocationEmitter::storeExplicit(TypeId T, Value *Base, Value *Offset,
     for (uint32_t E = 0; E < Ty.Count; ++E)
       storeExplicit(Ty.Element, Base,
                     B.CreateAdd(Offset, B.getInt64(E * Stride)), L, 0,
-                    B.CreateExtractValue(V, E));
+                    B.CreateExtractValue(V, E), Bound);
     return;
   }
   case TypeKind::Struct:
@@ -566,7 +722,7 @@ void InvocationEmitter::storeExplicit(TypeId T, Value *Base, Value *Offset,
       storeExplicit(Ty.Members[K], Base,
                     B.CreateAdd(Offset, B.getInt64(ML.memberOffset(T, K))),
                     ML.memberMatrixLayout(T, K), 0,
-                    B.CreateExtractValue(V, K));
+                    B.CreateExtractValue(V, K), Bound);
     return;
   default:
     fail("unsupported: storing a value of type " + M.friendlyName(T.value()) +
@@ -577,13 +733,15 @@ void InvocationEmitter::storeExplicit(TypeId T, Value *Base, Value *Offset,
 
 Value *InvocationEmitter::load(const InvPointer &P) {
   if (P.Explicit)
-    return loadExplicit(P.Pointee, P.Addr, P.Offset, P.ML, P.VecStride);
+    return loadExplicit(P.Pointee, P.Addr, P.Offset, P.ML, P.VecStride,
+                        boundOf(P));
   return B.CreateLoad(typeOf(P.Pointee), P.Addr);
 }
 
 void InvocationEmitter::store(const InvPointer &P, Value *V) {
   if (P.Explicit)
-    storeExplicit(P.Pointee, P.Addr, P.Offset, P.ML, P.VecStride, V);
+    storeExplicit(P.Pointee, P.Addr, P.Offset, P.ML, P.VecStride, V,
+                  boundOf(P));
   else
     B.CreateStore(V, P.Addr);
 }
@@ -659,51 +817,15 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
 }
 
 bool InvocationEmitter::emitBarrier(const Instruction &I) {
-  using spv::Op;
-  if (I.Opcode != Op::OpControlBarrier && I.Opcode != Op::OpMemoryBarrier)
-    return false;
-  auto ScopeOf = [&](uint32_t Id) {
-    const spirv2llvm::Constant *C = M.findConstant(Id);
-    return C ? spv::Scope(C->scalarBits()) : spv::Scope::Workgroup;
-  };
-  // Every invocation is its own call: a subgroup barrier has nothing to
-  // wait for, a workgroup one yields to the workgroup's other invocations.
-  if (I.Opcode == Op::OpControlBarrier &&
-      ScopeOf(I.Operands[0]) <= spv::Scope::Workgroup &&
-      EP.Model == spv::ExecutionModel::GLCompute) {
-    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
-    Value *Fn = argField(11, B.getPtrTy(), "barrier.fn");
-    Value *Arg = argField(12, B.getPtrTy(), "barrier.ctx");
-    B.CreateCall(FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false), Fn,
-                 {Arg});
-  }
-  B.CreateFence(AtomicOrdering::SequentiallyConsistent);
-  return true;
+  // A subgroup is one invocation: a subgroup barrier has nothing to wait
+  // for, a workgroup one yields to the workgroup's other invocations.
+  return emitBarrierInstruction(B, M, EP, I, ArgsType, ArgsPtr);
 }
 
 bool InvocationEmitter::emitAtomic(const Instruction &I) {
-  using spv::Op;
-  std::optional<AtomicRMWInst::BinOp> RMW;
-  bool IsLoad = false, IsStore = false, IsCmpXchg = false, Unit = false;
-  switch (I.Opcode) {
-  case Op::OpAtomicLoad: IsLoad = true; break;
-  case Op::OpAtomicStore: IsStore = true; break;
-  case Op::OpAtomicExchange: RMW = AtomicRMWInst::Xchg; break;
-  case Op::OpAtomicCompareExchange: IsCmpXchg = true; break;
-  case Op::OpAtomicIIncrement: RMW = AtomicRMWInst::Add; Unit = true; break;
-  case Op::OpAtomicIDecrement: RMW = AtomicRMWInst::Sub; Unit = true; break;
-  case Op::OpAtomicIAdd: RMW = AtomicRMWInst::Add; break;
-  case Op::OpAtomicISub: RMW = AtomicRMWInst::Sub; break;
-  case Op::OpAtomicSMin: RMW = AtomicRMWInst::Min; break;
-  case Op::OpAtomicUMin: RMW = AtomicRMWInst::UMin; break;
-  case Op::OpAtomicSMax: RMW = AtomicRMWInst::Max; break;
-  case Op::OpAtomicUMax: RMW = AtomicRMWInst::UMax; break;
-  case Op::OpAtomicAnd: RMW = AtomicRMWInst::And; break;
-  case Op::OpAtomicOr: RMW = AtomicRMWInst::Or; break;
-  case Op::OpAtomicXor: RMW = AtomicRMWInst::Xor; break;
-  default:
+  std::optional<AtomicOpKind> Kind = atomicOpKind(I.Opcode);
+  if (!Kind)
     return false;
-  }
   InvPointer P;
   if (!pointerOf(I, I.Operands[0], P))
     return true;
@@ -712,26 +834,32 @@ bool InvocationEmitter::emitAtomic(const Instruction &I) {
     failAt(I, "atomics need a 32- or 64-bit integer");
     return true;
   }
-  Value *Addr = address(P);
-  Align Al(T->getIntegerBitWidth() / 8);
+  uint64_t Bytes = T->getIntegerBitWidth() / 8;
+  // Out of bounds (checked pointers): the access goes to the scratch slot
+  // and the result is 0.
+  Value *Addr = address(P, Bytes, /*ForStore=*/true);
+  Align Al(Bytes);
   auto SeqCst = AtomicOrdering::SequentiallyConsistent;
   Value *R = nullptr;
-  if (IsLoad) {
+  if (Kind->IsLoad) {
     LoadInst *Ld = B.CreateAlignedLoad(T, Addr, Al);
     Ld->setAtomic(SeqCst);
     R = Ld;
-  } else if (IsStore) {
+  } else if (Kind->IsStore) {
     StoreInst *St = B.CreateAlignedStore(get(I.Operands[3]), Addr, Al);
     St->setAtomic(SeqCst);
-  } else if (IsCmpXchg) {
+  } else if (Kind->IsCmpXchg) {
     Value *Pair = B.CreateAtomicCmpXchg(Addr, get(I.Operands[5]),
                                         get(I.Operands[4]), Al, SeqCst,
                                         SeqCst);
     R = B.CreateExtractValue(Pair, 0);
   } else {
-    Value *V = Unit ? ConstantInt::get(T, 1) : get(I.Operands[3]);
-    R = B.CreateAtomicRMW(*RMW, Addr, V, Al, SeqCst);
+    Value *V = Kind->Unit ? ConstantInt::get(T, 1) : get(I.Operands[3]);
+    R = B.CreateAtomicRMW(*Kind->RMW, Addr, V, Al, SeqCst);
   }
+  if (R && boundOf(P))
+    R = B.CreateSelect(B.CreateICmpEQ(Addr, DiscardSlot),
+                       Constant::getNullValue(T), R);
   if (R && I.Result.value())
     set(I.Result.value(), R);
   return true;

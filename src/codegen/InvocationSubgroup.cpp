@@ -5,7 +5,9 @@
 // broadcasts and shuffles of lane 0 return the value itself, a ballot has
 // bit 0 set when the predicate holds, reductions and inclusive scans
 // return the operand and exclusive scans the operation's identity. The
-// quad operations need a quad of four and are rejected.
+// SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote forms (no scope operand)
+// behave the same. The quad operations need a quad of four and are
+// rejected.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/InvocationEmitter.h"
@@ -95,13 +97,32 @@ bool InvocationEmitter::emitSubgroup(const Instruction &I) {
     // index out of the subgroup), so the value itself serves for all.
     set(Id, Arg(1));
     return true;
-  case Op::OpGroupNonUniformBallot: {
+  case Op::OpGroupNonUniformBallot:
+  case Op::OpSubgroupBallotKHR: {
     Type *T = typeOf(I.ResultType); // uvec4
-    Value *Bit = B.CreateZExt(Arg(1), B.getInt32Ty());
+    Value *Pred = Arg(I.Opcode == Op::OpSubgroupBallotKHR ? 0 : 1);
+    if (!Pred->getType()->isIntegerTy(1) || !isa<FixedVectorType>(T)) {
+      failAt(I, "a ballot takes a boolean and gives a vector of integers");
+      return true;
+    }
+    Value *Bit = B.CreateZExt(Pred, T->getScalarType());
     set(Id, B.CreateInsertElement(Constant::getNullValue(T), Bit,
                                   uint64_t(0)));
     return true;
   }
+  // SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote (no scope operand):
+  // the same on a subgroup of one.
+  case Op::OpSubgroupAllKHR:
+  case Op::OpSubgroupAnyKHR:
+  case Op::OpSubgroupFirstInvocationKHR:
+  case Op::OpSubgroupReadInvocationKHR:
+    // Reading lane 0 (or an index outside the subgroup, which is undefined)
+    // gives the value itself.
+    set(Id, Arg(0));
+    return true;
+  case Op::OpSubgroupAllEqualKHR:
+    set(Id, B.getTrue());
+    return true;
   case Op::OpGroupNonUniformInverseBallot:
     set(Id, B.CreateTrunc(B.CreateExtractElement(Arg(1), uint64_t(0)),
                           B.getInt1Ty()));

@@ -172,6 +172,17 @@ public:
             B.CreateSelect(Special, Constant::getNullValue(IT), Exp)};
   }
 
+  /// GLSL.std.450 Modf: {fraction, whole number}. Both parts keep x's
+  /// sign; an infinity splits into +-Inf and +-0.
+  std::pair<Value *, Value *> modf(Value *X) {
+    Type *T = X->getType();
+    Value *Whole = unary(Intrinsic::trunc, X);
+    Value *IsInf = B.CreateFCmpOEQ(unary(Intrinsic::fabs, X),
+                                   ConstantFP::getInfinity(T));
+    Value *Frac = B.CreateSelect(IsInf, fconst(T, 0.0), B.CreateFSub(X, Whole));
+    return {binary(Intrinsic::copysign, Frac, X), Whole};
+  }
+
   /// Sum of the products of \p X and \p Y, in component order (as OpDot).
   Value *dot(ArrayRef<Value *> X, ArrayRef<Value *> Y) {
     Value *Sum = nullptr;
@@ -210,6 +221,146 @@ public:
   Value *cofactor(ArrayRef<Value *> A, unsigned N, unsigned R, unsigned C) {
     Value *D = determinant(minor(A, N, R, C), N - 1);
     return (R + C) % 2 ? B.CreateFNeg(D) : D;
+  }
+
+  /// GLSL.std.450 Determinant (one value) or MatrixInverse (N * N values)
+  /// of the N x N matrix \p Cols, column-major (column C, row R at
+  /// C * N + R), as is the result. Half matrices are computed in float and
+  /// rounded once at the end: rounding every product of the cofactor
+  /// expansion to half loses more than the precision Vulkan requires (the
+  /// CTS's fp16 inverse test).
+  SmallVector<Value *, 16> determinantOrInverse(ArrayRef<Value *> Cols,
+                                                unsigned N, bool Inverse) {
+    SmallVector<Value *, 16> A(N * N); // row-major
+    for (unsigned R = 0; R < N; ++R)
+      for (unsigned C = 0; C < N; ++C)
+        A[R * N + C] = Cols[C * N + R];
+    Type *Orig = A[0]->getType();
+    bool Widen = Orig->getScalarType()->isHalfTy();
+    if (Widen)
+      for (Value *&V : A)
+        V = B.CreateFPExt(V, Orig->getWithNewType(B.getFloatTy()));
+    SmallVector<Value *, 16> Out;
+    if (!Inverse) {
+      Out.push_back(determinant(A, N));
+    } else {
+      // inverse = adjugate / det; the adjugate is the transposed cofactors.
+      SmallVector<Value *, 4> Row0;
+      Value *Det = nullptr;
+      for (unsigned C = 0; C < N; ++C) {
+        Value *Cof = cofactor(A, N, 0, C);
+        Row0.push_back(Cof);
+        Value *Term = B.CreateFMul(A[C], Cof);
+        Det = Det ? B.CreateFAdd(Det, Term) : Term;
+      }
+      Out.resize(N * N);
+      for (unsigned R = 0; R < N; ++R)
+        for (unsigned C = 0; C < N; ++C) {
+          // Result column C, row R is cofactor (C, R) over det.
+          Value *Cof = C == 0 ? Row0[R] : cofactor(A, N, C, R);
+          Out[C * N + R] = B.CreateFDiv(Cof, Det);
+        }
+    }
+    if (Widen)
+      for (Value *&V : Out)
+        V = B.CreateFPTrunc(V, Orig);
+    return Out;
+  }
+
+  /// GLSL.std.450 FindILsb (\p Msb false) or FindSMsb / FindUMsb: the bit
+  /// index in \p X's type, -1 where there is none.
+  Value *findBit(Value *X, bool Msb, bool Signed) {
+    Type *T = X->getType();
+    unsigned Bits = T->getScalarSizeInBits();
+    if (!Msb) {
+      // cttz(0) is the width; FindILsb(0) is -1.
+      Value *R = B.CreateBinaryIntrinsic(Intrinsic::cttz, X, B.getFalse());
+      return B.CreateSelect(B.CreateICmpEQ(X, Constant::getNullValue(T)),
+                            Constant::getAllOnesValue(T), R);
+    }
+    // The most significant bit that differs from the sign bit: a negative
+    // value is complemented first. width - 1 - ctlz gives -1 for 0 (and for
+    // -1 in the signed case).
+    if (Signed)
+      X = B.CreateSelect(B.CreateICmpSLT(X, Constant::getNullValue(T)),
+                         B.CreateNot(X), X);
+    return B.CreateSub(iconst(T, Bits - 1),
+                       B.CreateBinaryIntrinsic(Intrinsic::ctlz, X,
+                                               B.getFalse()));
+  }
+
+  /// OpQuantizeToF16: \p X rounded to half precision and back. Too large
+  /// a magnitude gives an infinity; a result too small for a normal half
+  /// is +0 (SPIR-V allows either zero, not a half denormal; +0 as
+  /// lavapipe), and zeros keep their sign.
+  Value *quantizeToF16(Value *X) {
+    Type *T = X->getType();
+    Value *R = B.CreateFPExt(
+        B.CreateFPTrunc(X, T->getWithNewType(B.getHalfTy())), T);
+    Value *Abs = unary(Intrinsic::fabs, R);
+    Value *Denormal = B.CreateAnd(B.CreateFCmpOLT(Abs, fconst(T, 0x1p-14)),
+                                  B.CreateFCmpONE(Abs, fconst(T, 0.0)));
+    return B.CreateSelect(Denormal, fconst(T, 0.0), R);
+  }
+
+  /// GLSL.std.450 Pack{S,U}norm4x8, Pack{S,U}norm2x16 and PackHalf2x16
+  /// (\p Snorm / \p Half say which; \p Bits is 8 or 16): the 32-bit
+  /// components \p X, one value each (all of one type), packed into values
+  /// of the integer type \p IntT, component 0 in the low bits.
+  Value *packComponents(ArrayRef<Value *> X, Type *IntT, unsigned Bits,
+                        bool Snorm, bool Half) {
+    double Scale = double((1u << (Bits - Snorm)) - 1);
+    Value *Packed = nullptr;
+    for (unsigned C = 0; C < X.size(); ++C) {
+      Value *V = X[C];
+      Type *FT = V->getType();
+      Value *Part;
+      if (Half) {
+        Part = B.CreateBitCast(
+            B.CreateFPTrunc(V, FT->getWithNewType(B.getHalfTy())),
+            FT->getWithNewType(B.getInt16Ty()));
+        Part = B.CreateZExt(Part, IntT);
+      } else {
+        // round(clamp(v, lo, 1) * scale); the clamp also turns NaN into lo,
+        // so the conversion is always defined.
+        V = fclamp(V, fconst(FT, Snorm ? -1.0 : 0.0), fconst(FT, 1.0));
+        V = unary(Intrinsic::roundeven, B.CreateFMul(V, fconst(FT, Scale)));
+        Part = B.CreateFPToSI(V, IntT);
+        Part = B.CreateAnd(Part, iconst(IntT, (int64_t(1) << Bits) - 1));
+      }
+      if (C)
+        Part = B.CreateShl(Part, iconst(IntT, C * Bits));
+      Packed = Packed ? B.CreateOr(Packed, Part) : Part;
+    }
+    return Packed;
+  }
+
+  /// The inverse of packComponents: \p N components of the float type
+  /// \p FloatT from the 32-bit integers \p X.
+  SmallVector<Value *, 4> unpackComponents(Value *X, Type *FloatT, unsigned N,
+                                           unsigned Bits, bool Snorm,
+                                           bool Half) {
+    double Scale = double((1u << (Bits - Snorm)) - 1);
+    Type *PartT = X->getType()->getWithNewType(B.getIntNTy(Bits));
+    SmallVector<Value *, 4> Out;
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Part = B.CreateTrunc(
+          C ? B.CreateLShr(X, iconst(X->getType(), C * Bits)) : X, PartT);
+      Value *V;
+      if (Half) {
+        V = B.CreateFPExt(
+            B.CreateBitCast(Part, PartT->getWithNewType(B.getHalfTy())),
+            FloatT);
+      } else if (Snorm) {
+        // -128 / 127 is below -1: clamp.
+        V = B.CreateFDiv(B.CreateSIToFP(Part, FloatT), fconst(FloatT, Scale));
+        V = fmax(V, fconst(FloatT, -1.0));
+      } else {
+        V = B.CreateFDiv(B.CreateUIToFP(Part, FloatT), fconst(FloatT, Scale));
+      }
+      Out.push_back(V);
+    }
+    return Out;
   }
 
 private:

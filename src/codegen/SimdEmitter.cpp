@@ -1,4 +1,5 @@
 //===- SimdEmitter.cpp - Entry function set-up and finishing --------------===//
+#include "codegen/EmitterCommon.h"
 #include "codegen/SimdEmitter.h"
 
 #include "parser/SpirvNames.h"
@@ -308,19 +309,7 @@ Expected<CodegenResult> SimdEmitter::run() {
       return std::move(Err);
   }
 
-  std::string VerifyMsg;
-  raw_string_ostream VS(VerifyMsg);
-  for (llvm::Function &Fun : *LM)
-    if (!Fun.isDeclaration() && verifyFunction(Fun, &VS))
-      return makeError("internal error: generated IR does not verify: " +
-                       VS.str());
-
-  CodegenResult R;
-  R.IR = std::move(LM);
-  R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
-  R.Layout = std::move(Layout);
-  R.Compute = Compute;
-  return std::move(R);
+  return finishModule(std::move(LM), EP, Opts, std::move(Layout), Compute);
 }
 
 } // namespace spirv2llvm::simd

@@ -435,8 +435,6 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
     return "no shader file";
   if (std::optional<std::string> E = checkBackendOptions(O.T, WidthGiven))
     return E;
-  if (O.T.RobustBufferAccess && O.T.Backend != Backend::Simd)
-    return "--robust-buffer-access needs --backend=simd";
   // Checked after the loop so that --dump may come before its --buffer.
   for (const RunDump &D : O.Dumps)
     if (!O.findBuffer(D.Set, D.Binding, D.Index))

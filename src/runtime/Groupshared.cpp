@@ -32,28 +32,51 @@ Expected<uint32_t> mapGroupsharedToArgs(Module &M, StringRef Entry) {
   // use is an instruction of some function.
   convertUsersOfConstantsToInstructions(Consts);
   const DataLayout &DL = M.getDataLayout();
-  IRBuilder<> B(&*F->getEntryBlock().getFirstInsertionPt());
-  Value *Args = F->getArg(0);
-  Value *Block = B.CreateLoad(
-      B.getPtrTy(),
-      B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Args,
-                                   offsetof(s2l_group_args, workgroup_memory)),
-      "workgroup.memory");
+  // Each function that uses the globals reads args->workgroup_memory once,
+  // from its first parameter: the entry's args, which callees receive.
+  DenseMap<Function *, Value *> BlockOf;
+  auto BlockFor = [&](Function *Fn) -> Value * {
+    Value *&Block = BlockOf[Fn];
+    if (!Block) {
+      IRBuilder<> B(&*Fn->getEntryBlock().getFirstInsertionPt());
+      Block = B.CreateLoad(
+          B.getPtrTy(),
+          B.CreateConstInBoundsGEP1_64(
+              B.getInt8Ty(), Fn->getArg(0),
+              offsetof(s2l_group_args, workgroup_memory)),
+          "workgroup.memory");
+    }
+    return Block;
+  };
   uint64_t Offset = 0;
   for (GlobalVariable *G : Globals) {
-    for (User *U : G->users())
-      if (auto *I = dyn_cast<Instruction>(U); !I || I->getFunction() != F)
+    for (User *U : G->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      Function *Fn = I ? I->getFunction() : nullptr;
+      if (!Fn || (Fn != F && !(Fn->hasLocalLinkage() && Fn->arg_size() &&
+                               Fn->getArg(0)->getType()->isPointerTy())))
         return makeError("groupshared variable " + G->getName() +
-                         " is used outside the entry function");
+                         " is used outside the entry function and the "
+                         "functions it passes its arguments to");
+    }
     Type *T = G->getValueType();
     uint64_t Al = std::max<uint64_t>(
         {G->getAlign().valueOrOne().value(), DL.getABITypeAlign(T).value(),
          16});
     Offset = alignTo(Offset, Al);
-    Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset);
-    Value *Cast = B.CreateAddrSpaceCast(Addr, G->getType(), G->getName());
+    DenseMap<Function *, Value *> CastIn;
+    for (Use &U : make_early_inc_range(G->uses())) {
+      Function *Fn = cast<Instruction>(U.getUser())->getFunction();
+      Value *&Cast = CastIn[Fn];
+      if (!Cast) {
+        Value *Block = BlockFor(Fn);
+        IRBuilder<> B(cast<Instruction>(Block)->getNextNode());
+        Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Block, Offset);
+        Cast = B.CreateAddrSpaceCast(Addr, G->getType(), G->getName());
+      }
+      U.set(Cast);
+    }
     Offset += DL.getTypeAllocSize(T);
-    G->replaceAllUsesWith(Cast);
     G->eraseFromParent();
   }
   if (Offset > UINT32_MAX)

@@ -17,10 +17,12 @@
 
 namespace spirv2llvm {
 
-/// Rewrites the addrspace(3) globals of \p M, which only the entry function
-/// \p Entry (signature in abi.h) may use, into offsets from its
-/// args->workgroup_memory and deletes them. Returns the bytes of workgroup
-/// memory needed (0 when there are none).
+/// Rewrites the addrspace(3) globals of \p M into offsets from
+/// args->workgroup_memory and deletes them. They may be used by the entry
+/// function \p Entry (signature in abi.h) and by internal functions whose
+/// first parameter is the entry's args pointer (the one-invocation back
+/// end's callees, docs/backends.md). Returns the bytes of workgroup memory
+/// needed (0 when there are none).
 llvm::Expected<uint32_t> mapGroupsharedToArgs(llvm::Module &M,
                                               llvm::StringRef Entry);
 

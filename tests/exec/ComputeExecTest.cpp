@@ -1,7 +1,8 @@
 //===- ComputeExecTest.cpp - Compute shaders on the runtime ---------------===//
 //
-// Compute shaders dispatched through ComputeShader at every width and
-// against C++ references: consecutive and gathered buffer access, push
+// Compute shaders dispatched through ComputeShader at every width (and
+// through the one-invocation back end, "invocation") against C++
+// references: consecutive and gathered buffer access, push
 // constants, shared-memory reductions with barriers for workgroup sizes
 // that are and are not multiples of W, atomics where all lanes hit one
 // address, and robust buffer access with far out-of-bounds indices.
@@ -23,7 +24,11 @@ namespace {
 std::unique_ptr<ComputeShader> compile(const std::string &Source, unsigned W,
                                        bool Robust = false) {
   TranslateOptions Opts;
-  Opts.Width = W;
+  // W = 1: the one-invocation back end (one call per invocation).
+  if (W == 1)
+    Opts.Backend = Backend::Invocation;
+  else
+    Opts.Width = W;
   Opts.RobustBufferAccess = Robust;
   std::string Error;
   auto S = spirv2llvm::exectest::compileCompute(Source, Opts, Error);
@@ -231,9 +236,11 @@ TEST_P(ComputeExec, RobustAccessKeepsMemoryOutsideBuffersIntact) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Widths, ComputeExec, testing::Values(4u, 8u, 16u),
+INSTANTIATE_TEST_SUITE_P(Widths, ComputeExec,
+                         testing::Values(4u, 8u, 16u, 1u),
                          [](const auto &I) {
-                           return "w" + std::to_string(I.param);
+                           return I.param == 1 ? std::string("invocation")
+                                               : "w" + std::to_string(I.param);
                          });
 
 INSTANTIATE_TEST_SUITE_P(

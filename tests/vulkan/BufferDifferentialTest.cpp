@@ -2,7 +2,8 @@
 //
 // Descriptor arrays, buffer_reference (PhysicalStorageBuffer) pointers and
 // explicit-layout workgroup blocks, each run on lavapipe and on the JIT at
-// W = 4 and 8 from the same SPIR-V words and the same inputs; the buffers
+// W = 4 and 8 (and one invocation per call: Invocation/*, Scalar/*) from
+// the same SPIR-V words and the same inputs; the buffers
 // are compared word for word. (Separate from DifferentialTest.cpp, whose
 // table has no descriptor arrays or device addresses.)
 //
@@ -46,6 +47,9 @@ struct BufCase {
   std::function<std::vector<Buf>()> Buffers;
   std::vector<uint32_t> Push;
   const char *Feature = nullptr;
+  /// Also run through the one-invocation back ends (Invocation/*,
+  /// Scalar/*); they have no PhysicalStorageBuffer pointers yet.
+  bool OneInvocation = true;
 };
 
 std::vector<uint32_t> iota(size_t N, uint32_t Mul, uint32_t Add) {
@@ -115,7 +119,7 @@ const std::vector<BufCase> &cases() {
       {"descriptor_array", "buf_descriptor_array.comp", descriptorArrayBuffers,
        {2}},
       {"buffer_reference", "buf_reference.comp", referenceBuffers,
-       {0, 0, 0, 0, 0, 0}, "bufferDeviceAddress"},
+       {0, 0, 0, 0, 0, 0}, "bufferDeviceAddress", /*OneInvocation=*/false},
       {"workgroup_explicit_layout", "buf_workgroup_layout.comp",
        workgroupBuffers, {}, "workgroupMemoryExplicitLayout16BitAccess"},
   };
@@ -186,10 +190,12 @@ lavapipe(const BufCase &C, const std::vector<uint32_t> &Words,
 
 llvm::Expected<std::vector<std::vector<uint8_t>>>
 jit(const BufCase &C, const std::vector<uint32_t> &Words,
-    const std::vector<Buf> &Bufs, unsigned W) {
+    const std::vector<Buf> &Bufs, unsigned W, Backend Bk) {
   TranslateOptions Opts;
   Opts.Kind = InputKind::Binary;
-  Opts.Width = W;
+  Opts.Backend = Bk;
+  if (Bk == Backend::Simd)
+    Opts.Width = W;
   Opts.TargetEnv = "vulkan1.2";
   auto T = translateBytes(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Words.data()),
@@ -225,10 +231,13 @@ jit(const BufCase &C, const std::vector<uint32_t> &Words,
 struct Param {
   size_t Index;
   unsigned Width;
+  Backend Bk = Backend::Simd;
 };
 
 void PrintTo(const Param &P, std::ostream *OS) {
   *OS << cases()[P.Index].Name << " at W = " << P.Width;
+  if (P.Bk != Backend::Simd)
+    *OS << " (one invocation per call)";
 }
 
 class BufferDifferential : public testing::TestWithParam<Param> {};
@@ -244,7 +253,7 @@ TEST_P(BufferDifferential, SameBuffers) {
   std::vector<Buf> Bufs = C.Buffers();
   auto Ref = lavapipe(C, *Words, Bufs);
   ASSERT_TRUE(bool(Ref)) << "lavapipe: " << llvm::toString(Ref.takeError());
-  auto Got = jit(C, *Words, Bufs, GetParam().Width);
+  auto Got = jit(C, *Words, Bufs, GetParam().Width, GetParam().Bk);
   ASSERT_TRUE(bool(Got)) << "spirv2llvm: " << llvm::toString(Got.takeError());
   for (size_t I = 0; I < Bufs.size(); ++I) {
     if (!Bufs[I].Compare)
@@ -266,10 +275,11 @@ TEST_P(BufferDifferential, SameBuffers) {
   }
 }
 
-std::vector<Param> paramsFor(unsigned W) {
+std::vector<Param> paramsFor(unsigned W, Backend Bk = Backend::Simd) {
   std::vector<Param> P;
   for (size_t I = 0; I < cases().size(); ++I)
-    P.push_back({I, W});
+    if (Bk == Backend::Simd || cases()[I].OneInvocation)
+      P.push_back({I, W, Bk});
   return P;
 }
 
@@ -281,5 +291,12 @@ INSTANTIATE_TEST_SUITE_P(W4, BufferDifferential,
                          testing::ValuesIn(paramsFor(4)), paramName);
 INSTANTIATE_TEST_SUITE_P(W8, BufferDifferential,
                          testing::ValuesIn(paramsFor(8)), paramName);
+// The one-invocation back ends: --backend=invocation and --backend=scalar.
+INSTANTIATE_TEST_SUITE_P(Invocation, BufferDifferential,
+                         testing::ValuesIn(paramsFor(1, Backend::Invocation)),
+                         paramName);
+INSTANTIATE_TEST_SUITE_P(Scalar, BufferDifferential,
+                         testing::ValuesIn(paramsFor(1, Backend::Scalar)),
+                         paramName);
 
 } // namespace

@@ -144,6 +144,8 @@ struct Case {
   /// it does, the test says so and translates with Validate = false (and
   /// so without canonicalization) to test the code generation anyway.
   const char *ValidatorIssue = nullptr;
+  /// Translate with --no-inline: function calls stay calls.
+  bool NoInline = false;
 };
 
 // Builders for the table. Every buffer is in set 0 and compared exactly
@@ -306,7 +308,7 @@ constexpr const char *LavapipeSMod =
 /// One row per dispatch:
 ///   {Name, shader file, {buffers}, {groups x, y, z}, {push constant words},
 ///    {{SpecId, value}}, target env (default Vulkan 1.2), {lavapipe
-///    features}, Pending diagnostic, ValidatorIssue}
+///    features}, Pending diagnostic, ValidatorIssue, NoInline}
 /// Buffer sizes are written as elements x bytes per element; each
 /// shader's header comment says what it covers.
 // clang-format off
@@ -434,12 +436,12 @@ const std::vector<Case> &cases() {
        {4, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2,
        {"shaderInt8", "shaderInt16", "shaderFloat16",
         "storageBuffer8BitAccess", "storageBuffer16BitAccess"}},
-      // Lane masks and the ARB/KHR ballot and vote operations.
-      // The one-invocation back ends lack the KHR forms: skipped there.
+      // Lane masks and the ARB/KHR ballot and vote operations: raw values
+      // (subgroup-sized) and relations that hold at any subgroup size, a
+      // subgroup of one (the one-invocation back ends) included.
       {"SubgroupMasks", "subgroup_masks.comp",
-       {subgroupSized(out(0, 64 * 4 * 16))}, {2, 1, 1}, {}, {},
-       SPV_ENV_VULKAN_1_2, {"shaderInt64"},
-       "not implemented by the invocation back end"},
+       {subgroupSized(out(0, 64 * 4 * 16)), out(1, 64 * 4)}, {2, 1, 1}, {}, {},
+       SPV_ENV_VULKAN_1_2, {"shaderInt64"}},
       // Bitcasts between different component counts; push constant K.
       {"BitcastRepack", "bitcast_repack.comp",
        {in(0, 128 * 4, Init::Hash), out(1, 64 * 12 * 4)},
@@ -557,6 +559,46 @@ const std::vector<Case> &cases() {
        {in(0, 72 * 4, Init::Hash, 13), out(1, 72 * 16)}, {3, 1, 1}},
       {"FunctionReturnInLoop", "function_return_in_loop.comp",
        {in(0, 48 * 4, Init::Hash, 14), out(1, 48 * 8)}, {2, 1, 1}},
+
+      // --- Function calls kept as calls (--no-inline) -----------------------
+      {"FunctionCallsNoInline", "function_calls.comp",
+       {in(0, 48 * 4, Init::Hash, 15), out(1, 48 * 24)}, {3, 1, 1}, {}, {},
+       SPV_ENV_VULKAN_1_2, {}, nullptr, nullptr, /*NoInline=*/true},
+      {"FunctionReturnInLoopNoInline", "function_return_in_loop.comp",
+       {in(0, 48 * 4, Init::Hash, 14), out(1, 48 * 8)}, {2, 1, 1}, {}, {},
+       SPV_ENV_VULKAN_1_2, {}, nullptr, nullptr, /*NoInline=*/true},
+      {"PrivateFunctionVarsNoInline", "private_function_vars.comp",
+       {in(0, 32 * 4, Init::Hash), out(1, 32 * 12), out(2, 32 * 16, Check::F32)},
+       {2, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2, {}, nullptr, nullptr,
+       /*NoInline=*/true},
+      // OpPtrAccessChain on Workgroup memory, and a function stepping
+      // through Workgroup and StorageBuffer pointer parameters.
+      {"PointerParamsNoInline", "pointer_params.spvasm",
+       {in(0, 64 * 4, Init::Hash, 16), out(1, 64 * 16)}, {2, 1, 1}, {}, {},
+       SPV_ENV_VULKAN_1_3, {"variablePointers"}, nullptr, nullptr,
+       /*NoInline=*/true},
+      // The same with the call inlined: OpPtrAccessChain alone.
+      {"PointerParams", "pointer_params.spvasm",
+       {in(0, 64 * 4, Init::Hash, 16), out(1, 64 * 16)}, {2, 1, 1}, {}, {},
+       SPV_ENV_VULKAN_1_3, {"variablePointers"}},
+
+      // --- Conversions and packing ------------------------------------------
+      // GLSL.std.450 Pack*/Unpack*: floats in [-1.5, 1.5), random words.
+      {"Packing", "packing.comp",
+       {in(0, 64 * 16, Init::F32, 17), in(1, 64 * 4, Init::Hash, 18),
+        out(2, 64 * 8 * 4), out(3, 64 * 4 * 16)},
+       {2, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2, {"shaderFloat64"}},
+      // OpQuantizeToF16 on edge cases: too large (infinity), too small for
+      // a normal half (zero), half's largest value and the values that
+      // round to it or past it, infinities, zeros, rounding.
+      {"QuantizeToF16", "quantize_f16.spvasm",
+       {words(0, 32 * 4,
+              {f32(1e-5f), f32(-1e-5f), f32(70000.0f), f32(-70000.0f),
+               f32(65504.0f), f32(65519.0f), f32(65520.0f), f32(1.0f / 3.0f),
+               f32(-2.5e-3f), f32(0x1p-14f), f32(0x1.ffp-15f), f32(0.1f),
+               0x7f800000u, 0xff800000u, 0u, 0x80000000u}),
+        out(1, 32 * 3 * 4)},
+       {2, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_3},
   };
   return Cases;
 }
@@ -892,6 +934,7 @@ jitResult(const Case &C, const std::vector<uint32_t> &Words, unsigned W,
   if (Bk == Backend::Simd)
     Opts.Width = W;
   Opts.TargetEnv = envName(C.Env);
+  Opts.Inline = !C.NoInline;
   for (const auto &[Id, Value] : C.Spec)
     Opts.SpecValues.push_back({Id, std::to_string(Value)});
   llvm::ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Words.data()),

@@ -1,0 +1,58 @@
+//===- EmitterCommon.cpp - What the two emitters do alike -----------------===//
+#include "codegen/EmitterCommon.h"
+
+#include "support/Diagnostic.h"
+
+#include "llvm/IR/Verifier.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+InstructionRoute routeInstruction(const Module &M, const Instruction &I,
+                                  std::string &Message) {
+  switch (I.Opcode) {
+  case spv::Op::OpNop:
+  case spv::Op::OpLine:
+  case spv::Op::OpNoLine:
+  case spv::Op::OpSelectionMerge:
+  case spv::Op::OpLoopMerge:
+    return InstructionRoute::NoCode;
+  case spv::Op::OpExtInst: {
+    auto Set = M.ExtInstImports.find(I.Operands[0]);
+    if (Set == M.ExtInstImports.end())
+      return InstructionRoute::NoCode;
+    if (Set->second == "GLSL.std.450")
+      return InstructionRoute::GlslStd450;
+    // NonSemantic.* sets are debug and reflection information: no code.
+    if (Set->second.rfind("NonSemantic.", 0) == 0)
+      return InstructionRoute::NoCode;
+    Message = "unsupported: extended instruction " +
+              std::to_string(I.Operands[1]) + " of " + Set->second;
+    return InstructionRoute::Unsupported;
+  }
+  default:
+    return InstructionRoute::Families;
+  }
+}
+
+Expected<CodegenResult> finishModule(std::unique_ptr<llvm::Module> LM,
+                                     const EntryPoint &EP,
+                                     const CodegenOptions &Opts,
+                                     InterfaceLayout Layout,
+                                     const ComputeInfo &Compute) {
+  std::string VerifyMsg;
+  raw_string_ostream VS(VerifyMsg);
+  for (llvm::Function &Fun : *LM)
+    if (!Fun.isDeclaration() && verifyFunction(Fun, &VS))
+      return makeError("internal error: generated IR does not verify: " +
+                       VS.str());
+  CodegenResult R;
+  R.IR = std::move(LM);
+  R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
+  R.Layout = std::move(Layout);
+  R.Compute = Compute;
+  return std::move(R);
+}
+
+} // namespace spirv2llvm
