@@ -52,7 +52,7 @@ Expected<CodegenResult> finishModule(std::unique_ptr<llvm::Module> LM,
   R.EntrySymbol = Opts.SymbolPrefix + EP.Name;
   R.Layout = std::move(Layout);
   R.Compute = Compute;
-  return std::move(R);
+  return R;
 }
 
 } // namespace spirv2llvm

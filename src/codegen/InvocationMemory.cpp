@@ -27,7 +27,6 @@ constexpr unsigned GroupsharedAddrSpace = 3;
 
 void InvocationEmitter::createVariables() {
   Type *Ptr = B.getPtrTy();
-  Type *I64 = B.getInt64Ty();
   Value *Sets = nullptr, *Push = nullptr;
   auto Alloca = [&](uint32_t Id, const Variable &V) {
     Type *T = typeOf(V.Pointee);

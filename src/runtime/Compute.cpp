@@ -131,7 +131,7 @@ ComputeShader::create(Translation T, unsigned OptLevel) {
   if (!J)
     return J.takeError();
   S->Jit = std::move(*J);
-  return std::move(S);
+  return S;
 }
 
 Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
