@@ -5,6 +5,8 @@
 // known about the lanes' offsets:
 //   - one offset for all lanes: a scalar access;
 //   - offsets base + lane * size of the scalar: one (masked) vector access;
+//   - a whole vector or struct per lane, lanes' values consecutive: one
+//     wide access and a shuffle for all its scalars (EmitInterleaved.cpp);
 //   - anything else: a masked gather or scatter.
 // Inactive lanes never touch memory: every vector access is masked by the
 // current lane mask. With robust buffer access each lane's mask also
@@ -365,6 +367,22 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
     for (size_t K = 0; K < Slots.size(); ++K)
       Slots[K].Offset = K * P.VecStride;
   bool PerInvocation = isPerInvocationStorage(P.Storage);
+  if (auto IA = interleavedAccess(P, Slots)) {
+    SmallVector<Value *, 4> Masks;
+    for (const ScalarSlot &S : Slots) {
+      Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                          S.Offset));
+      Value *InB = inBounds(P, Off, S.Type.bytes());
+      Masks.push_back(InB ? B.CreateAnd(CurMask, InB) : CurMask);
+    }
+    SmallVector<Value *, 4> Comps = loadInterleaved(*IA, Masks);
+    for (size_t K = 0; K < Slots.size(); ++K)
+      R.Comps.push_back(Slots[K].Type.Kind == ScalarKind::Bool
+                            ? B.CreateICmpNE(Comps[K], Constant::getNullValue(
+                                                           Comps[K]->getType()))
+                            : Comps[K]);
+    return coerce(std::move(R), Varying);
+  }
   for (const ScalarSlot &S : Slots) {
     bool IsBool = S.Type.Kind == ScalarKind::Bool;
     Type *MemT = IsBool ? B.getInt32Ty() : scalarType(S.Type);
@@ -464,6 +482,22 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     return;
   }
   bool PerInvocation = isPerInvocationStorage(P.Storage);
+  if (auto IA = interleavedAccess(P, Slots)) {
+    SmallVector<Value *, 4> Comps, Masks;
+    Value *Mask = storeMask();
+    for (size_t K = 0; K < Slots.size(); ++K) {
+      Value *X = splat(V.Comps[K]);
+      if (Slots[K].Type.Kind == ScalarKind::Bool)
+        X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
+      Comps.push_back(X);
+      Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                          Slots[K].Offset));
+      Value *InB = inBounds(P, Off, Slots[K].Type.bytes());
+      Masks.push_back(InB ? B.CreateAnd(Mask, InB) : Mask);
+    }
+    storeInterleaved(*IA, Comps, Masks);
+    return;
+  }
   for (size_t K = 0; K < Slots.size(); ++K) {
     const ScalarSlot &S = Slots[K];
     Value *X = V.Comps[K];
