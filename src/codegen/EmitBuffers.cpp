@@ -19,6 +19,7 @@
 #include "parser/SpirvNames.h"
 
 #include "llvm/Analysis/VectorUtils.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
@@ -26,6 +27,14 @@ namespace spirv2llvm::simd {
 
 using llvm::Constant;
 using llvm::Type;
+
+namespace {
+llvm::cl::opt<bool> NoUniformAffine(
+    "s2l-no-uniform-affine", llvm::cl::Hidden,
+    llvm::cl::desc("forget that splats and uniform products are affine"));
+} // namespace
+
+bool trackUniformAffine() { return !NoUniformAffine; }
 
 Value *SimdEmitter::laneAddresses(const PointerValue &P, Value *Off) {
   return B.CreateGEP(B.getInt8Ty(), P.LaneBase ? P.LaneBase : P.Base, Off);
@@ -448,6 +457,18 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
             B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
         X = B.CreateMaskedLoad(VT, Addr, Align(Bytes), Mask,
                                Constant::getNullValue(VT));
+      } else if (!P.LaneBase && Af && Af->Stride == 0 &&
+                 trackUniformAffine()) {
+        // Every lane reads one address: one element, read if some lane
+        // is active (a masked load cannot fault when it is not).
+        Value *Addr = B.CreateGEP(
+            B.getInt8Ty(), P.Base,
+            B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
+        Type *V1 = FixedVectorType::get(MemT, 1);
+        X = B.CreateMaskedLoad(V1, Addr, Align(Bytes),
+                               B.CreateVectorSplat(1, anyLane(Mask)),
+                               Constant::getNullValue(V1));
+        X = splat(B.CreateExtractElement(X, uint64_t(0)));
       } else {
         Value *Ptrs = laneAddresses(P, Off);
         X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), Mask,

@@ -120,6 +120,11 @@ struct CalleeInfo {
   bool MayKill = false;
 };
 
+/// Whether splats and uniform products stay affine (stride 0) across
+/// blocks and arithmetic; off only for A/B measurements
+/// (-s2l-no-uniform-affine, which s2l-bench accepts).
+bool trackUniformAffine();
+
 class SimdEmitter {
 public:
   SimdEmitter(const Module &M, const EntryPoint &EP,
