@@ -28,9 +28,11 @@ llvm::cl::opt<bool> NoInterleaved(
     "s2l-no-interleaved-access", llvm::cl::Hidden,
     llvm::cl::desc("access lane-strided vectors with gathers and scatters"));
 
-/// More elements than this per lane, or fewer than half of them used, and
-/// the gathers are cheaper than moving the whole span.
+/// More elements than this per lane or in all, or fewer than half of them
+/// used, and the gathers are cheaper than moving (and shuffling) the whole
+/// span: 64 is four 512-bit registers of floats.
 constexpr unsigned MaxElemsPerLane = 16;
+constexpr unsigned MaxElems = 64;
 } // namespace
 
 std::optional<SimdEmitter::InterleavedAccess>
@@ -50,7 +52,7 @@ SimdEmitter::interleavedAccess(const PointerValue &P,
   uint64_t Bytes = Slots[0].Type.bytes();
   uint64_t Stride = uint64_t(Af->Stride);
   if (!Bytes || Stride % Bytes || Stride / Bytes > MaxElemsPerLane ||
-      Slots.size() * 2 < Stride / Bytes)
+      W * (Stride / Bytes) > MaxElems || Slots.size() * 2 < Stride / Bytes)
     return std::nullopt;
   IA.PerLane = unsigned(Stride / Bytes);
   SmallVector<bool, 16> Used(IA.PerLane, false);
