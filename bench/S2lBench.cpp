@@ -13,6 +13,9 @@
 //  - Timed dispatches alternate lavapipe, spirv2llvm, lavapipe, ... so
 //    frequency changes and noise from other processes hit both alike; each
 //    side reports its median.
+//  - The plain C++ version of each shader (bench/cpp/, clang -O3) runs in
+//    the same alternation, on the same inputs, with its workgroups spread
+//    over the same threads: the ceiling column.
 //  - Both sides reuse everything between dispatches (lavapipe: the
 //    recorded command buffer; spirv2llvm: the compiled shader) and time
 //    one dispatch to completion on the calling thread.
@@ -21,8 +24,10 @@
 #include "BenchCases.h"
 #include "ProcessMemory.h"
 #include "VulkanComputeRunner.h"
+#include "cpp/Kernels.h"
 
 #include "frontend/Frontend.h"
+#include "runtime/ThreadPool.h"
 #include "spirv2llvm/Compute.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -31,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -66,6 +72,7 @@ cl::opt<std::string> ShaderDir("shader-dir", cl::desc("bench shaders"),
 cl::opt<bool> NoSpeculate("no-speculate-small-blocks",
                            cl::desc("keep the any-lane branch around every "
                                     "divergent block"));
+cl::opt<bool> NoCpp("no-cpp", cl::desc("skip the plain C++ column"));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
                            cl::init(2), cl::Prefix);
 
@@ -115,8 +122,44 @@ struct Row {
   double XlateMs = 0, CompileMs = 0, LvpFirstMs = 0, LvpSteadyMs = 0;
   double S2lPeakMb = 0, LvpPeakMb = 0;
   std::vector<double> S2lRate, LvpRate; ///< per thread count, invocations/s
+  std::vector<double> CppRate;          ///< empty without a C++ kernel
   std::string Agree;                    ///< "yes" or the first difference
+  std::string CppAgree;                 ///< the same for the C++ kernel
 };
+
+/// Runs workgroups [0, Groups) of a C++ kernel on \p Threads threads (the
+/// pool spirv2llvm's runtime uses), each taking batches from a counter.
+void runCpp(CppKernel K, const CppArgs &A, uint32_t Groups,
+            unsigned Threads) {
+  if (Threads <= 1)
+    return K(A, 0, Groups);
+  uint32_t Batch = std::max<uint32_t>(1, Groups / (Threads * 16));
+  std::atomic<uint32_t> Next{0};
+  runOnWorkers(Threads, [&](unsigned) {
+    for (;;) {
+      uint32_t First = Next.fetch_add(Batch, std::memory_order_relaxed);
+      if (First >= Groups)
+        return;
+      K(A, First, std::min(Groups, First + Batch));
+    }
+  });
+}
+
+/// "yes", or what differs between \p Mine and \p Ref in the compared
+/// buffers.
+std::string agreement(const BenchCase &C,
+                      const std::vector<std::vector<uint8_t>> &Mine,
+                      const std::vector<vk::VkBufferSpec> &Ref) {
+  for (size_t I = 0; I < C.Buffers.size(); ++I) {
+    if (C.Buffers[I].Cmp.K == Compare::None)
+      continue;
+    std::string Msg = compareBuffers(C.Buffers[I].Cmp, Mine[I], Ref[I].Data);
+    if (!Msg.empty())
+      return "NO: binding " + std::to_string(C.Buffers[I].Binding) + ": " +
+             Msg;
+  }
+  return "yes";
+}
 
 } // namespace
 
@@ -180,6 +223,17 @@ int main(int argc, char **argv) {
       Res.bind(0, C.Buffers[I].Binding, S2lData[I].data(), S2lData[I].size());
     Res.PushConstants = C.Push;
 
+    // Plain C++: its own copy of the buffers.
+    CppKernel Cpp = NoCpp ? nullptr : cppKernel(C.Name.c_str());
+    std::vector<std::vector<uint8_t>> CppData;
+    std::vector<uint8_t *> CppPtrs;
+    for (BenchBuffer &B : C.Buffers)
+      CppData.push_back(B.Init);
+    for (auto &Data : CppData)
+      CppPtrs.push_back(Data.data());
+    CppArgs CA{CppPtrs.data(), C.Push.data(), C.Groups[0], C.Groups[1]};
+    uint32_t CppGroups = C.Groups[0] * C.Groups[1] * C.Groups[2];
+
     // lavapipe: pipeline, buffers, first dispatch (where it compiles).
     vk::VkDispatch D;
     D.Spirv = Words;
@@ -210,9 +264,12 @@ int main(int argc, char **argv) {
     for (size_t TI = 0; TI < ThreadCounts.size(); ++TI) {
       unsigned Threads = ThreadCounts[TI];
       orFail(S->dispatch(C.Groups, Res, Threads), "spirv2llvm: " + C.Name);
-      std::vector<double> SMs, LMs;
+      if (Cpp)
+        runCpp(Cpp, CA, CppGroups, Threads);
+      std::vector<double> SMs, LMs, CMs;
       auto Start = Clock::now();
-      while ((msSince(Start) < 2 * Seconds * 1000 && SMs.size() < 1000) ||
+      double Budget = (Cpp ? 3 : 2) * Seconds * 1000;
+      while ((msSince(Start) < Budget && SMs.size() < 1000) ||
              SMs.size() < 5) {
         auto T0 = Clock::now();
         orFail(Prep[TI]->submitAndWait(), "lavapipe: " + C.Name);
@@ -220,49 +277,66 @@ int main(int argc, char **argv) {
         T0 = Clock::now();
         orFail(S->dispatch(C.Groups, Res, Threads), "spirv2llvm: " + C.Name);
         SMs.push_back(msSince(T0));
+        if (Cpp) {
+          T0 = Clock::now();
+          runCpp(Cpp, CA, CppGroups, Threads);
+          CMs.push_back(msSince(T0));
+        }
       }
       R.S2lRate.push_back(C.Invocations / (median(SMs) / 1000));
+      if (Cpp)
+        R.CppRate.push_back(C.Invocations / (median(CMs) / 1000));
       R.LvpRate.push_back(C.Invocations / (median(LMs) / 1000));
       if (TI + 1 == ThreadCounts.size())
         R.LvpSteadyMs = median(LMs);
     }
 
     Prep.back()->download(D);
-    R.Agree = "yes";
-    for (size_t I = 0; I < C.Buffers.size(); ++I) {
-      if (C.Buffers[I].Cmp.K == Compare::None)
-        continue;
-      std::string Msg =
-          compareBuffers(C.Buffers[I].Cmp, S2lData[I], D.Buffers[I].Data);
-      if (!Msg.empty()) {
-        R.Agree = "NO: binding " + std::to_string(C.Buffers[I].Binding) +
-                  ": " + Msg;
-        AllAgree = false;
-        break;
-      }
-    }
+    R.Agree = agreement(C, S2lData, D.Buffers);
+    AllAgree &= R.Agree == "yes";
+    if (Cpp)
+      R.CppAgree = agreement(C, CppData, D.Buffers);
     errs() << "  " << C.Name << " done\n";
     Rows.push_back(std::move(R));
   }
 
   unsigned W = Width ? unsigned(Width) : defaultComputeWidth();
   outs() << formatv("spirv2llvm: W = {0}, -O{1}\n\n", W, unsigned(OptLevel));
+  outs() << "C++: " << cppKernelFlags() << "\n\n";
   outs() << "| shader | kind | threads | s2l Minv/s | lavapipe Minv/s | "
-            "ratio | outputs agree |\n|---|---|--:|--:|--:|--:|---|\n";
+            "ratio | outputs agree | C++ Minv/s | s2l / C++ | C++ agrees "
+            "|\n|---|---|--:|--:|--:|--:|---|--:|--:|---|\n";
   std::vector<double> LogSum(ThreadCounts.size(), 0.0);
-  for (const Row &R : Rows)
+  std::vector<double> CppLogSum(ThreadCounts.size(), 0.0);
+  size_t CppRows = 0;
+  for (const Row &R : Rows) {
+    CppRows += !R.CppRate.empty();
     for (size_t TI = 0; TI < ThreadCounts.size(); ++TI) {
       double Ratio = R.S2lRate[TI] / R.LvpRate[TI];
       LogSum[TI] += std::log(Ratio);
-      outs() << formatv("| {0} | {1} | {2} | {3:f1} | {4:f1} | {5:f2} | {6} |\n",
-                        R.Name, R.Kind, ThreadCounts[TI], R.S2lRate[TI] / 1e6,
-                        R.LvpRate[TI] / 1e6, Ratio, R.Agree);
+      std::string CppCols = "- | - | -";
+      if (!R.CppRate.empty()) {
+        double CppRatio = R.S2lRate[TI] / R.CppRate[TI];
+        CppLogSum[TI] += std::log(CppRatio);
+        CppCols = formatv("{0:f1} | {1:f2} | {2}", R.CppRate[TI] / 1e6,
+                          CppRatio, R.CppAgree);
+      }
+      outs() << formatv(
+          "| {0} | {1} | {2} | {3:f1} | {4:f1} | {5:f2} | {6} | {7} |\n",
+          R.Name, R.Kind, ThreadCounts[TI], R.S2lRate[TI] / 1e6,
+          R.LvpRate[TI] / 1e6, Ratio, R.Agree, CppCols);
     }
+  }
   outs() << "\n";
-  for (size_t TI = 0; TI < ThreadCounts.size(); ++TI)
-    outs() << formatv("geometric mean of ratios at {0} thread(s): {1:f2}\n",
+  for (size_t TI = 0; TI < ThreadCounts.size(); ++TI) {
+    outs() << formatv("geometric mean of ratios at {0} thread(s): {1:f2}",
                       ThreadCounts[TI],
                       Rows.empty() ? 0.0 : std::exp(LogSum[TI] / Rows.size()));
+    if (CppRows)
+      outs() << formatv("; s2l / C++: {0:f2}",
+                        std::exp(CppLogSum[TI] / CppRows));
+    outs() << "\n";
+  }
   outs() << "\n| shader | translate ms | s2l compile ms | lavapipe first "
             "dispatch ms (steady) | s2l peak MB | lavapipe peak MB |\n"
             "|---|--:|--:|--:|--:|--:|\n";

@@ -75,9 +75,10 @@ struct TranslateOptions {
   /// dropped (Vulkan's robustBufferAccess); without it they are undefined.
   bool RobustBufferAccess = false;
   /// Run short divergent blocks of pure arithmetic unguarded instead of
-  /// behind an any-lane branch (--speculate-small-blocks; on by default in
-  /// `spirv2llvm run`, see docs/performance.md).
-  bool SpeculateSmallBlocks = false;
+  /// behind an any-lane branch (off: --no-speculate-small-blocks). On by
+  /// default: the bench's branchy switch runs 2x faster with it
+  /// (docs/performance.md).
+  bool SpeculateSmallBlocks = true;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
   /// Called with (stage name, text) after each stage when set

@@ -31,9 +31,9 @@ struct CodegenOptions {
   bool RobustBufferAccess = false;
   /// Run short divergent blocks of pure arithmetic without the any-lane
   /// branch around them (masks make that safe): cheaper than a branch that
-  /// divergent data makes unpredictable. Off by default, so that emitted IR
-  /// keeps one guard per divergent block; the compute runner turns it on.
-  bool SpeculateSmallBlocks = false;
+  /// divergent data makes unpredictable. TranslateOptions sets it (on by
+  /// default).
+  bool SpeculateSmallBlocks = true;
 };
 
 struct CodegenResult {

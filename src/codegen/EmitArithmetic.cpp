@@ -48,6 +48,10 @@ void SimdEmitter::trackAffine(spv::Op Opcode, Value *Result, Value *X,
       setAffine(Result, B.CreateMul(AX->Base, AY->Base), AX->Stride * *C);
     else if (auto C = ConstOf(*AX))
       setAffine(Result, B.CreateMul(AX->Base, AY->Base), AY->Stride * *C);
+    else if (!AX->Stride && !AY->Stride && trackUniformAffine())
+      // Same in every lane (row * n with a pushed n): stride 0, which keeps
+      // sums with lane-affine terms affine.
+      setAffine(Result, B.CreateMul(AX->Base, AY->Base), 0);
     break;
   case spv::Op::OpShiftLeftLogical:
     if (auto C = ConstOf(*AY); C && *C >= 0 && *C < 32)

@@ -5,6 +5,8 @@
 // known about the lanes' offsets:
 //   - one offset for all lanes: a scalar access;
 //   - offsets base + lane * size of the scalar: one (masked) vector access;
+//   - a whole vector or struct per lane, lanes' values consecutive: one
+//     wide access and a shuffle for all its scalars (EmitInterleaved.cpp);
 //   - anything else: a masked gather or scatter.
 // Inactive lanes never touch memory: every vector access is masked by the
 // current lane mask. With robust buffer access each lane's mask also
@@ -17,6 +19,7 @@
 #include "parser/SpirvNames.h"
 
 #include "llvm/Analysis/VectorUtils.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
@@ -24,6 +27,14 @@ namespace spirv2llvm::simd {
 
 using llvm::Constant;
 using llvm::Type;
+
+namespace {
+llvm::cl::opt<bool> NoUniformAffine(
+    "s2l-no-uniform-affine", llvm::cl::Hidden,
+    llvm::cl::desc("forget that splats and uniform products are affine"));
+} // namespace
+
+bool trackUniformAffine() { return !NoUniformAffine; }
 
 Value *SimdEmitter::laneAddresses(const PointerValue &P, Value *Off) {
   return B.CreateGEP(B.getInt8Ty(), P.LaneBase ? P.LaneBase : P.Base, Off);
@@ -365,6 +376,22 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
     for (size_t K = 0; K < Slots.size(); ++K)
       Slots[K].Offset = K * P.VecStride;
   bool PerInvocation = isPerInvocationStorage(P.Storage);
+  if (auto IA = interleavedAccess(P, Slots)) {
+    SmallVector<Value *, 4> Masks;
+    for (const ScalarSlot &S : Slots) {
+      Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                          S.Offset));
+      Value *InB = inBounds(P, Off, S.Type.bytes());
+      Masks.push_back(InB ? B.CreateAnd(CurMask, InB) : CurMask);
+    }
+    SmallVector<Value *, 4> Comps = loadInterleaved(*IA, Masks);
+    for (size_t K = 0; K < Slots.size(); ++K)
+      R.Comps.push_back(Slots[K].Type.Kind == ScalarKind::Bool
+                            ? B.CreateICmpNE(Comps[K], Constant::getNullValue(
+                                                           Comps[K]->getType()))
+                            : Comps[K]);
+    return coerce(std::move(R), Varying);
+  }
   for (const ScalarSlot &S : Slots) {
     bool IsBool = S.Type.Kind == ScalarKind::Bool;
     Type *MemT = IsBool ? B.getInt32Ty() : scalarType(S.Type);
@@ -430,6 +457,18 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
             B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
         X = B.CreateMaskedLoad(VT, Addr, Align(Bytes), Mask,
                                Constant::getNullValue(VT));
+      } else if (!P.LaneBase && Af && Af->Stride == 0 &&
+                 trackUniformAffine()) {
+        // Every lane reads one address: one element, read if some lane
+        // is active (a masked load cannot fault when it is not).
+        Value *Addr = B.CreateGEP(
+            B.getInt8Ty(), P.Base,
+            B.CreateAdd(Af->Base, B.getInt64(S.Offset)));
+        Type *V1 = FixedVectorType::get(MemT, 1);
+        X = B.CreateMaskedLoad(V1, Addr, Align(Bytes),
+                               B.CreateVectorSplat(1, anyLane(Mask)),
+                               Constant::getNullValue(V1));
+        X = splat(B.CreateExtractElement(X, uint64_t(0)));
       } else {
         Value *Ptrs = laneAddresses(P, Off);
         X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), Mask,
@@ -464,6 +503,22 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     return;
   }
   bool PerInvocation = isPerInvocationStorage(P.Storage);
+  if (auto IA = interleavedAccess(P, Slots)) {
+    SmallVector<Value *, 4> Comps, Masks;
+    Value *Mask = storeMask();
+    for (size_t K = 0; K < Slots.size(); ++K) {
+      Value *X = splat(V.Comps[K]);
+      if (Slots[K].Type.Kind == ScalarKind::Bool)
+        X = B.CreateZExt(X, FixedVectorType::get(B.getInt32Ty(), W));
+      Comps.push_back(X);
+      Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
+                                                          Slots[K].Offset));
+      Value *InB = inBounds(P, Off, Slots[K].Type.bytes());
+      Masks.push_back(InB ? B.CreateAnd(Mask, InB) : Mask);
+    }
+    storeInterleaved(*IA, Comps, Masks);
+    return;
+  }
   for (size_t K = 0; K < Slots.size(); ++K) {
     const ScalarSlot &S = Slots[K];
     Value *X = V.Comps[K];

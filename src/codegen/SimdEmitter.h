@@ -120,6 +120,11 @@ struct CalleeInfo {
   bool MayKill = false;
 };
 
+/// Whether splats and uniform products stay affine (stride 0) across
+/// blocks and arithmetic; off only for A/B measurements
+/// (-s2l-no-uniform-affine, which s2l-bench accepts).
+bool trackUniformAffine();
+
 class SimdEmitter {
 public:
   SimdEmitter(const Module &M, const EntryPoint &EP,
@@ -265,6 +270,30 @@ private:
   void trackAffine(spv::Op Opcode, llvm::Value *Result, llvm::Value *X,
                    llvm::Value *Y);
   void setAffine(llvm::Value *V, llvm::Value *Base, int64_t Stride);
+
+  // --- lane-strided accesses as wide ones (EmitInterleaved.cpp) -----------
+  /// A value of same-typed scalars per lane, lanes Stride bytes apart.
+  struct InterleavedAccess {
+    llvm::Type *MemT;              ///< scalar type in memory
+    unsigned PerLane;              ///< Stride / size of the scalar
+    llvm::SmallVector<unsigned, 4> Position; ///< slot -> element in a lane
+    llvm::Value *Addr;             ///< lane 0's first element
+    llvm::Align Align;
+  };
+  /// The wide access for \p Slots at \p P, if lanes' values are
+  /// consecutive in memory and dense enough.
+  std::optional<InterleavedAccess>
+  interleavedAccess(const PointerValue &P,
+                    const std::vector<ScalarSlot> &Slots);
+  /// The wide access's element mask from each slot's lane mask.
+  llvm::Value *interleavedMask(const InterleavedAccess &IA,
+                               llvm::ArrayRef<llvm::Value *> SlotMasks);
+  llvm::SmallVector<llvm::Value *, 4>
+  loadInterleaved(const InterleavedAccess &IA,
+                  llvm::ArrayRef<llvm::Value *> SlotMasks);
+  void storeInterleaved(const InterleavedAccess &IA,
+                        llvm::ArrayRef<llvm::Value *> Comps,
+                        llvm::ArrayRef<llvm::Value *> SlotMasks);
   llvm::Value *laneIndices(llvm::Type *ElemTy);
 
   // --- descriptor arrays and physical pointers -----------------------------

@@ -224,9 +224,12 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
       for (Value *C : V.Comps)
         Slots.push_back(createSlot(C->getType(), llvmName(Id) + ".slot"));
     bool Masked = MaskedLiveOut.count(Id) && V.Varying;
-    // Lane-affine values keep that knowledge in other blocks.
+    // Lane-affine values keep that knowledge in other blocks; so do
+    // splats (stride 0), which a slot's load would hide too.
     if (!Masked && V.Varying && V.Comps.size() == 1)
-      if (auto Af = affineOf(V.Comps[0]); Af && Af->Stride) {
+      if (auto Af = affineOf(V.Comps[0]);
+          Af && (Af->Stride || (trackUniformAffine() &&
+                                 !isa<llvm::Constant>(V.Comps[0])))) {
         auto &[Slot, Stride] = AffineSlots[Id];
         if (!Slot)
           Slot = createSlot(Af->Base->getType(), llvmName(Id) + ".abase");

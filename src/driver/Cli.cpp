@@ -64,8 +64,9 @@ Input:
                           canonicalization, which needs valid input)
   --no-canonicalize       skip the SPIRV-Tools canonicalization passes
   --no-inline             keep calls (canonicalization does not inline)
-  --speculate-small-blocks  run short divergent arithmetic blocks without
-                          the any-lane branch (as `run` does)
+  --no-speculate-small-blocks  keep the any-lane branch around every
+                          divergent block (default: short arithmetic blocks
+                          run unguarded, docs/performance.md)
   --robust-buffer-access  bounds-check buffer accesses (out of bounds: loads
                           read 0, stores and atomics are dropped)
   --spec ID=VALUE         set specialization constant SpecId ID

@@ -310,7 +310,6 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
   // The JIT optimizes; translating at -O0 keeps it from optimizing twice.
   O.T.OptLevel = 0;
   O.T.Width = defaultComputeWidth();
-  O.T.SpeculateSmallBlocks = true;
   bool WidthGiven = false;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];

@@ -4,6 +4,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -12,6 +13,11 @@ using namespace llvm;
 namespace spirv2llvm {
 
 namespace {
+
+/// For A/B measurements (s2l-bench accepts it): libmvec's powf for pow.
+cl::opt<bool> UsePowf("s2l-libmvec-powf", cl::Hidden,
+                      cl::desc("call libmvec's powf rather than computing "
+                               "pow as exp2(y * log2(x))"));
 
 /// Intrinsic base name -> libmvec function name and arity.
 struct MathFn {
@@ -62,12 +68,24 @@ unsigned useVectorMathLibrary(Module &M) {
     for (const MathFn &Fn : MathFns) {
       if (Base != Fn.Intrinsic)
         continue;
-      std::string Name = (Twine("_ZGV") + Twine(Isa) + "N" +
-                          Twine(VT->getNumElements()) +
-                          (Fn.Args == 1 ? "v_" : "vv_") + Fn.Name)
-                             .str();
-      if (!libmvecLoaded() ||
-          !sys::DynamicLibrary::SearchForAddressOfSymbol(Name))
+      auto NameOf = [&](unsigned Args, StringRef Scalar) {
+        return (Twine("_ZGV") + Twine(Isa) + "N" +
+                Twine(VT->getNumElements()) + (Args == 1 ? "v_" : "vv_") +
+                Scalar)
+            .str();
+      };
+      auto Have = [&](const std::string &Name) {
+        return libmvecLoaded() &&
+               sys::DynamicLibrary::SearchForAddressOfSymbol(Name);
+      };
+      // pow(x, y) = exp2(y * log2(x)): Vulkan defines pow's precision as
+      // that of this expression, and libmvec's powf (accurate to 1 ULP)
+      // costs three times its two calls. The rewrite below recognizes the
+      // "exp2f" name.
+      bool PowByExp2 = Base == "pow" && !UsePowf;
+      std::string Name = PowByExp2 ? NameOf(1, "exp2f")
+                                   : NameOf(Fn.Args, Fn.Name);
+      if (!Have(Name) || (PowByExp2 && !Have(NameOf(1, "log2f"))))
         break;
       for (User *U : F.users())
         if (auto *C = dyn_cast<CallInst>(U); C && C->getCalledFunction() == &F)
@@ -75,16 +93,34 @@ unsigned useVectorMathLibrary(Module &M) {
       break;
     }
   }
-  for (auto &[C, Name] : Rewrites) {
-    FunctionCallee Callee = M.getOrInsertFunction(
-        Name, C->getCalledFunction()->getFunctionType());
+  auto Declare = [&](StringRef Name, FunctionType *FT) {
+    FunctionCallee Callee = M.getOrInsertFunction(Name, FT);
     if (auto *Fn = dyn_cast<Function>(Callee.getCallee())) {
       Fn->setDoesNotThrow();
       Fn->setDoesNotAccessMemory();
     }
+    return Callee;
+  };
+  for (auto &[C, Name] : Rewrites) {
     SmallVector<Value *, 2> Args(C->args());
     IRBuilder<> B(C);
-    CallInst *New = B.CreateCall(Callee, Args);
+    Value *New;
+    if (C->arg_size() == 2 && StringRef(Name).ends_with("_exp2f")) {
+      auto *FT = FunctionType::get(C->getType(), {C->getType()}, false);
+      std::string Log2 = StringRef(Name).drop_back(5).str() + "log2f";
+      Value *L = B.CreateCall(Declare(Log2, FT), {Args[0]});
+      Value *E = B.CreateCall(Declare(Name, FT), {B.CreateFMul(Args[1], L)});
+      // IEEE's exact cases the expression misses (NaN from 0 * inf or
+      // inf * 0): pow(x, +-0) = 1 for every x, pow(1, y) = 1 for every y.
+      Constant *One = ConstantFP::get(C->getType(), 1.0);
+      Value *Exact = B.CreateOr(
+          B.CreateFCmpOEQ(Args[1], Constant::getNullValue(C->getType())),
+          B.CreateFCmpOEQ(Args[0], One));
+      New = B.CreateSelect(Exact, One, E);
+    } else {
+      New = B.CreateCall(
+          Declare(Name, C->getCalledFunction()->getFunctionType()), Args);
+    }
     New->takeName(C);
     C->replaceAllUsesWith(New);
     C->eraseFromParent();

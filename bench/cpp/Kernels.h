@@ -1,0 +1,34 @@
+//===- Kernels.h - The bench shaders written in plain C++ -------*- C++ -*-===//
+//
+// The ceiling column of s2l-bench: each shader of bench/shaders/ as an
+// ordinary C++ loop over its invocations, compiled by clang-19 with -O3
+// -march=native (bench/CMakeLists.txt), whatever compiler builds the rest.
+// A kernel runs the workgroups [First, End) of the dispatch (numbered
+// x-fastest), so the bench can spread a dispatch over threads the way the
+// shader's runtime does. Buffers come in the order of BenchCase::Buffers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_BENCH_CPP_KERNELS_H
+#define SPIRV2LLVM_BENCH_CPP_KERNELS_H
+
+#include <cstdint>
+
+namespace spirv2llvm::bench {
+
+struct CppArgs {
+  uint8_t *const *Buffers;
+  const uint8_t *Push;
+  uint32_t GroupsX, GroupsY;
+};
+
+using CppKernel = void (*)(const CppArgs &A, uint32_t First, uint32_t End);
+
+/// The C++ version of the bench shader \p Name, or null.
+CppKernel cppKernel(const char *Name);
+
+/// The flags the kernels were compiled with (for the table's header).
+const char *cppKernelFlags();
+
+} // namespace spirv2llvm::bench
+
+#endif
