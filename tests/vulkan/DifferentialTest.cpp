@@ -51,7 +51,7 @@
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/Passes.h"
 
-#include "llvm/Passes/PassBuilder.h"
+#include "llvm/IR/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -850,31 +850,19 @@ lavapipeResult(size_t Index, const std::vector<uint32_t> &Words,
   return Result;
 }
 
-/// What runs on the JIT: a --backend, or the invocation back end followed
-/// by the DXIL data passes without dxil-op-lower (whose dx.op calls have no
-/// CPU implementation): dxil-data-scalarization, dxil-flatten-arrays and
-/// dxil-scalarizer, so the memory rewriting of --backend=dxil is run too.
+/// What runs on the JIT: a --backend, or --backend=dxil without
+/// dxil-op-lower (whose dx.op calls have no CPU implementation):
+/// DxilPipeline::DxilData, so the memory rewriting of --backend=dxil is run.
 enum class JitConfig { Simd, Invocation, Scalar, DxilWithoutOpLower };
 
 /// Runs the --backend=dxil passes that precede dxil-op-lower on \p M.
 llvm::Error runDxilDataPasses(llvm::Module &M) {
-  llvm::PassBuilder PB;
-  registerDxilPasses(PB);
-  llvm::LoopAnalysisManager LAM;
-  llvm::FunctionAnalysisManager FAM;
-  llvm::CGSCCAnalysisManager CGAM;
-  llvm::ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  llvm::ModulePassManager MPM;
-  if (llvm::Error E = PB.parsePassPipeline(
-          MPM, "function(dxil-scalarizer),dxil-data-scalarization,"
-               "dxil-flatten-arrays,verify"))
-    return E;
-  MPM.run(M, MAM);
+  runDxilPipeline(M, DxilPipeline::DxilData);
+  std::string Msg;
+  llvm::raw_string_ostream OS(Msg);
+  if (llvm::verifyModule(M, &OS))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invalid IR after the DXIL passes: " + Msg);
   return llvm::Error::success();
 }
 
