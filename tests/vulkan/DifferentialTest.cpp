@@ -415,6 +415,13 @@ const std::vector<Case> &cases() {
       {"StructCopy", "struct_copy.comp",
        {in(0, 64 * 64, Init::F32), out(1, 64 * 96), out(2, 128 * 64)},
        {4, 1, 1}},
+      // Vectors in structs, arrays and struct-returning intrinsics: the
+      // aggregate paths of the scalar and DXIL pipelines. Dyadic floats,
+      // so every result is exact.
+      {"AggregateVectors", "aggregate_vectors.comp",
+       {in(0, 128 * 48, Init::Dyadic, 3), out(1, 128 * 48),
+        out(2, 128 * 48)},
+       {2, 1, 1}},
       {"CopyMemory", "copy_memory.spvasm",
        {in(0, 64 * 32, Init::F32, 9), out(1, 64 * 32), out(2, 64 * 32),
         out(3, 64 * 32)},
