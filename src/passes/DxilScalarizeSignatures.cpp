@@ -31,6 +31,13 @@ bool mentionsVector(FunctionType *FT) {
          any_of(FT->params(), [](Type *T) { return containsVector(T); });
 }
 
+/// True when the remap changes some parameter or the return type (it keeps
+/// scalable vectors, which have no array form).
+bool remapChanges(FunctionType *FT, VectorsToArrays &Remap) {
+  return Remap.changes(FT->getReturnType()) ||
+         any_of(FT->params(), [&](Type *T) { return Remap.changes(T); });
+}
+
 /// V (of type From) as type To, where one is VectorsToArrays' map of the
 /// other: vectors and arrays are converted element by element.
 Value *convert(IRBuilder<> &B, Value *V, Type *To) {
@@ -99,6 +106,7 @@ Function *rewriteSignature(Function &F, VectorsToArrays &Remap,
   Function *NF = Function::Create(NewFT, F.getLinkage(), F.getAddressSpace(),
                                   "", F.getParent());
   NF->copyAttributesFrom(&F);
+  NF->copyMetadata(&F, 0);
   NF->setAttributes(fitAttributeList(Ctx, F.getAttributes(), NewFT));
   F.getParent()->getFunctionList().remove(NF);
   F.getParent()->getFunctionList().insert(F.getIterator(), NF);
@@ -166,7 +174,7 @@ DxilScalarizeSignaturesPass::run(Module &M, ModuleAnalysisManager &MAM) {
   SmallVector<Function *, 8> Work;
   for (Function &F : M)
     if (!F.isDeclaration() && F.hasLocalLinkage() && !F.isVarArg() &&
-        mentionsVector(F.getFunctionType()) && onlyCalledDirectly(F))
+        remapChanges(F.getFunctionType(), Remap) && onlyCalledDirectly(F))
       Work.push_back(&F);
   SetVector<Function *> Touched;
   for (Function *F : Work) {
