@@ -1071,7 +1071,7 @@ INSTANTIATE_TEST_SUITE_P(W16, Differential, testing::ValuesIn(paramsFor(16)),
 INSTANTIATE_TEST_SUITE_P(Invocation, Differential,
                          testing::ValuesIn(paramsFor(1, JitConfig::Invocation)),
                          caseName);
-// --backend=scalar: the same, after dxil-scalarizer.
+// --backend=scalar: the same, after the scalar pipeline (no vector left).
 INSTANTIATE_TEST_SUITE_P(Scalar, Differential,
                          testing::ValuesIn(paramsFor(1, JitConfig::Scalar)),
                          caseName);
