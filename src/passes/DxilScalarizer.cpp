@@ -376,7 +376,12 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
   // Struct and array SSA values holding vectors (whole-struct loads and
   // copies, matrices as arrays of columns, the aggregates the data rewrite
   // rebuilt) are taken apart into their scalar and vector members.
-  Changed |= splitVectorAggregates(F);
+  if (splitVectorAggregates(F)) {
+    // Its leaves may be <N x i1> loads and stores.
+    packBitVectorAccesses(F);
+    expandScalarVectorBitcasts(F);
+    Changed = true;
+  }
   Changed |= lowerVectorGEPs(F);
   if (Changed)
     FAM.invalidate(F, PreservedAnalyses::none());

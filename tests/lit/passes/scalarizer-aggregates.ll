@@ -193,6 +193,18 @@ define void @global_copy(ptr %src, ptr %out) {
   ret void
 }
 
+; A boolean vector member is accessed as the integer of its bits (i4).
+; CHECK-LABEL: define void @bits(
+; CHECK: load i4, ptr %src
+; CHECK: store i4 {{.*}}, ptr %dst
+; CHECK-NOT: {{<[0-9]+ x}}
+; CHECK: ret void
+define void @bits(ptr %src, ptr %dst) {
+  %v = load { <4 x i1>, i32 }, ptr %src, align 4
+  store { <4 x i1>, i32 } %v, ptr %dst, align 4
+  ret void
+}
+
 declare void @use(ptr)
 declare { <4 x i32>, <4 x i1> } @llvm.uadd.with.overflow.v4i32(<4 x i32>, <4 x i32>)
 declare { <2 x float>, <2 x i32> } @llvm.frexp.v2f32.v2i32(<2 x float>)
