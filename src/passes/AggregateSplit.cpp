@@ -260,7 +260,6 @@ bool Splitter::split(Instruction &I) {
         leafStart(EV->getAggregateOperand()->getType(), EV->getIndices(), Sub);
     L.append(A.begin() + Start, A.begin() + Start + numLeaves(Sub));
   } else if (auto *PN = dyn_cast<PHINode>(&I)) {
-    SmallVector<Type *, 16> Types;
     SmallVector<std::pair<Type *, uint64_t>, 16> Layout;
     leafLayout(T, 0, Layout);
     SmallVector<PHINode *, 8> New;
