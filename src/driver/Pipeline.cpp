@@ -248,12 +248,15 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
       std::string S;
       raw_string_ostream OS(S);
       T.IR->print(OS, nullptr);
-      Opts.PrintAfterStage(Opts.Backend == Backend::Scalar ? "dxil-scalarizer"
+      Opts.PrintAfterStage(Opts.Backend == Backend::Scalar ? "scalar-passes"
                                                            : "dxil-passes",
                            OS.str());
     }
   }
-  optimizeModule(*T.IR, Opts.OptLevel, TM ? TM->get() : nullptr);
+  // -O1..3 after the scalar/DXIL passes must not vectorize again.
+  optimizeModule(*T.IR, Opts.OptLevel, TM ? TM->get() : nullptr,
+                 /*Vectorize=*/Opts.Backend != Backend::Scalar &&
+                     Opts.Backend != Backend::Dxil);
   if (Opts.PrintAfterStage && Opts.OptLevel > 0) {
     std::string S;
     raw_string_ostream OS(S);

@@ -13,6 +13,15 @@ struct DxilScalarizerPass : llvm::PassInfoMixin<DxilScalarizerPass> {
   static bool isRequired() { return true; }
 };
 
+/// Module pass: internal functions get vector-free signatures (vectors and
+/// aggregates holding them become arrays), dxil-scalarizer is re-run on the
+/// functions touched, and unused declarations mentioning vectors go.
+struct DxilScalarizeSignaturesPass
+    : llvm::PassInfoMixin<DxilScalarizeSignaturesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// Module pass: vectors in global/static/groupshared data become arrays.
 struct DxilDataScalarizationPass
     : llvm::PassInfoMixin<DxilDataScalarizationPass> {

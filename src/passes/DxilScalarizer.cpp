@@ -8,11 +8,13 @@
 //     element (LayoutRewriter).
 //  4. Accesses to globals holding vectors become scalar accesses at the
 //     same byte offsets (the global's type is the module passes' business).
-//  5. GEPs whose source type still mentions a vector become i8 GEPs with
-//     the equivalent byte offset.
+//  5. Struct/array SSA values holding vectors are split into their members
+//     (AggregateSplit.h); GEPs whose source type still mentions a vector
+//     become i8 GEPs with the equivalent byte offset.
 //  6. LLVM's Scalarizer (load/store and variable insert/extract on) splits
 //     every remaining vector operation, intrinsic call, bitcast, load and
 //     store, and cleans up the extract/insert chains; DCE drops the rest.
+#include "passes/AggregateSplit.h"
 #include "passes/DxilPasses.h"
 #include "passes/LayoutRewriter.h"
 #include "passes/VectorOps.h"
@@ -371,6 +373,15 @@ PreservedAnalyses DxilScalarizerPass::run(Function &F,
   for (IntrinsicInst *II : DxCalls)
     Changed |= scalarizeIntrinsicCall(II) != nullptr;
   Changed |= scalarizeData(F);
+  // Struct and array SSA values holding vectors (whole-struct loads and
+  // copies, matrices as arrays of columns, the aggregates the data rewrite
+  // rebuilt) are taken apart into their scalar and vector members.
+  if (splitVectorAggregates(F)) {
+    // Its leaves may be <N x i1> loads and stores.
+    packBitVectorAccesses(F);
+    expandScalarVectorBitcasts(F);
+    Changed = true;
+  }
   Changed |= lowerVectorGEPs(F);
   if (Changed)
     FAM.invalidate(F, PreservedAnalyses::none());

@@ -695,10 +695,16 @@ Value *Rewriter::address(IRBuilder<> &B, const Location &L,
   for (unsigned S : Sub)
     Path.push_back(B.getInt32(S));
   if (Opts.AccessesOnly) {
-    // Same object, byte offset in its (unchanged) layout.
+    // Same object, byte offset in its (unchanged) layout. The offset is
+    // computed in the widest index type (sign-extending narrower indices,
+    // never truncating), so that a data pass run afterwards can decode it.
     Type *T = X;
     Value *Off = nullptr;
     int64_t C = 0;
+    Type *OffTy = B.getInt32Ty();
+    for (Value *Idx : Path)
+      if (Idx->getType()->getIntegerBitWidth() > 32)
+        OffTy = B.getInt64Ty();
     for (Value *Idx : Path) {
       if (auto *ST = dyn_cast<StructType>(T)) {
         unsigned F = cast<ConstantInt>(Idx)->getZExtValue();
@@ -712,11 +718,11 @@ Value *Rewriter::address(IRBuilder<> &B, const Location &L,
         C += CI->getSExtValue() * S;
         continue;
       }
-      Value *Term = B.CreateMul(Idx, ConstantInt::get(Idx->getType(), S));
-      Off = Off ? B.CreateAdd(B.CreateSExtOrTrunc(Off, Term->getType()), Term)
-                : Term;
+      Value *Term = B.CreateMul(B.CreateSExtOrTrunc(Idx, OffTy),
+                                ConstantInt::get(OffTy, S));
+      Off = Off ? B.CreateAdd(Off, Term) : Term;
     }
-    Value *CV = ConstantInt::get(Off ? Off->getType() : B.getInt32Ty(), C);
+    Value *CV = ConstantInt::get(OffTy, C);
     Off = Off ? (C ? B.CreateAdd(Off, CV) : Off) : CV;
     return B.CreateGEP(B.getInt8Ty(), Root, Off);
   }

@@ -27,6 +27,10 @@ void registerDxilPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "dxil-scalarize-signatures") {
+          MPM.addPass(DxilScalarizeSignaturesPass());
+          return true;
+        }
         if (Name == "dxil-data-scalarization") {
           MPM.addPass(DxilDataScalarizationPass());
           return true;
@@ -47,12 +51,36 @@ void registerDxilPasses(PassBuilder &PB) {
       });
 }
 
+// Data first (as the seeds order it): dxil-data-scalarization rewrites the
+// globals' whole-vector accesses itself, and dxil-scalarizer then never
+// sees a vector-typed global, whose accesses it would have to turn into byte
+// offsets that the data pass can no longer always decode. The signature
+// pass comes after the function pass so that it can also drop the vector
+// intrinsic declarations the scalarizer left unused.
+const char *dxilPipelineText(DxilPipeline P) {
+  switch (P) {
+  case DxilPipeline::Scalar:
+    return "dxil-data-scalarization,function(dxil-scalarizer),"
+           "dxil-scalarize-signatures";
+  case DxilPipeline::Dxil:
+    return "dxil-data-scalarization,function(dxil-scalarizer),"
+           "dxil-scalarize-signatures,dxil-flatten-arrays,dxil-op-lower";
+  case DxilPipeline::DxilData:
+    return "dxil-data-scalarization,function(dxil-scalarizer),"
+           "dxil-scalarize-signatures,dxil-flatten-arrays";
+  case DxilPipeline::DxilNativeVectors:
+    return "dxil-native-vectors,dxil-flatten-arrays,dxil-op-lower<vectors>";
+  }
+  llvm_unreachable("unknown pipeline");
+}
+
 void runDxilPipeline(Module &M, DxilPipeline P) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PassBuilder PB;
+  registerDxilPasses(PB);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -60,22 +88,7 @@ void runDxilPipeline(Module &M, DxilPipeline P) {
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
   ModulePassManager MPM;
-  switch (P) {
-  case DxilPipeline::Scalar:
-    MPM.addPass(createModuleToFunctionPassAdaptor(DxilScalarizerPass()));
-    break;
-  case DxilPipeline::Dxil:
-    MPM.addPass(createModuleToFunctionPassAdaptor(DxilScalarizerPass()));
-    MPM.addPass(DxilDataScalarizationPass());
-    MPM.addPass(DxilFlattenArraysPass());
-    MPM.addPass(DxilOpLowerPass(/*AllowVectors=*/false));
-    break;
-  case DxilPipeline::DxilNativeVectors:
-    MPM.addPass(DxilNativeVectorsPass());
-    MPM.addPass(DxilFlattenArraysPass());
-    MPM.addPass(DxilOpLowerPass(/*AllowVectors=*/true));
-    break;
-  }
+  cantFail(PB.parsePassPipeline(MPM, dxilPipelineText(P)));
   MPM.run(M, MAM);
 }
 

@@ -82,14 +82,20 @@ unsigned hostSimdWidth() {
   return Width;
 }
 
-void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM) {
+void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,
+                    bool Vectorize) {
   if (OptLevel == 0)
     return;
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(TM);
+  PipelineTuningOptions PTO;
+  if (!Vectorize) {
+    PTO.LoopVectorization = false;
+    PTO.SLPVectorization = false;
+  }
+  PassBuilder PB(TM, PTO);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);

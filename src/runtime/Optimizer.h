@@ -32,9 +32,10 @@ const std::string &hostDataLayout();
 unsigned hostSimdWidth();
 
 /// Runs LLVM's default pipeline for \p OptLevel (1-3) on \p M; 0 does
-/// nothing.
+/// nothing. \p Vectorize false turns the loop and SLP vectorizers off
+/// (--backend=scalar/dxil output must stay free of vectors).
 void optimizeModule(llvm::Module &M, unsigned OptLevel,
-                    llvm::TargetMachine *TM);
+                    llvm::TargetMachine *TM, bool Vectorize = true);
 
 } // namespace spirv2llvm
 

@@ -15,6 +15,7 @@ config.substitutions.append(("%shared", os.path.join(config.s2l_src_root, "..", 
 config.substitutions.append(("%opt", config.opt))
 # opt with the DXIL passes plugin (tests/lit/passes).
 config.substitutions.append(("%dxilopt", config.opt + " -load-pass-plugin=" + config.passes_plugin))
+config.substitutions.append(("%vectorcheck", os.path.join(config.s2l_bin_dir, "s2l-vector-check")))
 config.substitutions.append(("%dxilplugin", config.passes_plugin))
 config.substitutions.append(("%dxilrt", os.path.join(config.test_source_root, "passes", "Inputs", "dxil-runtime.ll")))
 config.substitutions.append(("FileCheck", config.filecheck))

@@ -85,6 +85,15 @@ TEST(DxilPasses, ScalarPipelineLeavesNoVectorInstruction) {
   EXPECT_FALSE(verifyModule(*M, &errs()));
   EXPECT_EQ(vectorInstructions(*M->getFunction("main")), 0u);
   EXPECT_EQ(callsTo(*M, "dx.op."), 0u); // lowering is not part of Scalar
+  // No vector type anywhere: the groupshared array is [4 x [3 x float]]
+  // (not flattened: that is the DXIL pipeline's), and the vector overloads
+  // of sin and maxnum are no longer declared.
+  GlobalVariable *Shared = M->getGlobalVariable("shared", true);
+  ASSERT_TRUE(Shared);
+  EXPECT_FALSE(mentionsVector(Shared->getValueType()));
+  EXPECT_TRUE(Shared->getValueType()->getArrayElementType()->isArrayTy());
+  for (Function &F : *M)
+    EXPECT_FALSE(mentionsVector(F.getFunctionType())) << F.getName().str();
 }
 
 TEST(DxilPasses, DxilPipelineScalarizesDataAndLowersOps) {
@@ -131,8 +140,14 @@ TEST(DxilPasses, RegisteredNamesParse) {
   ModulePassManager MPM;
   EXPECT_FALSE(errorToBool(PB.parsePassPipeline(
       MPM, "dxil-data-scalarization,dxil-flatten-arrays,function(dxil-"
-           "scalarizer),dxil-op-lower,dxil-native-vectors,dxil-op-lower<"
-           "vectors>")));
+           "scalarizer),dxil-scalarize-signatures,dxil-op-lower,dxil-native-"
+           "vectors,dxil-op-lower<vectors>")));
+  for (auto P : {spirv2llvm::DxilPipeline::Scalar, spirv2llvm::DxilPipeline::Dxil,
+                 spirv2llvm::DxilPipeline::DxilData,
+                 spirv2llvm::DxilPipeline::DxilNativeVectors})
+    EXPECT_FALSE(errorToBool(
+        PB.parsePassPipeline(MPM, spirv2llvm::dxilPipelineText(P))))
+        << spirv2llvm::dxilPipelineText(P);
   EXPECT_TRUE(errorToBool(PB.parsePassPipeline(MPM, "dxil-no-such-pass")));
 }
 

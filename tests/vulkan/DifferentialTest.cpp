@@ -51,7 +51,7 @@
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/Passes.h"
 
-#include "llvm/Passes/PassBuilder.h"
+#include "llvm/IR/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -417,6 +417,13 @@ const std::vector<Case> &cases() {
       {"StructCopy", "struct_copy.comp",
        {in(0, 64 * 64, Init::F32), out(1, 64 * 96), out(2, 128 * 64)},
        {4, 1, 1}},
+      // Vectors in structs, arrays and struct-returning intrinsics: the
+      // aggregate paths of the scalar and DXIL pipelines. Dyadic floats,
+      // so every result is exact.
+      {"AggregateVectors", "aggregate_vectors.comp",
+       {in(0, 128 * 48, Init::Dyadic, 3), out(1, 128 * 48),
+        out(2, 128 * 48)},
+       {2, 1, 1}},
       {"CopyMemory", "copy_memory.spvasm",
        {in(0, 64 * 32, Init::F32, 9), out(1, 64 * 32), out(2, 64 * 32),
         out(3, 64 * 32)},
@@ -892,31 +899,19 @@ lavapipeResult(size_t Index, const std::vector<uint32_t> &Words,
   return Result;
 }
 
-/// What runs on the JIT: a --backend, or the invocation back end followed
-/// by the DXIL data passes without dxil-op-lower (whose dx.op calls have no
-/// CPU implementation): dxil-data-scalarization, dxil-flatten-arrays and
-/// dxil-scalarizer, so the memory rewriting of --backend=dxil is run too.
+/// What runs on the JIT: a --backend, or --backend=dxil without
+/// dxil-op-lower (whose dx.op calls have no CPU implementation):
+/// DxilPipeline::DxilData, so the memory rewriting of --backend=dxil is run.
 enum class JitConfig { Simd, Invocation, Scalar, DxilWithoutOpLower };
 
 /// Runs the --backend=dxil passes that precede dxil-op-lower on \p M.
 llvm::Error runDxilDataPasses(llvm::Module &M) {
-  llvm::PassBuilder PB;
-  registerDxilPasses(PB);
-  llvm::LoopAnalysisManager LAM;
-  llvm::FunctionAnalysisManager FAM;
-  llvm::CGSCCAnalysisManager CGAM;
-  llvm::ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  llvm::ModulePassManager MPM;
-  if (llvm::Error E = PB.parsePassPipeline(
-          MPM, "function(dxil-scalarizer),dxil-data-scalarization,"
-               "dxil-flatten-arrays,verify"))
-    return E;
-  MPM.run(M, MAM);
+  runDxilPipeline(M, DxilPipeline::DxilData);
+  std::string Msg;
+  llvm::raw_string_ostream OS(Msg);
+  if (llvm::verifyModule(M, &OS))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invalid IR after the DXIL passes: " + Msg);
   return llvm::Error::success();
 }
 
@@ -1119,7 +1114,7 @@ INSTANTIATE_TEST_SUITE_P(W16, Differential, testing::ValuesIn(paramsFor(16)),
 INSTANTIATE_TEST_SUITE_P(Invocation, Differential,
                          testing::ValuesIn(paramsFor(1, JitConfig::Invocation)),
                          caseName);
-// --backend=scalar: the same, after dxil-scalarizer.
+// --backend=scalar: the same, after the scalar pipeline (no vector left).
 INSTANTIATE_TEST_SUITE_P(Scalar, Differential,
                          testing::ValuesIn(paramsFor(1, JitConfig::Scalar)),
                          caseName);

@@ -1,5 +1,9 @@
 // RUN: %spirv2llvm --backend=scalar %s | FileCheck --check-prefix=SCALAR %s
 // RUN: %spirv2llvm --backend=scalar %s | %opt -passes=verify -disable-output
+// RUN: %spirv2llvm --backend=scalar %s | %vectorcheck
+// RUN: %spirv2llvm --backend=dxil %s | %vectorcheck
+// RUN: %spirv2llvm --backend=dxil --dxil-native-vectors %s | %vectorcheck --allow-native
+// RUN: %spirv2llvm --backend=invocation %s | not %vectorcheck 2>&1 | FileCheck --check-prefix=INV %s
 // RUN: %spirv2llvm --backend=dxil %s | FileCheck --check-prefix=DXIL %s
 // RUN: %spirv2llvm --backend=dxil %s | %opt -passes=verify -disable-output
 // RUN: %spirv2llvm --backend=dxil --dxil-native-vectors %s | FileCheck --check-prefix=NATIVE %s
@@ -7,15 +11,17 @@
 //
 // The DXIL-shaped back ends are the invocation back end followed by the
 // passes of src/passes (docs/backends.md): --backend=scalar leaves no vector
-// operation; --backend=dxil also turns the groupshared vectors into arrays
-// and sin into dx.op; --dxil-native-vectors keeps vectors and uses the
-// vector dx.op overloads.
+// type anywhere (the groupshared vectors become arrays too);
+// --backend=dxil also turns sin into dx.op; --dxil-native-vectors keeps
+// vectors and uses the vector dx.op overloads. s2l-vector-check finds the
+// vectors of the invocation back end's output.
 #version 450
 layout(local_size_x = 8) in;
 layout(std430, set = 0, binding = 0) buffer Data { vec4 V[]; } D;
 shared vec4 Tile[8];
 
-// SCALAR: @Tile = addrspace(3) global [8 x <4 x float>]
+// INV: vector type [8 x <4 x float>] in global @Tile
+// SCALAR: @Tile = addrspace(3) global [8 x [4 x float]]
 // SCALAR: define i32 @s2l_main
 // SCALAR-NOT: fadd <4 x float>
 // SCALAR-NOT: call <4 x float> @llvm.sin

@@ -17,7 +17,18 @@
 ; RUN: llvm-link -S --only-needed %t.nv.ll %dxilrt -o %t.nv.linked.ll
 ; RUN: lli %t.nv.linked.ll > %t.nv
 ; RUN: diff %t.ref %t.nv
-; The scalar pipeline leaves no vector type in @main:
+; spirv2llvm's --backend=scalar and --backend=dxil pipelines: no vector type
+; anywhere, same output; native vectors keep only vectors of 2+ elements.
+; RUN: %dxilopt -S -passes='dxil-data-scalarization,function(dxil-scalarizer),dxil-scalarize-signatures,verify' %s -o %t.bscalar.ll
+; RUN: %vectorcheck %t.bscalar.ll
+; RUN: lli %t.bscalar.ll > %t.bscalar
+; RUN: diff %t.ref %t.bscalar
+; RUN: %dxilopt -S -passes='dxil-data-scalarization,function(dxil-scalarizer),dxil-scalarize-signatures,dxil-flatten-arrays,dxil-op-lower,verify' %s -o %t.bdxil.ll
+; RUN: %vectorcheck %t.bdxil.ll
+; RUN: llvm-link -S --only-needed %t.bdxil.ll %dxilrt -o %t.bdxil.linked.ll
+; RUN: lli %t.bdxil.linked.ll > %t.bdxil
+; RUN: diff %t.ref %t.bdxil
+; The scalar pass alone leaves no vector type in @main:
 ; RUN: FileCheck %s --check-prefix=NOVEC < %t.scalar.ll
 ; NOVEC-LABEL: define i32 @main()
 ; NOVEC-NOT:   <{{[0-9]+}} x

@@ -28,6 +28,17 @@
 ; RUN: llvm-link -S --only-needed %t.dxil.ll %dxilrt -o %t.dxil.linked.ll
 ; RUN: lli %t.dxil.linked.ll > %t.dxil
 ; RUN: diff %t.ref %t.dxil
+; spirv2llvm's --backend=scalar and --backend=dxil pipelines
+; (dxilPipelineText in src/passes/Passes.cpp): no vector type left.
+; RUN: %dxilopt -S -passes='dxil-data-scalarization,function(dxil-scalarizer),dxil-scalarize-signatures,verify' %s -o %t.bscalar.ll
+; RUN: %vectorcheck %t.bscalar.ll
+; RUN: lli %t.bscalar.ll > %t.bscalar
+; RUN: diff %t.ref %t.bscalar
+; RUN: %dxilopt -S -passes='dxil-data-scalarization,function(dxil-scalarizer),dxil-scalarize-signatures,dxil-flatten-arrays,dxil-op-lower,verify' %s -o %t.bdxil.ll
+; RUN: %vectorcheck %t.bdxil.ll
+; RUN: llvm-link -S --only-needed %t.bdxil.ll %dxilrt -o %t.bdxil.linked.ll
+; RUN: lli %t.bdxil.linked.ll > %t.bdxil
+; RUN: diff %t.ref %t.bdxil
 ; The native-vector pipeline, with vector dx.op overloads.
 ; RUN: %dxilopt -S -passes='dxil-native-vectors,dxil-flatten-arrays,dxil-op-lower<vectors>,verify' %s -o %t.nv.ll
 ; RUN: FileCheck %s --check-prefix=NV < %t.nv.ll
