@@ -69,7 +69,7 @@ struct PointerValue {
   llvm::Value *Offset = nullptr; ///< i64 or <W x i64>
   llvm::Value *AffineBase = nullptr; ///< i64: lane 0's offset, if affine
   int64_t AffineStride = 0;
-  MatrixLayout ML;               ///< layout of a matrix pointee
+  MatrixLayout ML{};            ///< layout of a matrix pointee
   uint64_t VecStride = 0;        ///< component stride of a vector pointee
   /// Per-lane bases (<W x ptr>) and sizes (<W x i64>, null: unchecked) when
   /// lanes point into different buffers: an element of a descriptor array

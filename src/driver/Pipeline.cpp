@@ -138,7 +138,7 @@ Expected<std::vector<uint32_t>> loadSpirv(ArrayRef<uint8_t> Bytes,
     return makeError(FileName + ": --spec needs validation (it cannot be "
                                 "combined with --no-validate)");
   }
-  return std::move(Words);
+  return Words;
 }
 
 Expected<AnalyzedModule> analyzeSpirv(std::vector<uint32_t> Words,
@@ -185,7 +185,7 @@ Expected<AnalyzedModule> analyzeSpirv(std::vector<uint32_t> Words,
     return MA.takeError();
   AM.MA = std::move(*MA);
   AM.UI = computeUniformity(M, *AM.EP, AM.MA);
-  return std::move(AM);
+  return AM;
 }
 
 Expected<Translation> generateLlvm(const AnalyzedModule &AM,
@@ -263,7 +263,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
     T.IR->print(OS, nullptr);
     Opts.PrintAfterStage(("O" + Twine(Opts.OptLevel)).str(), OS.str());
   }
-  return std::move(T);
+  return T;
 }
 
 Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,

@@ -46,13 +46,13 @@ Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
   std::string Symbol = T.EntrySymbol;
   if (Error E = (*J)->addIRModule(
           orc::ThreadSafeModule(std::move(T.IR), std::move(T.Context))))
-    return std::move(E);
+    return E;
   auto Addr = (*J)->lookup(Symbol);
   if (!Addr)
     return Addr.takeError();
   S->Entry = Addr->toPtr<s2l_entry_fn>();
   S->J = std::move(*J);
-  return std::move(S);
+  return S;
 }
 
 } // namespace spirv2llvm

@@ -580,6 +580,19 @@ const std::vector<Case> &cases() {
        /*NoInline=*/true},
       // OpPtrAccessChain on Workgroup memory, and a function stepping
       // through Workgroup and StorageBuffer pointer parameters.
+      // Functions taking and returning vectors, matrices and a struct of
+      // vectors: in the Scalar and DxilData groups their signatures become
+      // arrays of scalars (dxil-scalarize-signatures).
+      {"MatrixLayoutsNoInline", "matrix_layouts.comp",
+       {in(0, 1088, Init::F32, 3), in(1, 32 * 16, Init::F32, 4),
+        out(2, 32 * 64, Check::F32), out(3, 32 * 64), out(4, 32 * 64)},
+       {2, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2, {}, nullptr, nullptr,
+       /*NoInline=*/true},
+      {"AggregateVectorsNoInline", "aggregate_vectors.comp",
+       {in(0, 128 * 48, Init::Dyadic, 3), out(1, 128 * 48),
+        out(2, 128 * 48)},
+       {2, 1, 1}, {}, {}, SPV_ENV_VULKAN_1_2, {}, nullptr, nullptr,
+       /*NoInline=*/true},
       {"PointerParamsNoInline", "pointer_params.spvasm",
        {in(0, 64 * 4, Init::Hash, 16), out(1, 64 * 16)}, {2, 1, 1}, {}, {},
        SPV_ENV_VULKAN_1_3, {"variablePointers"}, nullptr, nullptr,
