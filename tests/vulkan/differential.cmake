@@ -52,9 +52,8 @@ foreach(width_bits 4:128 8:256)
 endforeach()
 # ... and through the one-invocation back ends.
 foreach(config Invocation Scalar)
-  gtest_discover_tests(s2l-buffer-differential-tests
+  s2l_gtest(s2l-buffer-differential-tests
     TEST_FILTER "${config}/*"
-    DISCOVERY_TIMEOUT 60
     PROPERTIES LABELS vulkan TIMEOUT 300
                ENVIRONMENT "LP_NATIVE_VECTOR_WIDTH=128")
 endforeach()
