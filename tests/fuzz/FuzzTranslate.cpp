@@ -1,7 +1,8 @@
 //===- FuzzTranslate.cpp - libFuzzer target over the whole translate path -===//
 //
 // Bytes -> (validation -> canonicalization ->) parse -> CFG analyses ->
-// uniformity -> SIMD codegen -> LLVM verifier. Built twice (see
+// uniformity -> codegen (SIMD, one-invocation or DXIL pipeline) -> LLVM
+// verifier. Built twice (see
 // CMakeLists.txt): S2L_FUZZ_VALIDATE=1 runs spirv-val and the SPIRV-Tools
 // canonicalization first, the way users normally run; S2L_FUZZ_VALIDATE=0 is
 // --no-validate, so every byte string reaches the translator's own checks.
@@ -34,11 +35,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Opts.Kind = InputKind::Binary;
   Opts.Validate = S2L_FUZZ_VALIDATE;
   // The input stays a plain SPIR-V module (so seeds and reproducers are
-  // ordinary .spv files); the parity of the word count picks robust buffer
-  // access, whose bounds checks are a separate code path. Other widths change
-  // only a constant, and 4 keeps runs fast.
+  // ordinary .spv files); the word count picks the configuration: its
+  // parity robust buffer access, whose bounds checks are a separate code
+  // path, and its next two bits the back end (half the inputs the SIMD
+  // one, a quarter each the one-invocation back end and the DXIL pipeline
+  // behind it). Other widths change mostly constants, and 4 keeps runs fast.
   Opts.Width = 4;
   Opts.RobustBufferAccess = (Size & 4) != 0;
+  switch ((Size >> 3) & 3) {
+  case 2:
+    Opts.Backend = Backend::Invocation;
+    break;
+  case 3:
+    Opts.Backend = Backend::Dxil;
+    break;
+  default:
+    break;
+  }
   auto T = translateBytes(llvm::ArrayRef<uint8_t>(Data, Size), "fuzz.spv",
                           Opts);
   if (!T) {
