@@ -35,6 +35,7 @@ public:
 private:
   Error check(const Function &F, const Instruction &I);
   Error checkAccessChain(const Instruction &I);
+  Error checkConstruct(const Instruction &I);
   Error checkCompositeIndices(const Instruction &I, uint32_t Composite,
                               size_t FirstIndex, uint32_t Expected);
 
@@ -225,6 +226,53 @@ Error TypeChecker::checkCompositeIndices(const Instruction &I,
     return errorAt(I, "the indexed part has type " + name(Cur->Id.value()) +
                           ", not " + name(Expected));
   return Error::success();
+}
+
+/// OpCompositeConstruct: the constituents fill the result exactly. A vector
+/// takes scalars and vectors of its component type, their components
+/// adding up to its count; a matrix, array or struct takes one constituent
+/// per column, element or member, of that type.
+Error TypeChecker::checkConstruct(const Instruction &I) {
+  const Type *R = M.findType(I.ResultType.value());
+  if (!R)
+    return errorAt(I, "result type is not a type");
+  switch (R->Kind) {
+  case TypeKind::Vector: {
+    uint32_t Components = 0;
+    for (uint32_t Id : I.Operands) {
+      const Type *T = typeOfValue(Id);
+      const Type *S = scalarOf(M, T);
+      if (!S || !sameType(S->Id.value(), R->Element.value()))
+        return wrongOperand(I, Id,
+                            "a scalar or vector of " +
+                                name(R->Element.value()));
+      Components += countOf(T);
+    }
+    if (Components != R->Count)
+      return errorAt(I, "the constituents have " + Twine(Components) +
+                            " components, the result " + Twine(R->Count));
+    return Error::success();
+  }
+  case TypeKind::Matrix:
+  case TypeKind::Array:
+  case TypeKind::Struct: {
+    size_t Want = R->Kind == TypeKind::Struct ? R->Members.size() : R->Count;
+    if (I.Operands.size() != Want)
+      return errorAt(I, "expected " + Twine(Want) + " constituents, got " +
+                            Twine(I.Operands.size()));
+    for (size_t K = 0; K < I.Operands.size(); ++K) {
+      uint32_t Want = R->Kind == TypeKind::Struct ? R->Members[K].value()
+                                                  : R->Element.value();
+      TypeId T = M.typeOf(I.Operands[K]);
+      if (!T || !sameType(T.value(), Want))
+        return wrongOperand(I, I.Operands[K], "of type " + name(Want));
+    }
+    return Error::success();
+  }
+  default:
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a composite");
+  }
 }
 
 Error TypeChecker::check(const Function &F, const Instruction &I) {
@@ -426,6 +474,28 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
                           "of the result type " + name(I.ResultType.value()));
     return checkCompositeIndices(I, I.Operands[1], 2,
                                  M.typeOf(I.Operands[0]).value());
+  case Op::OpCompositeConstruct:
+    return checkConstruct(I);
+  // Subgroup ops that move a value between invocations: the value has the
+  // result's type and the invocation id, mask, delta or quad index is an
+  // integer scalar (spirv-val lets some of these through).
+  case Op::OpGroupNonUniformBroadcast:
+  case Op::OpGroupNonUniformShuffle:
+  case Op::OpGroupNonUniformShuffleXor:
+  case Op::OpGroupNonUniformShuffleUp:
+  case Op::OpGroupNonUniformShuffleDown:
+  case Op::OpGroupNonUniformQuadBroadcast:
+  case Op::OpGroupNonUniformQuadSwap: {
+    if (Error E = NeedOperands(3))
+      return E;
+    if (!sameType(M.typeOf(I.Operands[1]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[1],
+                          "of the result type " + name(I.ResultType.value()));
+    const Type *IT = typeOfValue(I.Operands[2]);
+    if (!IT || IT->Kind != TypeKind::Int)
+      return wrongOperand(I, I.Operands[2], "an integer scalar");
+    return Error::success();
+  }
   case Op::OpVectorShuffle: {
     if (Error E = NeedOperands(2))
       return E;
