@@ -163,8 +163,11 @@ namespace {
 /// (found by the validate fuzz target; see
 /// tests/lit/regress/spec-shuffle-out-of-range.test and
 /// spec-extract-out-of-range.test). Such modules are rejected before the
-/// optimizer sees them.
-llvm::Error checkSpecConstantOps(llvm::ArrayRef<uint32_t> Words) {
+/// optimizer sees them. Likewise the id operands of OpExecutionModeId
+/// (LocalSizeId, ...), which spirv-val lets name any id: naming a function
+/// crashed SPIRV-Tools' aggressive DCE (tests/lit/regress/
+/// execution-mode-id-not-constant.test). They must name constants.
+llvm::Error checkBeforeOptimizer(llvm::ArrayRef<uint32_t> Words) {
   struct Composite {
     uint64_t Parts = 0;            // components, columns, elements, members
     std::vector<uint32_t> Element; // one type for all parts, or per member
@@ -175,6 +178,8 @@ llvm::Error checkSpecConstantOps(llvm::ArrayRef<uint32_t> Words) {
   auto PartType = [&](const Composite &C, uint32_t Index) -> uint32_t {
     return C.Element.size() == 1 ? C.Element[0] : C.Element[Index];
   };
+  // OpExecutionModeId comes before the constants: (word offset, id).
+  std::vector<std::pair<uint32_t, uint32_t>> ModeIds;
   for (size_t Off = 5; Off < Words.size();) {
     uint32_t Count = Words[Off] >> 16;
     auto Op = static_cast<spv::Op>(Words[Off] & 0xffff);
@@ -213,6 +218,10 @@ llvm::Error checkSpecConstantOps(llvm::ArrayRef<uint32_t> Words) {
     case spv::Op::OpUndef:
       if (Count >= 3)
         TypeOf[W(2)] = W(1);
+      break;
+    case spv::Op::OpExecutionModeId:
+      for (size_t K = 3; K < Count; ++K)
+        ModeIds.push_back({uint32_t(Off), W(K)});
       break;
     default:
       break;
@@ -259,6 +268,10 @@ llvm::Error checkSpecConstantOps(llvm::ArrayRef<uint32_t> Words) {
     }
     Off += Count;
   }
+  for (auto [Off, Id] : ModeIds)
+    if (!TypeOf.count(Id))
+      return makeErrorAt(Off, "OpExecutionModeId: operand %" +
+                                  llvm::Twine(Id) + " is not a constant");
   return llvm::Error::success();
 }
 
@@ -332,8 +345,8 @@ runCanonicalization(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
 llvm::Expected<std::vector<uint32_t>>
 canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
                   const CanonicalizeOptions &Opts) {
-  if (llvm::Error E = checkSpecConstantOps(Words))
-    return std::move(E);
+  if (llvm::Error E = checkBeforeOptimizer(Words))
+    return E;
   auto R = runCanonicalization(Words, Env, Opts, false);
   if (R)
     return R;
