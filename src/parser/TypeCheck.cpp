@@ -496,6 +496,27 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
       return wrongOperand(I, I.Operands[2], "an integer scalar");
     return Error::success();
   }
+  // Votes and ballots: the predicate is a boolean scalar (spirv-val lets
+  // a vector through). The KHR forms have no scope operand.
+  case Op::OpGroupNonUniformAll:
+  case Op::OpGroupNonUniformAny:
+  case Op::OpGroupNonUniformBallot:
+  case Op::OpGroupAll:
+  case Op::OpGroupAny:
+  case Op::OpSubgroupAllKHR:
+  case Op::OpSubgroupAnyKHR:
+  case Op::OpSubgroupBallotKHR: {
+    bool Khr = I.Opcode == Op::OpSubgroupAllKHR ||
+               I.Opcode == Op::OpSubgroupAnyKHR ||
+               I.Opcode == Op::OpSubgroupBallotKHR;
+    size_t K = Khr ? 0 : 1;
+    if (Error E = NeedOperands(K + 1))
+      return E;
+    const Type *PT = typeOfValue(I.Operands[K]);
+    if (!PT || PT->Kind != TypeKind::Bool)
+      return wrongOperand(I, I.Operands[K], "a boolean scalar");
+    return Error::success();
+  }
   case Op::OpVectorShuffle: {
     if (Error E = NeedOperands(2))
       return E;
