@@ -496,6 +496,42 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
       return wrongOperand(I, I.Operands[2], "an integer scalar");
     return Error::success();
   }
+  // Arithmetic group operations: the value has the result type, of the
+  // kind the opcode names (spirv-val lets a mismatched value through).
+  case Op::OpGroupNonUniformIAdd:
+  case Op::OpGroupNonUniformIMul:
+  case Op::OpGroupNonUniformSMin:
+  case Op::OpGroupNonUniformUMin:
+  case Op::OpGroupNonUniformSMax:
+  case Op::OpGroupNonUniformUMax:
+  case Op::OpGroupNonUniformBitwiseAnd:
+  case Op::OpGroupNonUniformBitwiseOr:
+  case Op::OpGroupNonUniformBitwiseXor:
+  case Op::OpGroupNonUniformFAdd:
+  case Op::OpGroupNonUniformFMul:
+  case Op::OpGroupNonUniformFMin:
+  case Op::OpGroupNonUniformFMax:
+  case Op::OpGroupNonUniformLogicalAnd:
+  case Op::OpGroupNonUniformLogicalOr:
+  case Op::OpGroupNonUniformLogicalXor: {
+    bool Float = I.Opcode == Op::OpGroupNonUniformFAdd ||
+                 I.Opcode == Op::OpGroupNonUniformFMul ||
+                 I.Opcode == Op::OpGroupNonUniformFMin ||
+                 I.Opcode == Op::OpGroupNonUniformFMax;
+    bool Logical = I.Opcode == Op::OpGroupNonUniformLogicalAnd ||
+                   I.Opcode == Op::OpGroupNonUniformLogicalOr ||
+                   I.Opcode == Op::OpGroupNonUniformLogicalXor;
+    if (Error E = NeedOperands(3))
+      return E;
+    if (Error E = Float     ? ResultIs(TypeKind::Float, "a float scalar or vector")
+                  : Logical ? ResultIs(TypeKind::Bool, "a boolean scalar or vector")
+                            : ResultIs(TypeKind::Int, "an integer scalar or vector"))
+      return E;
+    if (!sameType(M.typeOf(I.Operands[2]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[2],
+                          "of the result type " + name(I.ResultType.value()));
+    return Error::success();
+  }
   // Votes and ballots: the predicate is a boolean scalar (spirv-val lets
   // a vector through). The KHR forms have no scope operand.
   case Op::OpGroupNonUniformAll:
