@@ -496,6 +496,25 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
       return wrongOperand(I, I.Operands[2], "an integer scalar");
     return Error::success();
   }
+  // Dot product: float vectors of one type, the result their component.
+  case Op::OpDot: {
+    if (Error E = NeedOperands(2))
+      return E;
+    if (!R || R->Kind != TypeKind::Float)
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not a float scalar");
+    for (size_t K = 0; K < 2; ++K) {
+      const Type *T = typeOfValue(I.Operands[K]);
+      if (!T || T->Kind != TypeKind::Vector ||
+          !sameType(T->Element.value(), I.ResultType.value()))
+        return wrongOperand(I, I.Operands[K],
+                            "a vector of " + name(I.ResultType.value()));
+    }
+    if (!sameType(M.typeOf(I.Operands[0]).value(),
+                  M.typeOf(I.Operands[1]).value()))
+      return wrongOperand(I, I.Operands[1], "of the first operand's type");
+    return Error::success();
+  }
   // Arithmetic group operations: the value has the result type, of the
   // kind the opcode names (spirv-val lets a mismatched value through).
   case Op::OpGroupNonUniformIAdd:
