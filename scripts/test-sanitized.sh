@@ -7,7 +7,7 @@
 # with SPIRV2LLVM_FUZZERS=ON, which implies SPIRV2LLVM_SANITIZE and adds
 # coverage instrumentation and the fuzz targets.
 # Environment: ASAN_BUILD_DIR, JOBS (default 2), FUZZ_SECONDS (default 60
-# per target; 0 skips fuzzing).
+# per target; 0 skips fuzzing), FUZZ_SEED (default 1).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 BUILD=${ASAN_BUILD_DIR:-build-asan}
@@ -35,8 +35,11 @@ ctest --test-dir "$BUILD" -j "$JOBS" --output-on-failure \
   --timeout 900 "$@"
 
 if [ "$FUZZ_SECONDS" -gt 0 ]; then
-  # Own options: libFuzzer sets its own leak checking per input.
+  # Own options: libFuzzer sets its own leak checking per input. A fixed
+  # seed (FUZZ_SEED) makes a CI finding reproduce with the same command;
+  # longer runs by hand (scripts/fuzz.sh) use a random one.
   unset ASAN_OPTIONS LSAN_OPTIONS
   FUZZ_BUILD_DIR=$BUILD FUZZ_BUILD_TESTS=ON JOBS=$JOBS \
+    FUZZ_ARGS="-seed=${FUZZ_SEED:-1} ${FUZZ_ARGS:-}" \
     bash scripts/fuzz.sh "$FUZZ_SECONDS"
 fi
