@@ -496,6 +496,35 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
       return wrongOperand(I, I.Operands[2], "an integer scalar");
     return Error::success();
   }
+  // Matrix operations: the emitter reads columns and rows from the
+  // operands' matrix types.
+  case Op::OpTranspose:
+  case Op::OpMatrixTimesScalar:
+  case Op::OpVectorTimesMatrix:
+  case Op::OpMatrixTimesVector:
+  case Op::OpMatrixTimesMatrix:
+  case Op::OpOuterProduct: {
+    size_t N = I.Opcode == Op::OpTranspose ? 1 : 2;
+    if (Error E = NeedOperands(N))
+      return E;
+    for (size_t K = 0; K < N; ++K) {
+      bool WantMatrix =
+          (K == 0 && (I.Opcode == Op::OpTranspose ||
+                      I.Opcode == Op::OpMatrixTimesScalar ||
+                      I.Opcode == Op::OpMatrixTimesVector ||
+                      I.Opcode == Op::OpMatrixTimesMatrix)) ||
+          (K == 1 && (I.Opcode == Op::OpVectorTimesMatrix ||
+                      I.Opcode == Op::OpMatrixTimesMatrix));
+      bool WantVector = !WantMatrix && !(K == 1 && I.Opcode ==
+                                         Op::OpMatrixTimesScalar);
+      const Type *T = typeOfValue(I.Operands[K]);
+      if (WantMatrix && (!T || T->Kind != TypeKind::Matrix))
+        return wrongOperand(I, I.Operands[K], "a matrix");
+      if (WantVector && (!T || T->Kind != TypeKind::Vector))
+        return wrongOperand(I, I.Operands[K], "a vector");
+    }
+    return Error::success();
+  }
   // Dot product: float vectors of one type, the result their component.
   case Op::OpDot: {
     if (Error E = NeedOperands(2))
