@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontend/Frontend.h"
+#include "frontend/PreOptimizerCheck.h"
 #include "support/Diagnostic.h"
 
 #define SPV_ENABLE_UTILITY_CODE
@@ -155,128 +156,6 @@ llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
   return toolError(Words, "validation failed", First);
 }
 
-namespace {
-
-/// spirv-val does not check the literal operands of OpSpecConstantOp:
-/// SPIRV-Tools' folding of a VectorShuffle whose component is out of range,
-/// or of a CompositeExtract/Insert whose index is, reads out of bounds
-/// (found by the validate fuzz target; see
-/// tests/lit/regress/spec-shuffle-out-of-range.test and
-/// spec-extract-out-of-range.test). Such modules are rejected before the
-/// optimizer sees them. Likewise the id operands of OpExecutionModeId
-/// (LocalSizeId, ...), which spirv-val lets name any id: naming a function
-/// crashed SPIRV-Tools' aggressive DCE (tests/lit/regress/
-/// execution-mode-id-not-constant.test). They must name constants.
-llvm::Error checkBeforeOptimizer(llvm::ArrayRef<uint32_t> Words) {
-  struct Composite {
-    uint64_t Parts = 0;            // components, columns, elements, members
-    std::vector<uint32_t> Element; // one type for all parts, or per member
-  };
-  std::unordered_map<uint32_t, Composite> Types;  // composite type id
-  std::unordered_map<uint32_t, uint32_t> TypeOf;  // constant -> type id
-  std::unordered_map<uint32_t, uint32_t> Scalar;  // OpConstant -> low word
-  auto PartType = [&](const Composite &C, uint32_t Index) -> uint32_t {
-    return C.Element.size() == 1 ? C.Element[0] : C.Element[Index];
-  };
-  // OpExecutionModeId comes before the constants: (word offset, id).
-  std::vector<std::pair<uint32_t, uint32_t>> ModeIds;
-  for (size_t Off = 5; Off < Words.size();) {
-    uint32_t Count = Words[Off] >> 16;
-    auto Op = static_cast<spv::Op>(Words[Off] & 0xffff);
-    if (Count == 0 || Off + Count > Words.size())
-      break;
-    auto W = [&](size_t K) { return Words[Off + K]; };
-    switch (Op) {
-    case spv::Op::OpTypeVector:
-    case spv::Op::OpTypeMatrix:
-      if (Count >= 4)
-        Types[W(1)] = Composite{W(3), {W(2)}};
-      break;
-    case spv::Op::OpTypeArray:
-      if (Count >= 4 && Scalar.count(W(3)))
-        Types[W(1)] = Composite{Scalar[W(3)], {W(2)}};
-      break;
-    case spv::Op::OpTypeStruct:
-      if (Count >= 3)
-        Types[W(1)] = Composite{Count - 2, std::vector<uint32_t>(
-                                               Words.begin() + Off + 2,
-                                               Words.begin() + Off + Count)};
-      break;
-    case spv::Op::OpConstant:
-      if (Count >= 4)
-        Scalar[W(2)] = W(3);
-      [[fallthrough]];
-    case spv::Op::OpConstantTrue:
-    case spv::Op::OpConstantFalse:
-    case spv::Op::OpConstantComposite:
-    case spv::Op::OpConstantNull:
-    case spv::Op::OpSpecConstantTrue:
-    case spv::Op::OpSpecConstantFalse:
-    case spv::Op::OpSpecConstant:
-    case spv::Op::OpSpecConstantComposite:
-    case spv::Op::OpSpecConstantOp:
-    case spv::Op::OpUndef:
-      if (Count >= 3)
-        TypeOf[W(2)] = W(1);
-      break;
-    case spv::Op::OpExecutionModeId:
-      for (size_t K = 3; K < Count; ++K)
-        ModeIds.push_back({uint32_t(Off), W(K)});
-      break;
-    default:
-      break;
-    }
-    auto Fail = [&](const llvm::Twine &Msg) {
-      return makeErrorAt(uint32_t(Off), "OpSpecConstantOp: " + Msg);
-    };
-    // Walks \p Indices (word positions) into the type of \p Id.
-    auto CheckIndices = [&](uint32_t Id, size_t First) -> llvm::Error {
-      auto T = TypeOf.find(Id);
-      uint32_t Type = T == TypeOf.end() ? 0 : T->second;
-      for (size_t K = First; K < Count; ++K) {
-        auto C = Types.find(Type);
-        if (C == Types.end() || W(K) >= C->second.Parts)
-          return Fail("composite index " + llvm::Twine(W(K)) +
-                      " is out of range");
-        Type = PartType(C->second, W(K));
-      }
-      return llvm::Error::success();
-    };
-    if (Op == spv::Op::OpSpecConstantOp && Count >= 5) {
-      auto Inner = static_cast<spv::Op>(W(3));
-      if (Inner == spv::Op::OpVectorShuffle && Count >= 6) {
-        auto SizeOf = [&](uint32_t Id) -> uint64_t {
-          auto T = TypeOf.find(Id);
-          if (T == TypeOf.end())
-            return 0;
-          auto C = Types.find(T->second);
-          return C == Types.end() ? 0 : C->second.Parts;
-        };
-        uint64_t N = SizeOf(W(4)) + SizeOf(W(5));
-        for (size_t K = 6; K < Count; ++K)
-          if (W(K) != 0xffffffffu && W(K) >= N)
-            return Fail("VectorShuffle component " + llvm::Twine(W(K)) +
-                        " is out of range (the operands have " +
-                        llvm::Twine(N) + " components)");
-      } else if (Inner == spv::Op::OpCompositeExtract) {
-        if (llvm::Error E = CheckIndices(W(4), 5))
-          return E;
-      } else if (Inner == spv::Op::OpCompositeInsert && Count >= 6) {
-        if (llvm::Error E = CheckIndices(W(5), 6))
-          return E;
-      }
-    }
-    Off += Count;
-  }
-  for (auto [Off, Id] : ModeIds)
-    if (!TypeOf.count(Id))
-      return makeErrorAt(Off, "OpExecutionModeId: operand %" +
-                                  llvm::Twine(Id) + " is not a constant");
-  return llvm::Error::success();
-}
-
-} // namespace
-
 /// The passes that reshape functions (after specialization).
 static void registerCanonicalization(spvtools::Optimizer &Optimizer,
                                      const CanonicalizeOptions &Opts,
@@ -345,7 +224,7 @@ runCanonicalization(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
 llvm::Expected<std::vector<uint32_t>>
 canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
                   const CanonicalizeOptions &Opts) {
-  if (llvm::Error E = checkBeforeOptimizer(Words))
+  if (llvm::Error E = checkBeforeOptimizer(Words, Env))
     return E;
   auto R = runCanonicalization(Words, Env, Opts, false);
   if (R)

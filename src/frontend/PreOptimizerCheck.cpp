@@ -1,0 +1,493 @@
+//===- PreOptimizerCheck.cpp - What SPIRV-Tools' optimizer trusts ---------===//
+//
+// spirv-val 2023.1 checks that an OpSpecConstantOp names an allowed opcode,
+// but not its operands: it accepts a QuantizeToF16 of a half, an IAdd of a
+// float and a bool, a VectorShuffle component past the end. SPIRV-Tools'
+// spec-constant folding then trusts them, and reads out of bounds or
+// dereferences null (each found by the validate fuzz target; see
+// tests/lit/regress/spec-*.test). So every OpSpecConstantOp is type-checked
+// here as the instruction it names would be, before the optimizer runs.
+//
+// Likewise the id operands of OpExecutionModeId (LocalSizeId, ...), which
+// spirv-val lets name any id: naming a function crashed SPIRV-Tools'
+// aggressive DCE (tests/lit/regress/execution-mode-id-not-constant.test).
+// They must name constants.
+//
+// The module has not been parsed yet (canonicalization comes first), so
+// this walks the words itself and models only what the checks need: the
+// shapes of types and the types of constants declared so far.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/PreOptimizerCheck.h"
+#include "frontend/Frontend.h"
+
+#include "parser/SpirvNames.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace spirv2llvm::frontend {
+
+namespace {
+
+using spv::Op;
+
+enum class Kind { Bool, Int, Float, Vector, Matrix, Array, Struct, Other };
+
+struct TypeInfo {
+  Kind K = Kind::Other;
+  uint32_t Width = 0;            // Int, Float
+  uint64_t Parts = 0;            // components, columns, elements, members
+  std::vector<uint32_t> Element; // one type for all parts, or per member
+};
+
+/// A scalar or vector type: its component kind, width and count.
+struct Shape {
+  Kind K;
+  uint32_t Width;
+  uint64_t Count;
+};
+
+class Checker {
+public:
+  Checker(llvm::ArrayRef<uint32_t> Words, spv_target_env Env)
+      : Words(Words), Env(Env) {}
+  llvm::Error run();
+
+private:
+  llvm::ArrayRef<uint32_t> Words;
+  spv_target_env Env;
+  /// spirv-dis's names, made on the first error (they take a disassembly).
+  mutable std::vector<std::string> Names;
+  std::unordered_map<uint32_t, TypeInfo> Types;
+  std::unordered_map<uint32_t, uint32_t> TypeOf; // constant -> type id
+  std::unordered_map<uint32_t, uint32_t> Scalar; // OpConstant -> low word
+  // OpExecutionModeId comes before the constants: (word offset, id).
+  std::vector<std::pair<uint32_t, uint32_t>> ModeIds;
+
+  // The instruction being checked.
+  size_t Off = 0;
+  uint32_t Count = 0;
+  uint32_t w(size_t K) const { return Words[Off + K]; }
+
+  void record(Op Opcode);
+  llvm::Error checkSpecOp();
+  llvm::Error checkIndices(uint32_t Id, size_t First, uint32_t Expected);
+
+  llvm::Error fail(const llvm::Twine &Msg) const {
+    // As spirv-dis prints it: "OpSpecConstantOp %float IAdd ...".
+    const char *Name = opcodeName(static_cast<Op>(w(3)));
+    std::string Inner = Name ? llvm::StringRef(Name).drop_front(2).str()
+                             : "opcode " + std::to_string(w(3));
+    return makeErrorAt(uint32_t(Off),
+                       "OpSpecConstantOp: " + Inner + ": " + Msg);
+  }
+  /// "%name" as spirv-dis prints id \p Id.
+  std::string name(uint32_t Id) const {
+    if (Names.empty())
+      Names = friendlyNames(Words, Words.size() > 3 ? Words[3] : 0, Env);
+    return "%" + (Id < Names.size() && !Names[Id].empty()
+                      ? Names[Id]
+                      : std::to_string(Id));
+  }
+  bool isVector(uint32_t TypeId) const {
+    auto T = Types.find(TypeId);
+    return T != Types.end() && T->second.K == Kind::Vector;
+  }
+  std::optional<Shape> shapeOf(uint32_t TypeId) const;
+  bool sameType(uint32_t A, uint32_t B, unsigned Depth = 0) const;
+  uint32_t partType(uint32_t TypeId, uint32_t Index) const;
+};
+
+/// The opcodes the Shader capability allows in OpSpecConstantOp. The others
+/// are Kernel-only (float arithmetic, conversions, pointer casts) or belong
+/// to extensions the translator does not support.
+bool isShaderSpecOp(Op Inner) {
+  switch (Inner) {
+  case Op::OpSConvert:
+  case Op::OpUConvert:
+  case Op::OpFConvert:
+  case Op::OpQuantizeToF16:
+  case Op::OpSNegate:
+  case Op::OpNot:
+  case Op::OpLogicalNot:
+  case Op::OpIAdd:
+  case Op::OpISub:
+  case Op::OpIMul:
+  case Op::OpUDiv:
+  case Op::OpSDiv:
+  case Op::OpUMod:
+  case Op::OpSRem:
+  case Op::OpSMod:
+  case Op::OpBitwiseOr:
+  case Op::OpBitwiseXor:
+  case Op::OpBitwiseAnd:
+  case Op::OpShiftRightLogical:
+  case Op::OpShiftRightArithmetic:
+  case Op::OpShiftLeftLogical:
+  case Op::OpLogicalOr:
+  case Op::OpLogicalAnd:
+  case Op::OpLogicalEqual:
+  case Op::OpLogicalNotEqual:
+  case Op::OpIEqual:
+  case Op::OpINotEqual:
+  case Op::OpULessThan:
+  case Op::OpSLessThan:
+  case Op::OpUGreaterThan:
+  case Op::OpSGreaterThan:
+  case Op::OpULessThanEqual:
+  case Op::OpSLessThanEqual:
+  case Op::OpUGreaterThanEqual:
+  case Op::OpSGreaterThanEqual:
+  case Op::OpSelect:
+  case Op::OpVectorShuffle:
+  case Op::OpCompositeExtract:
+  case Op::OpCompositeInsert:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<Shape> Checker::shapeOf(uint32_t TypeId) const {
+  auto T = Types.find(TypeId);
+  if (T == Types.end())
+    return std::nullopt;
+  const TypeInfo &Info = T->second;
+  switch (Info.K) {
+  case Kind::Bool:
+  case Kind::Int:
+  case Kind::Float:
+    return Shape{Info.K, Info.Width, 1};
+  case Kind::Vector: {
+    auto E = Types.find(Info.Element[0]);
+    if (E == Types.end() || (E->second.K != Kind::Bool &&
+                             E->second.K != Kind::Int &&
+                             E->second.K != Kind::Float))
+      return std::nullopt;
+    return Shape{E->second.K, E->second.Width, Info.Parts};
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Compares by structure, not by id: unvalidated modules may declare the
+/// same type twice. Signedness is ignored, as in the emitter.
+bool Checker::sameType(uint32_t A, uint32_t B, unsigned Depth) const {
+  if (A == B)
+    return true;
+  auto TA = Types.find(A), TB = Types.find(B);
+  if (TA == Types.end() || TB == Types.end() || Depth > 16)
+    return false;
+  const TypeInfo &X = TA->second, &Y = TB->second;
+  if (X.K != Y.K || X.Width != Y.Width || X.Parts != Y.Parts ||
+      X.Element.size() != Y.Element.size() || X.K == Kind::Other)
+    return false;
+  for (size_t I = 0; I < X.Element.size(); ++I)
+    if (!sameType(X.Element[I], Y.Element[I], Depth + 1))
+      return false;
+  return true;
+}
+
+/// The type of part \p Index of composite type \p TypeId, or 0.
+uint32_t Checker::partType(uint32_t TypeId, uint32_t Index) const {
+  auto T = Types.find(TypeId);
+  if (T == Types.end() || T->second.Element.empty() ||
+      Index >= T->second.Parts)
+    return 0;
+  const TypeInfo &Info = T->second;
+  return Info.Element.size() == 1 ? Info.Element[0] : Info.Element[Index];
+}
+
+/// Remembers the types and constants the checks look at.
+void Checker::record(Op Opcode) {
+  switch (Opcode) {
+  case Op::OpTypeBool:
+    if (Count >= 2)
+      Types[w(1)] = TypeInfo{Kind::Bool, 0, 0, {}};
+    break;
+  case Op::OpTypeInt:
+  case Op::OpTypeFloat:
+    if (Count >= 3)
+      Types[w(1)] = TypeInfo{Opcode == Op::OpTypeInt ? Kind::Int : Kind::Float,
+                             w(2), 0, {}};
+    break;
+  case Op::OpTypeVector:
+  case Op::OpTypeMatrix:
+    if (Count >= 4)
+      Types[w(1)] = TypeInfo{
+          Opcode == Op::OpTypeVector ? Kind::Vector : Kind::Matrix, 0, w(3),
+          {w(2)}};
+    break;
+  case Op::OpTypeArray:
+    if (Count >= 4 && Scalar.count(w(3)))
+      Types[w(1)] = TypeInfo{Kind::Array, 0, Scalar[w(3)], {w(2)}};
+    break;
+  case Op::OpTypeStruct:
+    if (Count >= 3)
+      Types[w(1)] = TypeInfo{
+          Kind::Struct, 0, Count - 2u,
+          std::vector<uint32_t>(Words.begin() + Off + 2,
+                                Words.begin() + Off + Count)};
+    break;
+  case Op::OpConstant:
+    if (Count >= 4)
+      Scalar[w(2)] = w(3);
+    [[fallthrough]];
+  case Op::OpConstantTrue:
+  case Op::OpConstantFalse:
+  case Op::OpConstantComposite:
+  case Op::OpConstantNull:
+  case Op::OpSpecConstantTrue:
+  case Op::OpSpecConstantFalse:
+  case Op::OpSpecConstant:
+  case Op::OpSpecConstantComposite:
+  case Op::OpSpecConstantOp:
+  case Op::OpUndef:
+    if (Count >= 3)
+      TypeOf[w(2)] = w(1);
+    break;
+  case Op::OpExecutionModeId:
+    for (size_t K = 3; K < Count; ++K)
+      ModeIds.push_back({uint32_t(Off), w(K)});
+    break;
+  default:
+    break;
+  }
+}
+
+/// Walks the literal indices from word \p First to the end into the type of
+/// constant \p Id; the part reached must have type \p Expected (0: any).
+llvm::Error Checker::checkIndices(uint32_t Id, size_t First,
+                                  uint32_t Expected) {
+  uint32_t Type = TypeOf[Id];
+  for (size_t K = First; K < Count; ++K) {
+    uint32_t Part = partType(Type, w(K));
+    if (!Part)
+      return fail("composite index " + llvm::Twine(w(K)) +
+                  " is out of range");
+    Type = Part;
+  }
+  if (Expected && !sameType(Type, Expected))
+    return fail("the indexed part's type " + name(Type) +
+                " is not " + name(Expected));
+  return llvm::Error::success();
+}
+
+llvm::Error Checker::checkSpecOp() {
+  if (Count < 5)
+    return fail("missing operands");
+  auto Inner = static_cast<Op>(w(3));
+  if (!isShaderSpecOp(Inner))
+    return makeErrorAt(uint32_t(Off),
+                       "unsupported: OpSpecConstantOp with " +
+                           opName(Inner) +
+                           " (not one a shader's specialization may use)");
+  uint32_t Result = w(1);
+  // How many id operands come first; the rest are literals.
+  size_t Ids = Count - 4;
+  if (Inner == Op::OpVectorShuffle)
+    Ids = 2;
+  else if (Inner == Op::OpCompositeExtract)
+    Ids = 1;
+  else if (Inner == Op::OpCompositeInsert)
+    Ids = 2;
+  if (Count < 4 + Ids)
+    return fail("missing operands");
+  for (size_t K = 4; K < 4 + Ids; ++K)
+    if (!TypeOf.count(w(K)))
+      return fail("operand " + name(w(K)) +
+                  " is not a constant declared before it");
+  auto Operand = [&](size_t I) { return TypeOf[w(4 + I)]; };
+  auto WantIds = [&](size_t N) -> llvm::Error {
+    if (Ids != N)
+      return fail("expected " + llvm::Twine(N) + " operands, got " +
+                  llvm::Twine(Ids));
+    return llvm::Error::success();
+  };
+  std::optional<Shape> R = shapeOf(Result);
+  auto WrongType = [&](size_t I, const llvm::Twine &What) {
+    return fail("operand " + name(w(4 + I)) + " of type " +
+                name(Operand(I)) + " is not " + What);
+  };
+  // Operand I is a scalar or vector of kind K with the result's component
+  // count, and its width unless AnyWidth.
+  auto Fits = [&](size_t I, Kind K, bool AnyWidth) -> llvm::Error {
+    std::optional<Shape> S = shapeOf(Operand(I));
+    if (!S || S->K != K || S->Count != R->Count ||
+        (!AnyWidth && S->Width != R->Width))
+      return WrongType(I, "a scalar or vector fitting result type " +
+                              name(Result));
+    return llvm::Error::success();
+  };
+  auto ResultIs = [&](Kind K) -> llvm::Error {
+    if (!R || R->K != K)
+      return fail("result type " + name(Result) +
+                  " is not a scalar or vector of the opcode's kind");
+    return llvm::Error::success();
+  };
+
+  switch (Inner) {
+  case Op::OpSConvert:
+  case Op::OpUConvert:
+  case Op::OpFConvert: {
+    Kind K = Inner == Op::OpFConvert ? Kind::Float : Kind::Int;
+    if (auto E = WantIds(1))
+      return E;
+    if (auto E = ResultIs(K))
+      return E;
+    return Fits(0, K, /*AnyWidth=*/true);
+  }
+  case Op::OpQuantizeToF16:
+    if (auto E = WantIds(1))
+      return E;
+    if (auto E = ResultIs(Kind::Float))
+      return E;
+    if (R->Width != 32)
+      return fail("result type " + name(Result) +
+                  " is not a 32-bit float scalar or vector");
+    return Fits(0, Kind::Float, false);
+  case Op::OpSNegate:
+  case Op::OpNot:
+  case Op::OpLogicalNot: {
+    Kind K = Inner == Op::OpLogicalNot ? Kind::Bool : Kind::Int;
+    if (auto E = WantIds(1))
+      return E;
+    if (auto E = ResultIs(K))
+      return E;
+    return Fits(0, K, false);
+  }
+  case Op::OpIAdd:
+  case Op::OpISub:
+  case Op::OpIMul:
+  case Op::OpUDiv:
+  case Op::OpSDiv:
+  case Op::OpUMod:
+  case Op::OpSRem:
+  case Op::OpSMod:
+  case Op::OpBitwiseOr:
+  case Op::OpBitwiseXor:
+  case Op::OpBitwiseAnd:
+  case Op::OpShiftRightLogical:
+  case Op::OpShiftRightArithmetic:
+  case Op::OpShiftLeftLogical:
+  case Op::OpLogicalOr:
+  case Op::OpLogicalAnd:
+  case Op::OpLogicalEqual:
+  case Op::OpLogicalNotEqual: {
+    bool Logical = Inner == Op::OpLogicalOr || Inner == Op::OpLogicalAnd ||
+                   Inner == Op::OpLogicalEqual ||
+                   Inner == Op::OpLogicalNotEqual;
+    bool Shift = Inner == Op::OpShiftRightLogical ||
+                 Inner == Op::OpShiftRightArithmetic ||
+                 Inner == Op::OpShiftLeftLogical;
+    Kind K = Logical ? Kind::Bool : Kind::Int;
+    if (auto E = WantIds(2))
+      return E;
+    if (auto E = ResultIs(K))
+      return E;
+    if (auto E = Fits(0, K, false))
+      return E;
+    // A shift amount may have any width.
+    return Fits(1, K, Shift);
+  }
+  case Op::OpIEqual:
+  case Op::OpINotEqual:
+  case Op::OpULessThan:
+  case Op::OpSLessThan:
+  case Op::OpUGreaterThan:
+  case Op::OpSGreaterThan:
+  case Op::OpULessThanEqual:
+  case Op::OpSLessThanEqual:
+  case Op::OpUGreaterThanEqual:
+  case Op::OpSGreaterThanEqual: {
+    if (auto E = WantIds(2))
+      return E;
+    if (auto E = ResultIs(Kind::Bool))
+      return E;
+    if (auto E = Fits(0, Kind::Int, true))
+      return E;
+    if (!sameType(Operand(0), Operand(1)))
+      return WrongType(1, "the first operand's type");
+    return llvm::Error::success();
+  }
+  case Op::OpSelect: {
+    if (auto E = WantIds(3))
+      return E;
+    std::optional<Shape> C = shapeOf(Operand(0));
+    if (!C || C->K != Kind::Bool ||
+        (C->Count != 1 && (!R || C->Count != R->Count)))
+      return WrongType(0, "a boolean condition fitting the result");
+    for (size_t I : {1, 2})
+      if (!sameType(Operand(I), Result))
+        return WrongType(I, "the result type " + name(Result));
+    return llvm::Error::success();
+  }
+  case Op::OpVectorShuffle: {
+    std::optional<Shape> A = shapeOf(Operand(0)), B = shapeOf(Operand(1));
+    if (!isVector(Result) || !isVector(Operand(0)) || !isVector(Operand(1)) ||
+        !R || !A || !B || A->K != R->K || B->K != R->K ||
+        A->Width != R->Width || B->Width != R->Width)
+      return fail("operands and result must be vectors of one component "
+                  "type");
+    if (Count - 6 != R->Count)
+      return fail("result type " + name(Result) + " has " +
+                  llvm::Twine(R->Count) + " components, the shuffle " +
+                  llvm::Twine(Count - 6));
+    uint64_t N = A->Count + B->Count;
+    for (size_t K = 6; K < Count; ++K)
+      if (w(K) != 0xffffffffu && w(K) >= N)
+        return fail("component " + llvm::Twine(w(K)) +
+                    " is out of range (the operands have " + llvm::Twine(N) +
+                    " components)");
+    return llvm::Error::success();
+  }
+  case Op::OpCompositeExtract:
+    return checkIndices(w(4), 5, Result);
+  case Op::OpCompositeInsert:
+    if (!sameType(Operand(1), Result))
+      return WrongType(1, "the result type " + name(Result));
+    return checkIndices(w(5), 6, Operand(0));
+  default:
+    llvm_unreachable("isShaderSpecOp lists the opcodes handled above");
+  }
+}
+
+llvm::Error Checker::run() {
+  for (Off = 5; Off < Words.size(); Off += Count) {
+    Count = Words[Off] >> 16;
+    auto Opcode = static_cast<Op>(Words[Off] & 0xffff);
+    if (Count == 0 || Off + Count > Words.size())
+      break; // the parser reports these
+    // Checked before its own result is recorded: an operand naming the
+    // instruction itself is not declared before it.
+    if (Opcode == Op::OpSpecConstantOp)
+      if (llvm::Error E = checkSpecOp())
+        return E;
+    record(Opcode);
+  }
+  for (auto [At, Id] : ModeIds)
+    if (!TypeOf.count(Id))
+      return makeErrorAt(At, "OpExecutionModeId: operand " +
+                                 name(Id) + " is not a constant");
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error checkBeforeOptimizer(llvm::ArrayRef<uint32_t> Words,
+                                 spv_target_env Env) {
+  return Checker(Words, Env).run();
+}
+
+} // namespace spirv2llvm::frontend
