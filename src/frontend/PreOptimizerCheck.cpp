@@ -93,11 +93,13 @@ private:
   }
   /// "%name" as spirv-dis prints id \p Id.
   std::string name(uint32_t Id) const {
+    // The validator has bounded the id bound (4,194,303 at most).
     if (Names.empty())
       Names = friendlyNames(Words, Words.size() > 3 ? Words[3] : 0, Env);
-    return "%" + (Id < Names.size() && !Names[Id].empty()
-                      ? Names[Id]
-                      : std::to_string(Id));
+    std::string Result = "%";
+    Result += Id < Names.size() && !Names[Id].empty() ? Names[Id]
+                                                      : std::to_string(Id);
+    return Result;
   }
   bool isVector(uint32_t TypeId) const {
     auto T = Types.find(TypeId);
@@ -108,18 +110,42 @@ private:
   uint32_t partType(uint32_t TypeId, uint32_t Index) const;
 };
 
+/// What an OpSpecConstantOp opcode asks of its operands.
+enum class Form {
+  Convert,  // one operand of the result's kind and count, any width
+  Quantize, // QuantizeToF16: a 32-bit float operand of the result type
+  Unary,    // one operand of the result's kind, count and width
+  Binary,   // two operands of the result's kind, count and width
+  Shift,    // Binary, but the shift amount may have any width
+  Compare,  // boolean result; two integer operands of one type
+  Select,
+  Shuffle,
+  Extract,
+  Insert,
+};
+
+struct SpecOpRule {
+  Form F;
+  Kind K; // the result's component kind, where the form has one
+};
+
 /// The opcodes the Shader capability allows in OpSpecConstantOp. The others
 /// are Kernel-only (float arithmetic, conversions, pointer casts) or belong
 /// to extensions the translator does not support.
-bool isShaderSpecOp(Op Inner) {
+std::optional<SpecOpRule> ruleFor(Op Inner) {
   switch (Inner) {
   case Op::OpSConvert:
   case Op::OpUConvert:
+    return SpecOpRule{Form::Convert, Kind::Int};
   case Op::OpFConvert:
+    return SpecOpRule{Form::Convert, Kind::Float};
   case Op::OpQuantizeToF16:
+    return SpecOpRule{Form::Quantize, Kind::Float};
   case Op::OpSNegate:
   case Op::OpNot:
+    return SpecOpRule{Form::Unary, Kind::Int};
   case Op::OpLogicalNot:
+    return SpecOpRule{Form::Unary, Kind::Bool};
   case Op::OpIAdd:
   case Op::OpISub:
   case Op::OpIMul:
@@ -131,13 +157,16 @@ bool isShaderSpecOp(Op Inner) {
   case Op::OpBitwiseOr:
   case Op::OpBitwiseXor:
   case Op::OpBitwiseAnd:
+    return SpecOpRule{Form::Binary, Kind::Int};
   case Op::OpShiftRightLogical:
   case Op::OpShiftRightArithmetic:
   case Op::OpShiftLeftLogical:
+    return SpecOpRule{Form::Shift, Kind::Int};
   case Op::OpLogicalOr:
   case Op::OpLogicalAnd:
   case Op::OpLogicalEqual:
   case Op::OpLogicalNotEqual:
+    return SpecOpRule{Form::Binary, Kind::Bool};
   case Op::OpIEqual:
   case Op::OpINotEqual:
   case Op::OpULessThan:
@@ -148,13 +177,17 @@ bool isShaderSpecOp(Op Inner) {
   case Op::OpSLessThanEqual:
   case Op::OpUGreaterThanEqual:
   case Op::OpSGreaterThanEqual:
+    return SpecOpRule{Form::Compare, Kind::Bool};
   case Op::OpSelect:
+    return SpecOpRule{Form::Select, Kind::Other};
   case Op::OpVectorShuffle:
+    return SpecOpRule{Form::Shuffle, Kind::Other};
   case Op::OpCompositeExtract:
+    return SpecOpRule{Form::Extract, Kind::Other};
   case Op::OpCompositeInsert:
-    return true;
+    return SpecOpRule{Form::Insert, Kind::Other};
   default:
-    return false;
+    return std::nullopt;
   }
 }
 
@@ -288,7 +321,8 @@ llvm::Error Checker::checkSpecOp() {
   if (Count < 5)
     return fail("missing operands");
   auto Inner = static_cast<Op>(w(3));
-  if (!isShaderSpecOp(Inner))
+  std::optional<SpecOpRule> Rule = ruleFor(Inner);
+  if (!Rule)
     return makeErrorAt(uint32_t(Off),
                        "unsupported: OpSpecConstantOp with " +
                            opName(Inner) +
@@ -296,12 +330,10 @@ llvm::Error Checker::checkSpecOp() {
   uint32_t Result = w(1);
   // How many id operands come first; the rest are literals.
   size_t Ids = Count - 4;
-  if (Inner == Op::OpVectorShuffle)
+  if (Rule->F == Form::Shuffle || Rule->F == Form::Insert)
     Ids = 2;
-  else if (Inner == Op::OpCompositeExtract)
+  else if (Rule->F == Form::Extract)
     Ids = 1;
-  else if (Inner == Op::OpCompositeInsert)
-    Ids = 2;
   if (Count < 4 + Ids)
     return fail("missing operands");
   for (size_t K = 4; K < 4 + Ids; ++K)
@@ -337,91 +369,44 @@ llvm::Error Checker::checkSpecOp() {
     return llvm::Error::success();
   };
 
-  switch (Inner) {
-  case Op::OpSConvert:
-  case Op::OpUConvert:
-  case Op::OpFConvert: {
-    Kind K = Inner == Op::OpFConvert ? Kind::Float : Kind::Int;
+  Kind K = Rule->K;
+  switch (Rule->F) {
+  case Form::Convert:
+  case Form::Unary:
     if (auto E = WantIds(1))
       return E;
     if (auto E = ResultIs(K))
       return E;
-    return Fits(0, K, /*AnyWidth=*/true);
-  }
-  case Op::OpQuantizeToF16:
+    return Fits(0, K, /*AnyWidth=*/Rule->F == Form::Convert);
+  case Form::Quantize:
     if (auto E = WantIds(1))
       return E;
-    if (auto E = ResultIs(Kind::Float))
+    if (auto E = ResultIs(K))
       return E;
     if (R->Width != 32)
       return fail("result type " + name(Result) +
                   " is not a 32-bit float scalar or vector");
-    return Fits(0, Kind::Float, false);
-  case Op::OpSNegate:
-  case Op::OpNot:
-  case Op::OpLogicalNot: {
-    Kind K = Inner == Op::OpLogicalNot ? Kind::Bool : Kind::Int;
-    if (auto E = WantIds(1))
-      return E;
-    if (auto E = ResultIs(K))
-      return E;
     return Fits(0, K, false);
-  }
-  case Op::OpIAdd:
-  case Op::OpISub:
-  case Op::OpIMul:
-  case Op::OpUDiv:
-  case Op::OpSDiv:
-  case Op::OpUMod:
-  case Op::OpSRem:
-  case Op::OpSMod:
-  case Op::OpBitwiseOr:
-  case Op::OpBitwiseXor:
-  case Op::OpBitwiseAnd:
-  case Op::OpShiftRightLogical:
-  case Op::OpShiftRightArithmetic:
-  case Op::OpShiftLeftLogical:
-  case Op::OpLogicalOr:
-  case Op::OpLogicalAnd:
-  case Op::OpLogicalEqual:
-  case Op::OpLogicalNotEqual: {
-    bool Logical = Inner == Op::OpLogicalOr || Inner == Op::OpLogicalAnd ||
-                   Inner == Op::OpLogicalEqual ||
-                   Inner == Op::OpLogicalNotEqual;
-    bool Shift = Inner == Op::OpShiftRightLogical ||
-                 Inner == Op::OpShiftRightArithmetic ||
-                 Inner == Op::OpShiftLeftLogical;
-    Kind K = Logical ? Kind::Bool : Kind::Int;
+  case Form::Binary:
+  case Form::Shift:
     if (auto E = WantIds(2))
       return E;
     if (auto E = ResultIs(K))
       return E;
     if (auto E = Fits(0, K, false))
       return E;
-    // A shift amount may have any width.
-    return Fits(1, K, Shift);
-  }
-  case Op::OpIEqual:
-  case Op::OpINotEqual:
-  case Op::OpULessThan:
-  case Op::OpSLessThan:
-  case Op::OpUGreaterThan:
-  case Op::OpSGreaterThan:
-  case Op::OpULessThanEqual:
-  case Op::OpSLessThanEqual:
-  case Op::OpUGreaterThanEqual:
-  case Op::OpSGreaterThanEqual: {
+    return Fits(1, K, /*AnyWidth=*/Rule->F == Form::Shift);
+  case Form::Compare:
     if (auto E = WantIds(2))
       return E;
-    if (auto E = ResultIs(Kind::Bool))
+    if (auto E = ResultIs(K))
       return E;
     if (auto E = Fits(0, Kind::Int, true))
       return E;
     if (!sameType(Operand(0), Operand(1)))
       return WrongType(1, "the first operand's type");
     return llvm::Error::success();
-  }
-  case Op::OpSelect: {
+  case Form::Select: {
     if (auto E = WantIds(3))
       return E;
     std::optional<Shape> C = shapeOf(Operand(0));
@@ -433,7 +418,7 @@ llvm::Error Checker::checkSpecOp() {
         return WrongType(I, "the result type " + name(Result));
     return llvm::Error::success();
   }
-  case Op::OpVectorShuffle: {
+  case Form::Shuffle: {
     std::optional<Shape> A = shapeOf(Operand(0)), B = shapeOf(Operand(1));
     if (!isVector(Result) || !isVector(Operand(0)) || !isVector(Operand(1)) ||
         !R || !A || !B || A->K != R->K || B->K != R->K ||
@@ -452,15 +437,14 @@ llvm::Error Checker::checkSpecOp() {
                     " components)");
     return llvm::Error::success();
   }
-  case Op::OpCompositeExtract:
+  case Form::Extract:
     return checkIndices(w(4), 5, Result);
-  case Op::OpCompositeInsert:
+  case Form::Insert:
     if (!sameType(Operand(1), Result))
       return WrongType(1, "the result type " + name(Result));
     return checkIndices(w(5), 6, Operand(0));
-  default:
-    llvm_unreachable("isShaderSpecOp lists the opcodes handled above");
   }
+  llvm_unreachable("every form is handled above");
 }
 
 llvm::Error Checker::run() {
