@@ -57,6 +57,9 @@ struct Type {
   std::vector<TypeId> Members; ///< Struct members, Function parameters
   spv::StorageClass Storage = spv::StorageClass::Max; ///< Pointer
   ValueId LengthId;            ///< Array: the constant that gives its length
+  /// Scalars in one whole value of the type (saturating; a pointer counts
+  /// one, a runtime array as one element), for limits::MaxValueScalars.
+  uint64_t Scalars = 1;
 };
 
 enum class ConstantKind { Scalar, Bool, Composite, Null, Undef };

@@ -55,9 +55,10 @@ private:
   struct TypeExtent {
     uint32_t Depth = 1;
     uint64_t Bytes = 0;
+    uint64_t Scalars = 1;
   };
   std::unordered_map<uint32_t, TypeExtent> Extents;
-  Error checkTypeLimits(const Instruction &I, const Type &T);
+  Error checkTypeLimits(const Instruction &I, Type &T);
 };
 
 using limits::MaxTypeBytes;
@@ -318,7 +319,7 @@ Error ModuleBuilder::buildType(const Instruction &I) {
   return Error::success();
 }
 
-Error ModuleBuilder::checkTypeLimits(const Instruction &I, const Type &T) {
+Error ModuleBuilder::checkTypeLimits(const Instruction &I, Type &T) {
   TypeExtent X;
   auto Part = [&](TypeId Id) {
     auto It = Extents.find(Id.value());
@@ -344,15 +345,19 @@ Error ModuleBuilder::checkTypeLimits(const Instruction &I, const Type &T) {
   case TypeKind::Array:
   case TypeKind::RuntimeArray: {
     TypeExtent E = Part(T.Element);
+    uint64_t N = T.Kind == TypeKind::RuntimeArray ? 1 : T.Count;
     X.Depth = E.Depth + 1;
-    X.Bytes = Mul(E.Bytes, T.Kind == TypeKind::RuntimeArray ? 1 : T.Count);
+    X.Bytes = Mul(E.Bytes, N);
+    X.Scalars = Mul(E.Scalars, N);
     break;
   }
   case TypeKind::Struct:
+    X.Scalars = 0;
     for (TypeId Member : T.Members) {
       TypeExtent E = Part(Member);
       X.Depth = std::max(X.Depth, E.Depth + 1);
       X.Bytes = Add(X.Bytes, E.Bytes);
+      X.Scalars = Add(X.Scalars, E.Scalars);
     }
     break;
   case TypeKind::Pointer:
@@ -372,6 +377,7 @@ Error ModuleBuilder::checkTypeLimits(const Instruction &I, const Type &T) {
                           " is larger than the limit of " +
                           Twine(MaxTypeBytes) + " bytes");
   Extents[T.Id.value()] = X;
+  T.Scalars = X.Scalars;
   return Error::success();
 }
 
@@ -584,6 +590,19 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
       return errorAt(I, "variable " + name(V.Id.value()) +
                             " points to undeclared type");
     V.Pointee = PT->Element;
+    // Stage inputs and outputs are copied whole between the entry point's
+    // interface and the shader's variables; initializers are stored whole.
+    if (uint64_t N = M.findType(V.Pointee.value())->Scalars;
+        N > limits::MaxValueScalars) {
+      bool Interface = V.Storage == spv::StorageClass::Input ||
+                       V.Storage == spv::StorageClass::Output;
+      if (Interface || I.Operands.size() > 1)
+        return errorAt(I, (Interface ? "stage input or output "
+                                     : "initialized variable ") +
+                              name(V.Id.value()) + " has " + Twine(N) +
+                              " scalars; the limit is " +
+                              Twine(limits::MaxValueScalars));
+    }
     if (I.Operands.size() > 1) {
       V.Initializer = ValueId(I.Operands[1]);
       IdKind K = M.kindOf(I.Operands[1]);

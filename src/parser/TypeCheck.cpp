@@ -18,6 +18,7 @@
 
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
+#include "support/Limits.h"
 
 using namespace llvm;
 
@@ -36,6 +37,8 @@ private:
   Error check(const Function &F, const Instruction &I);
   Error checkAccessChain(const Instruction &I);
   Error checkConstruct(const Instruction &I);
+  Error checkValueSize(const Instruction &I);
+  Error checkSubgroup(const Instruction &I);
   Error checkCompositeIndices(const Instruction &I, uint32_t Composite,
                               size_t FirstIndex, uint32_t Expected);
 
@@ -476,26 +479,25 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
                                  M.typeOf(I.Operands[0]).value());
   case Op::OpCompositeConstruct:
     return checkConstruct(I);
-  // Subgroup ops that move a value between invocations: the value has the
-  // result's type and the invocation id, mask, delta or quad index is an
-  // integer scalar (spirv-val lets some of these through).
   case Op::OpGroupNonUniformBroadcast:
+  case Op::OpGroupNonUniformBroadcastFirst:
   case Op::OpGroupNonUniformShuffle:
   case Op::OpGroupNonUniformShuffleXor:
   case Op::OpGroupNonUniformShuffleUp:
   case Op::OpGroupNonUniformShuffleDown:
   case Op::OpGroupNonUniformQuadBroadcast:
-  case Op::OpGroupNonUniformQuadSwap: {
-    if (Error E = NeedOperands(3))
-      return E;
-    if (!sameType(M.typeOf(I.Operands[1]).value(), I.ResultType.value()))
-      return wrongOperand(I, I.Operands[1],
-                          "of the result type " + name(I.ResultType.value()));
-    const Type *IT = typeOfValue(I.Operands[2]);
-    if (!IT || IT->Kind != TypeKind::Int)
-      return wrongOperand(I, I.Operands[2], "an integer scalar");
-    return Error::success();
-  }
+  case Op::OpGroupNonUniformQuadSwap:
+  case Op::OpGroupNonUniformAllEqual:
+  case Op::OpGroupNonUniformElect:
+  case Op::OpGroupNonUniformInverseBallot:
+  case Op::OpGroupNonUniformBallotBitExtract:
+  case Op::OpGroupNonUniformBallotBitCount:
+  case Op::OpGroupNonUniformBallotFindLSB:
+  case Op::OpGroupNonUniformBallotFindMSB:
+  case Op::OpSubgroupReadInvocationKHR:
+  case Op::OpSubgroupFirstInvocationKHR:
+  case Op::OpSubgroupAllEqualKHR:
+    return checkSubgroup(I);
   // Matrix operations: the emitter reads columns and rows from the
   // operands' matrix types.
   case Op::OpTranspose:
@@ -725,12 +727,148 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   }
 }
 
+/// Subgroup operations other than votes and arithmetic. The emitters read
+/// invocation ids and ballot words as integers and copy the value as the
+/// result, so the types must fit (spirv-val lets some mismatches through:
+/// a float invocation id for OpSubgroupReadInvocationKHR, found by the
+/// validate fuzz target). The KHR forms have no scope operand.
+Error TypeChecker::checkSubgroup(const Instruction &I) {
+  bool Khr = I.Opcode == Op::OpSubgroupReadInvocationKHR ||
+             I.Opcode == Op::OpSubgroupFirstInvocationKHR ||
+             I.Opcode == Op::OpSubgroupAllEqualKHR;
+  size_t First = Khr ? 0 : 1; // the first operand after the scope
+  const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
+  auto Need = [&](size_t N) -> Error {
+    if (I.Operands.size() < First + N)
+      return errorAt(I, "expected " + Twine(First + N) + " operands, got " +
+                            Twine(I.Operands.size()));
+    return Error::success();
+  };
+  auto ResultIs = [&](TypeKind Kind, const char *What) -> Error {
+    if (!R || R->Kind != Kind)
+      return errorAt(I, "result type " +
+                            (I.ResultType ? name(I.ResultType.value())
+                                          : std::string("(none)")) +
+                            " is not " + What);
+    return Error::success();
+  };
+  auto IntScalar = [&](size_t K) -> Error {
+    const Type *T = typeOfValue(I.Operands[K]);
+    if (!T || T->Kind != TypeKind::Int)
+      return wrongOperand(I, I.Operands[K], "an integer scalar");
+    return Error::success();
+  };
+  auto Ballot = [&](size_t K) -> Error {
+    const Type *T = typeOfValue(I.Operands[K]);
+    const Type *E = T && T->Kind == TypeKind::Vector
+                        ? M.findType(T->Element.value())
+                        : nullptr;
+    if (!E || E->Kind != TypeKind::Int || T->Count != 4)
+      return wrongOperand(I, I.Operands[K], "a vector of four integers");
+    return Error::success();
+  };
+  auto ValueOfResultType = [&](size_t K) -> Error {
+    if (!sameType(M.typeOf(I.Operands[K]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[K],
+                          "of the result type " + name(I.ResultType.value()));
+    return Error::success();
+  };
+
+  switch (I.Opcode) {
+  case Op::OpGroupNonUniformElect:
+    return ResultIs(TypeKind::Bool, "a boolean scalar");
+  case Op::OpGroupNonUniformBroadcastFirst:
+  case Op::OpSubgroupFirstInvocationKHR:
+    if (Error E = Need(1))
+      return E;
+    return ValueOfResultType(First);
+  case Op::OpGroupNonUniformAllEqual:
+  case Op::OpSubgroupAllEqualKHR: {
+    if (Error E = Need(1))
+      return E;
+    if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar"))
+      return E;
+    if (!scalarOf(M, typeOfValue(I.Operands[First])))
+      return wrongOperand(I, I.Operands[First], "a scalar or vector");
+    return Error::success();
+  }
+  case Op::OpGroupNonUniformInverseBallot:
+    if (Error E = Need(1))
+      return E;
+    if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar"))
+      return E;
+    return Ballot(First);
+  case Op::OpGroupNonUniformBallotBitExtract:
+    if (Error E = Need(2))
+      return E;
+    if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar"))
+      return E;
+    if (Error E = Ballot(First))
+      return E;
+    return IntScalar(First + 1);
+  case Op::OpGroupNonUniformBallotBitCount:
+    // Scope, group operation, value.
+    if (Error E = Need(2))
+      return E;
+    if (Error E = ResultIs(TypeKind::Int, "an integer scalar"))
+      return E;
+    return Ballot(First + 1);
+  case Op::OpGroupNonUniformBallotFindLSB:
+  case Op::OpGroupNonUniformBallotFindMSB:
+    if (Error E = Need(1))
+      return E;
+    if (Error E = ResultIs(TypeKind::Int, "an integer scalar"))
+      return E;
+    return Ballot(First);
+  default:
+    // Broadcast, shuffles, quad ops, ReadInvocationKHR: the value has the
+    // result type; the invocation id, mask, delta or quad index is an
+    // integer scalar.
+    if (Error E = Need(2))
+      return E;
+    if (Error E = ValueOfResultType(First))
+      return E;
+    return IntScalar(First + 1);
+  }
+}
+
+/// Whole values of more than limits::MaxValueScalars scalars: results,
+/// stored values and copied memory (see Limits.h for why).
+Error TypeChecker::checkValueSize(const Instruction &I) {
+  uint32_t TypeNum = 0;
+  if (I.Opcode == Op::OpStore && I.Operands.size() >= 2) {
+    TypeId T = M.typeOf(I.Operands[1]);
+    TypeNum = T ? T.value() : 0;
+  } else if ((I.Opcode == Op::OpCopyMemory ||
+              I.Opcode == Op::OpCopyMemorySized) &&
+             !I.Operands.empty()) {
+    const Type *P = typeOfValue(I.Operands[0]);
+    TypeNum = P && P->Kind == TypeKind::Pointer ? P->Element.value() : 0;
+  } else if (I.Opcode == Op::OpVariable && I.Operands.size() >= 2) {
+    // An initializer is stored whole.
+    const Type *P = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
+    TypeNum = P && P->Kind == TypeKind::Pointer ? P->Element.value() : 0;
+  } else if (I.ResultType) {
+    TypeNum = I.ResultType.value();
+  }
+  const Type *T = TypeNum ? M.findType(TypeNum) : nullptr;
+  if (!T || T->Scalars <= limits::MaxValueScalars)
+    return Error::success();
+  return errorAt(I, "a whole value of type " + name(TypeNum) + " has " +
+                        Twine(T->Scalars) + " scalars; the limit is " +
+                        Twine(limits::MaxValueScalars) +
+                        " (access it by element)");
+}
+
 Error TypeChecker::run() {
   for (const Function &F : M.Functions)
     for (const Block &B : F.Blocks)
-      for (uint32_t Index : B.Insts)
+      for (uint32_t Index : B.Insts) {
+        if (Error E = checkValueSize(M.Insts[Index]))
+          return E;
         if (Error E = check(F, M.Insts[Index]))
           return E;
+      }
   return Error::success();
 }
 
