@@ -43,11 +43,26 @@ bool containsNestedArray(Type *T) {
 
 // ---- type remaps -----------------------------------------------------------
 
-static Type *remapStruct(StructType *ST, TypeRemap &R, StringRef Suffix) {
+Type *TypeRemap::map(Type *T) {
+  if (auto It = Cache.find(T); It != Cache.end())
+    return It->second;
+  Type *R = mapUncached(T);
+  Cache[T] = R;
+  return R;
+}
+
+Type *TypeRemap::mapUncached(Type *T) {
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    Type *E = map(AT->getElementType());
+    return E == AT->getElementType() ? T : ArrayType::get(E, AT->getNumElements());
+  }
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return T;
   SmallVector<Type *, 8> Fields;
   bool Changed = false;
   for (Type *E : ST->elements()) {
-    Fields.push_back(R.map(E));
+    Fields.push_back(map(E));
     Changed |= Fields.back() != E;
   }
   if (!Changed)
@@ -58,20 +73,10 @@ static Type *remapStruct(StructType *ST, TypeRemap &R, StringRef Suffix) {
                             (ST->getName() + Suffix).str(), ST->isPacked());
 }
 
-Type *VectorsToArrays::map(Type *T) {
-  if (auto It = Cache.find(T); It != Cache.end())
-    return It->second;
-  Type *R = T;
+Type *VectorsToArrays::mapUncached(Type *T) {
   if (auto *VT = dyn_cast<FixedVectorType>(T))
-    R = ArrayType::get(VT->getElementType(), VT->getNumElements());
-  else if (auto *AT = dyn_cast<ArrayType>(T)) {
-    Type *E = map(AT->getElementType());
-    if (E != AT->getElementType())
-      R = ArrayType::get(E, AT->getNumElements());
-  } else if (auto *ST = dyn_cast<StructType>(T))
-    R = remapStruct(ST, *this, ".scalar");
-  Cache[T] = R;
-  return R;
+    return ArrayType::get(VT->getElementType(), VT->getNumElements());
+  return TypeRemap::mapUncached(T);
 }
 
 void VectorsToArrays::mapPath(Type *Old, ArrayRef<Value *> Path, IRBuilder<> &,
@@ -79,24 +84,20 @@ void VectorsToArrays::mapPath(Type *Old, ArrayRef<Value *> Path, IRBuilder<> &,
   Out.append(Path.begin(), Path.end()); // element i of a vector = entry i
 }
 
-Type *FlattenArrays::map(Type *T) {
-  if (auto It = Cache.find(T); It != Cache.end())
-    return It->second;
-  Type *R = T;
-  if (auto *AT = dyn_cast<ArrayType>(T)) {
-    uint64_t N = 1;
-    Type *E = AT;
-    while (auto *A = dyn_cast<ArrayType>(E)) {
-      N *= A->getNumElements();
-      E = A->getElementType();
-    }
-    Type *NE = map(E);
-    if (NE != E || isa<ArrayType>(AT->getElementType()))
-      R = ArrayType::get(NE, N);
-  } else if (auto *ST = dyn_cast<StructType>(T))
-    R = remapStruct(ST, *this, ".flat");
-  Cache[T] = R;
-  return R;
+Type *FlattenArrays::mapUncached(Type *T) {
+  auto *AT = dyn_cast<ArrayType>(T);
+  if (!AT)
+    return TypeRemap::mapUncached(T);
+  uint64_t N = 1;
+  Type *E = AT;
+  while (auto *A = dyn_cast<ArrayType>(E)) {
+    N *= A->getNumElements();
+    E = A->getElementType();
+  }
+  Type *NE = map(E);
+  if (NE != E || isa<ArrayType>(AT->getElementType()))
+    return ArrayType::get(NE, N);
+  return T;
 }
 
 static Value *mulAdd(IRBuilder<> &B, Value *Acc, uint64_t Dim, Value *Idx) {
@@ -142,21 +143,10 @@ void FlattenArrays::mapPath(Type *Old, ArrayRef<Value *> Path, IRBuilder<> &B,
   }
 }
 
-Type *OneElementVectorsToScalars::map(Type *T) {
-  if (auto It = Cache.find(T); It != Cache.end())
-    return It->second;
-  Type *R = T;
-  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
-    if (VT->getNumElements() == 1)
-      R = VT->getElementType();
-  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
-    Type *E = map(AT->getElementType());
-    if (E != AT->getElementType())
-      R = ArrayType::get(E, AT->getNumElements());
-  } else if (auto *ST = dyn_cast<StructType>(T))
-    R = remapStruct(ST, *this, ".nv");
-  Cache[T] = R;
-  return R;
+Type *OneElementVectorsToScalars::mapUncached(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements() == 1 ? VT->getElementType() : T;
+  return TypeRemap::mapUncached(T);
 }
 
 void OneElementVectorsToScalars::mapPath(Type *Old, ArrayRef<Value *> Path,

@@ -10,6 +10,7 @@
 // untouched (and still valid), and the reason is reported.
 #pragma once
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -23,49 +24,60 @@ namespace spirv2llvm {
 class TypeRemap {
 public:
   virtual ~TypeRemap() = default;
-  /// The new type of data of old type T (T itself when unchanged).
-  virtual llvm::Type *map(llvm::Type *T) = 0;
+  /// The new type of data of old type T (T itself when unchanged); cached.
+  llvm::Type *map(llvm::Type *T);
   /// GEP indices (after the leading 0) into map(Old) for a path in Old.
   virtual void mapPath(llvm::Type *Old, llvm::ArrayRef<llvm::Value *> Path,
                        llvm::IRBuilder<> &B,
                        llvm::SmallVectorImpl<llvm::Value *> &Out) = 0;
   bool changes(llvm::Type *T) { return map(T) != T; }
+
+protected:
+  /// \p Suffix renames the named structs that change ("S" -> "S.flat").
+  explicit TypeRemap(llvm::StringRef Suffix) : Suffix(Suffix) {}
+  /// map() without the cache. The default maps arrays and structs part by
+  /// part (with map()) and keeps everything else.
+  virtual llvm::Type *mapUncached(llvm::Type *T);
+
+private:
+  llvm::StringRef Suffix;
+  llvm::DenseMap<llvm::Type *, llvm::Type *> Cache;
 };
 
 /// vector<M x T> -> [M x T], recursively through arrays and structs.
 class VectorsToArrays : public TypeRemap {
 public:
-  llvm::Type *map(llvm::Type *T) override;
+  VectorsToArrays() : TypeRemap(".scalar") {}
   void mapPath(llvm::Type *Old, llvm::ArrayRef<llvm::Value *> Path,
                llvm::IRBuilder<> &B,
                llvm::SmallVectorImpl<llvm::Value *> &Out) override;
 
-private:
-  llvm::DenseMap<llvm::Type *, llvm::Type *> Cache;
+protected:
+  llvm::Type *mapUncached(llvm::Type *T) override;
 };
 
 /// [N x [M x T]] -> [N*M x T], recursively; vectors kept.
 class FlattenArrays : public TypeRemap {
 public:
-  llvm::Type *map(llvm::Type *T) override;
+  FlattenArrays() : TypeRemap(".flat") {}
   void mapPath(llvm::Type *Old, llvm::ArrayRef<llvm::Value *> Path,
                llvm::IRBuilder<> &B,
                llvm::SmallVectorImpl<llvm::Value *> &Out) override;
 
-private:
-  llvm::DenseMap<llvm::Type *, llvm::Type *> Cache;
+protected:
+  llvm::Type *mapUncached(llvm::Type *T) override;
 };
 
 /// <1 x T> -> T, recursively through arrays and structs.
 class OneElementVectorsToScalars : public TypeRemap {
 public:
-  llvm::Type *map(llvm::Type *T) override;
+  OneElementVectorsToScalars() : TypeRemap(".nv") {}
   void mapPath(llvm::Type *Old, llvm::ArrayRef<llvm::Value *> Path,
                llvm::IRBuilder<> &B,
                llvm::SmallVectorImpl<llvm::Value *> &Out) override;
 
-private:
-  llvm::DenseMap<llvm::Type *, llvm::Type *> Cache;
+protected:
+  llvm::Type *mapUncached(llvm::Type *T) override;
 };
 
 struct RewriteOptions {

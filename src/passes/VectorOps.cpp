@@ -8,6 +8,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsDirectX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
 
@@ -54,6 +55,12 @@ bool expandReductions(Function &F, bool KeepAndOr) {
     auto *VT = dyn_cast<FixedVectorType>(Vec->getType());
     if (!VT)
       continue;
+    bool MinMax = ID == Intrinsic::vector_reduce_smax ||
+                  ID == Intrinsic::vector_reduce_smin ||
+                  ID == Intrinsic::vector_reduce_umax ||
+                  ID == Intrinsic::vector_reduce_umin ||
+                  ID == Intrinsic::vector_reduce_fmax ||
+                  ID == Intrinsic::vector_reduce_fmin;
     Value *Acc = HasStart ? II->getArgOperand(0) : nullptr;
     for (unsigned I = 0; I < VT->getNumElements(); ++I) {
       Value *E = B.CreateExtractElement(Vec, (uint64_t)I);
@@ -61,47 +68,15 @@ bool expandReductions(Function &F, bool KeepAndOr) {
         Acc = E;
         continue;
       }
-      switch (ID) {
-      case Intrinsic::vector_reduce_fadd:
-        Acc = B.CreateFAdd(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_fmul:
-        Acc = B.CreateFMul(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_fmax:
-        Acc = B.CreateBinaryIntrinsic(Intrinsic::maxnum, Acc, E);
-        break;
-      case Intrinsic::vector_reduce_fmin:
-        Acc = B.CreateBinaryIntrinsic(Intrinsic::minnum, Acc, E);
-        break;
-      case Intrinsic::vector_reduce_add:
-        Acc = B.CreateAdd(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_mul:
-        Acc = B.CreateMul(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_and:
-        Acc = B.CreateAnd(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_or:
-        Acc = B.CreateOr(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_xor:
-        Acc = B.CreateXor(Acc, E);
-        break;
-      case Intrinsic::vector_reduce_smax:
-        Acc = B.CreateBinaryIntrinsic(Intrinsic::smax, Acc, E);
-        break;
-      case Intrinsic::vector_reduce_smin:
-        Acc = B.CreateBinaryIntrinsic(Intrinsic::smin, Acc, E);
-        break;
-      case Intrinsic::vector_reduce_umax:
-        Acc = B.CreateBinaryIntrinsic(Intrinsic::umax, Acc, E);
-        break;
-      default:
-        Acc = B.CreateBinaryIntrinsic(Intrinsic::umin, Acc, E);
-        break;
-      }
+      // LLVM's own mapping from a reduction to its binary operation (each
+      // of the two asserts on the other kind).
+      if (MinMax)
+        Acc = B.CreateBinaryIntrinsic(getMinMaxReductionIntrinsicOp(ID), Acc,
+                                      E);
+      else
+        Acc = B.CreateBinOp(
+            Instruction::BinaryOps(getArithmeticReductionInstruction(ID)),
+            Acc, E);
     }
     II->replaceAllUsesWith(Acc);
     II->eraseFromParent();
