@@ -221,8 +221,6 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
   Type *I64 = B.getInt64Ty();
   bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
                     I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
-  TypeId T = P.Pointee;
-  bool InMatrix = false;
   // Adds Index * Stride bytes to the offset, keeping it scalar while it
   // can be and tracking lane-affine offsets.
   auto AddScaled = [&](uint32_t IndexId, uint64_t Stride) {
@@ -265,7 +263,7 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
       setAffine(P.Offset, P.AffineBase, P.AffineStride);
     }
   };
-  size_t First = 1;
+  size_t First = IsPtrChain ? 2 : 1;
   if (P.DescArray) {
     if (IsPtrChain || I.Operands.size() < 2) {
       failAt(I, "a descriptor array must be indexed by an access chain");
@@ -274,82 +272,16 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
     size_t Used = indexDescriptorArray(I, 1, P);
     if (!Used)
       return true;
-    T = P.Pointee;
     First = 1 + Used;
-  } else if (IsPtrChain) {
-    const spirv2llvm::Type &PT = M.type(M.typeOf(I.Operands[0]));
-    uint64_t Stride =
-        M.decorationValue(PT.Id.value(), spv::Decoration::ArrayStride)
-            .value_or(ML.sizeOf(P.Pointee));
-    AddScaled(I.Operands[1], Stride);
-    First = 2;
   }
-  for (size_t K = First; K < I.Operands.size(); ++K) {
-    const spirv2llvm::Type *Ty = M.findType(T.value());
-    if (!Ty) {
-      failAt(I, "indexing a non-composite type");
-      return true;
-    }
-    const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
-    bool ConstIndex = C && C->Kind == ConstantKind::Scalar && !C->IsSpec;
-    uint64_t CI = ConstIndex ? C->scalarBits() : 0;
-    switch (Ty->Kind) {
-    case TypeKind::Struct:
-      if (!ConstIndex || CI >= Ty->Members.size()) {
-        failAt(I, "struct member index must be a constant in range");
-        return true;
-      }
-      AddConst(ML.memberOffset(T, uint32_t(CI)));
-      P.ML = ML.memberMatrixLayout(T, uint32_t(CI));
-      T = Ty->Members[CI];
-      break;
-    case TypeKind::Array:
-    case TypeKind::RuntimeArray: {
-      uint64_t Stride = ML.arrayStride(T, P.ML);
-      if (ConstIndex)
-        AddConst(CI * Stride);
-      else
-        AddScaled(I.Operands[K], Stride);
-      T = Ty->Element;
-      break;
-    }
-    case TypeKind::Matrix: {
-      // Column c: a whole column apart (column-major), or one scalar apart
-      // with the column's components a matrix stride apart (row-major).
-      uint64_t Stride = P.ML.RowMajor
-                            ? ML.sizeOf(M.type(Ty->Element).Element)
-                            : ML.matrixStride(T, P.ML);
-      if (ConstIndex)
-        AddConst(CI * Stride);
-      else
-        AddScaled(I.Operands[K], Stride);
-      P.VecStride = ML.columnComponentStride(T, P.ML);
-      InMatrix = true;
-      T = Ty->Element;
-      break;
-    }
-    case TypeKind::Vector: {
-      uint64_t Stride = InMatrix && P.VecStride
-                            ? P.VecStride
-                            : ML.sizeOf(Ty->Element);
-      if (ConstIndex)
-        AddConst(CI * Stride);
-      else
-        AddScaled(I.Operands[K], Stride);
-      T = Ty->Element;
-      P.VecStride = 0;
-      break;
-    }
-    default:
-      failAt(I, "indexing a non-composite type");
-      return true;
-    }
-    if (M.type(T).Kind != TypeKind::Vector)
-      InMatrix = false;
+  ChainPosition Pos{P.Pointee, P.ML, P.VecStride};
+  if (Error E = ML.walkChain(I, First, IsPtrChain, Pos, AddConst, AddScaled)) {
+    failAt(I, toString(std::move(E)));
+    return true;
   }
-  if (!InMatrix)
-    P.VecStride = 0;
-  P.Pointee = T;
+  P.ML = Pos.ML;
+  P.VecStride = Pos.VecStride;
+  P.Pointee = Pos.Pointee;
   setPointer(I.Result.value(), P);
   return true;
 }

@@ -520,83 +520,22 @@ void InvocationEmitter::emitAccessChain(const Instruction &I) {
   }
 
   // Explicit layout: byte offsets, as the SIMD back end computes them.
-  bool InMatrix = false;
   auto AddScaled = [&](uint32_t IndexId, uint64_t Stride) {
     P.Offset = B.CreateAdd(
         P.Offset, B.CreateMul(Index64(IndexId), B.getInt64(Stride)));
   };
   auto AddConst = [&](uint64_t Bytes) {
-    if (Bytes)
-      P.Offset = B.CreateAdd(P.Offset, B.getInt64(Bytes));
+    P.Offset = B.CreateAdd(P.Offset, B.getInt64(Bytes));
   };
-  if (IsPtrChain) {
-    const spirv2llvm::Type &PT = M.type(M.typeOf(I.Operands[0]));
-    uint64_t Stride =
-        M.decorationValue(PT.Id.value(), spv::Decoration::ArrayStride)
-            .value_or(ML.sizeOf(P.Pointee));
-    AddScaled(I.Operands[1], Stride);
-    First = 2;
+  ChainPosition Pos{T, P.ML, P.VecStride};
+  if (Error E = ML.walkChain(I, IsPtrChain ? 2 : First, IsPtrChain,
+                             Pos, AddConst, AddScaled)) {
+    failAt(I, toString(std::move(E)));
+    return;
   }
-  for (size_t K = First; K < I.Operands.size(); ++K) {
-    const spirv2llvm::Type *Ty = M.findType(T.value());
-    if (!Ty) {
-      failAt(I, "indexing a non-composite type");
-      return;
-    }
-    std::optional<uint64_t> CI = ConstIndex(I.Operands[K]);
-    switch (Ty->Kind) {
-    case TypeKind::Struct:
-      if (!CI || *CI >= Ty->Members.size()) {
-        failAt(I, "struct member index must be a constant in range");
-        return;
-      }
-      AddConst(ML.memberOffset(T, uint32_t(*CI)));
-      P.ML = ML.memberMatrixLayout(T, uint32_t(*CI));
-      T = Ty->Members[*CI];
-      break;
-    case TypeKind::Array:
-    case TypeKind::RuntimeArray: {
-      uint64_t Stride = ML.arrayStride(T, P.ML);
-      if (CI)
-        AddConst(*CI * Stride);
-      else
-        AddScaled(I.Operands[K], Stride);
-      T = Ty->Element;
-      break;
-    }
-    case TypeKind::Matrix: {
-      uint64_t Stride = P.ML.RowMajor ? ML.sizeOf(M.type(Ty->Element).Element)
-                                      : ML.matrixStride(T, P.ML);
-      if (CI)
-        AddConst(*CI * Stride);
-      else
-        AddScaled(I.Operands[K], Stride);
-      P.VecStride = ML.columnComponentStride(T, P.ML);
-      InMatrix = true;
-      T = Ty->Element;
-      break;
-    }
-    case TypeKind::Vector: {
-      uint64_t Stride =
-          InMatrix && P.VecStride ? P.VecStride : ML.sizeOf(Ty->Element);
-      if (CI)
-        AddConst(*CI * Stride);
-      else
-        AddScaled(I.Operands[K], Stride);
-      T = Ty->Element;
-      P.VecStride = 0;
-      break;
-    }
-    default:
-      failAt(I, "indexing a non-composite type");
-      return;
-    }
-    if (M.type(T).Kind != TypeKind::Vector)
-      InMatrix = false;
-  }
-  if (!InMatrix)
-    P.VecStride = 0;
-  P.Pointee = T;
+  P.ML = Pos.ML;
+  P.VecStride = Pos.VecStride;
+  P.Pointee = Pos.Pointee;
   Pointers[I.Result.value()] = P;
 }
 

@@ -235,4 +235,83 @@ Error MemoryLayout::scalars(TypeId T, MatrixLayout ML, uint64_t Base,
   return Error::success();
 }
 
+Error MemoryLayout::walkChain(const Instruction &I, size_t First,
+                              bool ElementFirst, ChainPosition &Pos,
+                              function_ref<void(uint64_t)> AddConst,
+                              function_ref<void(uint32_t, uint64_t)> AddScaled) {
+  // The callers say where (failAt).
+  auto Fail = [&](const Twine &Msg) { return makeError(Msg); };
+  // A constant index (OpConstantNull is zero); spec constants are not
+  // constant here, they may still change.
+  auto ConstIndex = [&](uint32_t Id) -> std::optional<uint64_t> {
+    const Constant *C = M.findConstant(Id);
+    if (C && C->Kind == ConstantKind::Scalar && !C->IsSpec)
+      return C->scalarBits();
+    if (C && C->Kind == ConstantKind::Null)
+      return 0;
+    return std::nullopt;
+  };
+  auto Add = [&](uint32_t IndexId, uint64_t Stride) {
+    if (std::optional<uint64_t> CI = ConstIndex(IndexId)) {
+      if (*CI * Stride)
+        AddConst(*CI * Stride);
+    } else {
+      AddScaled(IndexId, Stride);
+    }
+  };
+  TypeId T = Pos.Pointee;
+  if (ElementFirst) {
+    const Type &PT = M.type(M.typeOf(I.Operands[0]));
+    AddScaled(I.Operands[1],
+              M.decorationValue(PT.Id.value(), spv::Decoration::ArrayStride)
+                  .value_or(sizeOf(T)));
+  }
+  bool InMatrix = false;
+  for (size_t K = First; K < I.Operands.size(); ++K) {
+    const Type *Ty = M.findType(T.value());
+    if (!Ty)
+      return Fail("indexing a non-composite type");
+    switch (Ty->Kind) {
+    case TypeKind::Struct: {
+      std::optional<uint64_t> CI = ConstIndex(I.Operands[K]);
+      if (!CI || *CI >= Ty->Members.size())
+        return Fail("struct member index must be a constant in range");
+      if (uint64_t Bytes = memberOffset(T, uint32_t(*CI)))
+        AddConst(Bytes);
+      Pos.ML = memberMatrixLayout(T, uint32_t(*CI));
+      T = Ty->Members[*CI];
+      break;
+    }
+    case TypeKind::Array:
+    case TypeKind::RuntimeArray:
+      Add(I.Operands[K], arrayStride(T, Pos.ML));
+      T = Ty->Element;
+      break;
+    case TypeKind::Matrix:
+      // Column c: a whole column apart (column-major), or one scalar apart
+      // with the column's components a matrix stride apart (row-major).
+      Add(I.Operands[K], Pos.ML.RowMajor ? sizeOf(M.type(Ty->Element).Element)
+                                         : matrixStride(T, Pos.ML));
+      Pos.VecStride = columnComponentStride(T, Pos.ML);
+      InMatrix = true;
+      T = Ty->Element;
+      break;
+    case TypeKind::Vector:
+      Add(I.Operands[K], InMatrix && Pos.VecStride ? Pos.VecStride
+                                                   : sizeOf(Ty->Element));
+      T = Ty->Element;
+      Pos.VecStride = 0;
+      break;
+    default:
+      return Fail("indexing a non-composite type");
+    }
+    if (M.type(T).Kind != TypeKind::Vector)
+      InMatrix = false;
+  }
+  if (!InMatrix)
+    Pos.VecStride = 0;
+  Pos.Pointee = T;
+  return Error::success();
+}
+
 } // namespace spirv2llvm

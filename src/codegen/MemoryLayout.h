@@ -14,6 +14,7 @@
 #include "parser/Module.h"
 #include "spirv2llvm/Interface.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <unordered_map>
@@ -32,6 +33,15 @@ struct MatrixLayout {
 struct ScalarSlot {
   ScalarType Type;
   uint64_t Offset = 0;
+};
+
+/// Where an access chain has got to in explicitly laid out memory.
+struct ChainPosition {
+  TypeId Pointee;     ///< the type pointed at
+  MatrixLayout ML;    ///< the layout the enclosing struct member gives
+  /// Inside a matrix: the distance of a column's components (row-major
+  /// matrices spread them a matrix stride apart); 0 elsewhere.
+  uint64_t VecStride = 0;
 };
 
 class MemoryLayout {
@@ -60,6 +70,17 @@ public:
   /// A vector's component stride when it is a column of a matrix laid out
   /// as \p ML (row-major: the matrix stride), else its scalar size.
   uint64_t vectorComponentStride(TypeId Vec, MatrixLayout ML, bool InMatrix);
+
+  /// Steps access chain \p I through its indices Operands[First..] from
+  /// \p Pos, giving each step's byte offset to \p AddConst (a constant
+  /// index) or \p AddScaled (index id, stride). For OpPtrAccessChain,
+  /// \p ElementFirst steps over whole pointees by its Element operand
+  /// (Operands[1], at the pointer type's ArrayStride) first. Both back ends
+  /// address buffers this way; they differ only in how they add.
+  llvm::Error walkChain(const Instruction &I, size_t First, bool ElementFirst,
+                        ChainPosition &Pos,
+                        llvm::function_ref<void(uint64_t)> AddConst,
+                        llvm::function_ref<void(uint32_t, uint64_t)> AddScaled);
 
 private:
   bool isExplicit(TypeId T) const;
