@@ -416,14 +416,7 @@ void InvocationEmitter::emitAccessChain(const Instruction &I) {
   Type *I64 = B.getInt64Ty();
   bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
                     I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
-  auto ConstIndex = [&](uint32_t Id) -> std::optional<uint64_t> {
-    const spirv2llvm::Constant *C = M.findConstant(Id);
-    if (C && C->Kind == ConstantKind::Scalar && !C->IsSpec)
-      return C->scalarBits();
-    if (C && C->Kind == ConstantKind::Null)
-      return 0;
-    return std::nullopt;
-  };
+  auto ConstIndex = [&](uint32_t Id) { return constantIndex(M, Id); };
   // Indices are signed (SPIR-V's rule for access chains).
   auto Index64 = [&](uint32_t Id) {
     Value *X = get(Id);

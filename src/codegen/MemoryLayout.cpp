@@ -235,22 +235,22 @@ Error MemoryLayout::scalars(TypeId T, MatrixLayout ML, uint64_t Base,
   return Error::success();
 }
 
+std::optional<uint64_t> constantIndex(const Module &M, uint32_t Id) {
+  const Constant *C = M.findConstant(Id);
+  if (C && C->Kind == ConstantKind::Scalar && !C->IsSpec)
+    return C->scalarBits();
+  if (C && C->Kind == ConstantKind::Null)
+    return 0;
+  return std::nullopt;
+}
+
 Error MemoryLayout::walkChain(const Instruction &I, size_t First,
                               bool ElementFirst, ChainPosition &Pos,
                               function_ref<void(uint64_t)> AddConst,
                               function_ref<void(uint32_t, uint64_t)> AddScaled) {
   // The callers say where (failAt).
   auto Fail = [&](const Twine &Msg) { return makeError(Msg); };
-  // A constant index (OpConstantNull is zero); spec constants are not
-  // constant here, they may still change.
-  auto ConstIndex = [&](uint32_t Id) -> std::optional<uint64_t> {
-    const Constant *C = M.findConstant(Id);
-    if (C && C->Kind == ConstantKind::Scalar && !C->IsSpec)
-      return C->scalarBits();
-    if (C && C->Kind == ConstantKind::Null)
-      return 0;
-    return std::nullopt;
-  };
+  auto ConstIndex = [&](uint32_t Id) { return constantIndex(M, Id); };
   auto Add = [&](uint32_t IndexId, uint64_t Stride) {
     if (std::optional<uint64_t> CI = ConstIndex(IndexId)) {
       if (*CI * Stride)

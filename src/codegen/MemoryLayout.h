@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct ChainPosition {
   /// matrices spread them a matrix stride apart); 0 elsewhere.
   uint64_t VecStride = 0;
 };
+
+/// The value of index \p Id when it is a constant (OpConstantNull is zero);
+/// spec constants are not: they may still change.
+std::optional<uint64_t> constantIndex(const Module &M, uint32_t Id);
 
 class MemoryLayout {
 public:
