@@ -11,7 +11,8 @@
 // Likewise the id operands of OpExecutionModeId (LocalSizeId, ...), which
 // spirv-val lets name any id: naming a function crashed SPIRV-Tools'
 // aggressive DCE (tests/lit/regress/execution-mode-id-not-constant.test).
-// They must name constants.
+// They must name constants. And no operand may name a function where a
+// value belongs (checkFunctionOperands).
 //
 // The module has not been parsed yet (canonicalization comes first), so
 // this walks the words itself and models only what the checks need: the
@@ -21,6 +22,7 @@
 #include "frontend/PreOptimizerCheck.h"
 #include "frontend/Frontend.h"
 
+#include "parser/Decoder.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
@@ -33,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace spirv2llvm::frontend {
@@ -467,11 +470,64 @@ llvm::Error Checker::run() {
   return llvm::Error::success();
 }
 
+/// An id operand naming a function, where a value belongs. spirv-val takes
+/// a function's "type" to be its return type, so `OpFunctionCall %uint %f
+/// %f` (a function passed as its own uint argument) validates, and
+/// SPIRV-Tools' aggressive DCE then dereferenced null (validate fuzz
+/// target; tests/lit/regress/function-as-operand.test). Functions may be
+/// named only where SPIR-V names them: the callee of OpFunctionCall, entry
+/// points, execution modes, debug names, decorations and extended
+/// instructions (debug info).
+llvm::Error checkFunctionOperands(llvm::ArrayRef<uint32_t> Words,
+                                  spv_target_env Env) {
+  llvm::Expected<DecodedBinary> D = decodeWords(Words);
+  if (!D) {
+    llvm::consumeError(D.takeError()); // the parser reports it later
+    return llvm::Error::success();
+  }
+  std::unordered_set<uint32_t> Functions;
+  for (const Instruction &I : D->Insts)
+    if (I.Opcode == Op::OpFunction)
+      Functions.insert(I.Result.value());
+  for (const Instruction &I : D->Insts) {
+    switch (I.Opcode) {
+    case Op::OpEntryPoint:
+    case Op::OpExecutionMode:
+    case Op::OpExecutionModeId:
+    case Op::OpName:
+    case Op::OpDecorate:
+    case Op::OpDecorateId:
+    case Op::OpDecorateString:
+    case Op::OpGroupDecorate:
+    case Op::OpExtInst:
+      continue;
+    default:
+      break;
+    }
+    for (size_t K = 0; K < I.Operands.size(); ++K) {
+      if (!I.OperandIsId[K] || !Functions.count(I.Operands[K]) ||
+          (I.Opcode == Op::OpFunctionCall && K == 0))
+        continue;
+      // Worded as the parser words it for unvalidated input.
+      uint32_t Id = I.Operands[K];
+      std::vector<std::string> Names = friendlyNames(Words, D->Bound, Env);
+      return makeErrorAt(I.WordOffset,
+                         opName(I.Opcode) + ": operand %" +
+                             (Id < Names.size() ? Names[Id]
+                                                : std::to_string(Id)) +
+                             " is a function, which is not allowed here");
+    }
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error checkBeforeOptimizer(llvm::ArrayRef<uint32_t> Words,
                                  spv_target_env Env) {
-  return Checker(Words, Env).run();
+  if (llvm::Error E = Checker(Words, Env).run())
+    return E;
+  return checkFunctionOperands(Words, Env);
 }
 
 } // namespace spirv2llvm::frontend
