@@ -11,8 +11,12 @@
 // Likewise the id operands of OpExecutionModeId (LocalSizeId, ...), which
 // spirv-val lets name any id: naming a function crashed SPIRV-Tools'
 // aggressive DCE (tests/lit/regress/execution-mode-id-not-constant.test).
-// They must name constants. And no operand may name a function where a
-// value belongs (checkFunctionOperands).
+// They must name constants. And OpFunctionCall's arguments must not name
+// a function: spirv-val takes a function's type to be its return type, so
+// `OpFunctionCall %uint %f %f` (a function passed as its own uint argument)
+// validates, and SPIRV-Tools' aggressive DCE then dereferenced null
+// (tests/lit/regress/function-as-operand.test). spirv-val rejects a
+// function as the operand of any other instruction.
 //
 // The module has not been parsed yet (canonicalization comes first), so
 // this walks the words itself and models only what the checks need: the
@@ -22,7 +26,6 @@
 #include "frontend/PreOptimizerCheck.h"
 #include "frontend/Frontend.h"
 
-#include "parser/Decoder.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
@@ -74,8 +77,10 @@ private:
   std::unordered_map<uint32_t, TypeInfo> Types;
   std::unordered_map<uint32_t, uint32_t> TypeOf; // constant -> type id
   std::unordered_map<uint32_t, uint32_t> Scalar; // OpConstant -> low word
-  // OpExecutionModeId comes before the constants: (word offset, id).
-  std::vector<std::pair<uint32_t, uint32_t>> ModeIds;
+  // OpExecutionModeId comes before the constants, and calls may come
+  // before their callees: (word offset, id), checked at the end.
+  std::vector<std::pair<uint32_t, uint32_t>> ModeIds, CallArgs;
+  std::unordered_set<uint32_t> Functions;
 
   // The instruction being checked.
   size_t Off = 0;
@@ -297,6 +302,14 @@ void Checker::record(Op Opcode) {
     for (size_t K = 3; K < Count; ++K)
       ModeIds.push_back({uint32_t(Off), w(K)});
     break;
+  case Op::OpFunction:
+    if (Count >= 3)
+      Functions.insert(w(2));
+    break;
+  case Op::OpFunctionCall:
+    for (size_t K = 4; K < Count; ++K)
+      CallArgs.push_back({uint32_t(Off), w(K)});
+    break;
   default:
     break;
   }
@@ -467,57 +480,11 @@ llvm::Error Checker::run() {
     if (!TypeOf.count(Id))
       return makeErrorAt(At, "OpExecutionModeId: operand " +
                                  name(Id) + " is not a constant");
-  return llvm::Error::success();
-}
-
-/// An id operand naming a function, where a value belongs. spirv-val takes
-/// a function's "type" to be its return type, so `OpFunctionCall %uint %f
-/// %f` (a function passed as its own uint argument) validates, and
-/// SPIRV-Tools' aggressive DCE then dereferenced null (validate fuzz
-/// target; tests/lit/regress/function-as-operand.test). Functions may be
-/// named only where SPIR-V names them: the callee of OpFunctionCall, entry
-/// points, execution modes, debug names, decorations and extended
-/// instructions (debug info).
-llvm::Error checkFunctionOperands(llvm::ArrayRef<uint32_t> Words,
-                                  spv_target_env Env) {
-  llvm::Expected<DecodedBinary> D = decodeWords(Words);
-  if (!D) {
-    llvm::consumeError(D.takeError()); // the parser reports it later
-    return llvm::Error::success();
-  }
-  std::unordered_set<uint32_t> Functions;
-  for (const Instruction &I : D->Insts)
-    if (I.Opcode == Op::OpFunction)
-      Functions.insert(I.Result.value());
-  for (const Instruction &I : D->Insts) {
-    switch (I.Opcode) {
-    case Op::OpEntryPoint:
-    case Op::OpExecutionMode:
-    case Op::OpExecutionModeId:
-    case Op::OpName:
-    case Op::OpDecorate:
-    case Op::OpDecorateId:
-    case Op::OpDecorateString:
-    case Op::OpGroupDecorate:
-    case Op::OpExtInst:
-      continue;
-    default:
-      break;
-    }
-    for (size_t K = 0; K < I.Operands.size(); ++K) {
-      if (!I.OperandIsId[K] || !Functions.count(I.Operands[K]) ||
-          (I.Opcode == Op::OpFunctionCall && K == 0))
-        continue;
-      // Worded as the parser words it for unvalidated input.
-      uint32_t Id = I.Operands[K];
-      std::vector<std::string> Names = friendlyNames(Words, D->Bound, Env);
-      return makeErrorAt(I.WordOffset,
-                         opName(I.Opcode) + ": operand %" +
-                             (Id < Names.size() ? Names[Id]
-                                                : std::to_string(Id)) +
-                             " is a function, which is not allowed here");
-    }
-  }
+  // Worded as the parser words it for unvalidated input.
+  for (auto [At, Id] : CallArgs)
+    if (Functions.count(Id))
+      return makeErrorAt(At, "OpFunctionCall: operand " + name(Id) +
+                                 " is a function, which is not allowed here");
   return llvm::Error::success();
 }
 
@@ -525,9 +492,7 @@ llvm::Error checkFunctionOperands(llvm::ArrayRef<uint32_t> Words,
 
 llvm::Error checkBeforeOptimizer(llvm::ArrayRef<uint32_t> Words,
                                  spv_target_env Env) {
-  if (llvm::Error E = Checker(Words, Env).run())
-    return E;
-  return checkFunctionOperands(Words, Env);
+  return Checker(Words, Env).run();
 }
 
 } // namespace spirv2llvm::frontend
