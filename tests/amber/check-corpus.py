@@ -19,6 +19,11 @@ def main():
     binary, corpus, expected_path = [os.path.abspath(a) for a in sys.argv[1:4]]
     update = "--update" in sys.argv[4:]
     extra = [a for a in sys.argv[4:] if a != "--update"]
+    if not os.path.isdir(corpus):
+        # ctest reports exit 77 as SKIP (SKIP_RETURN_CODE).
+        print("SKIP: %s not found (configure with -DSPIRV2LLVM_CORPUS_DIR=...)"
+              % corpus)
+        return 77
     scripts = sorted(
         os.path.relpath(os.path.join(d, f), corpus)
         for d, _, files in os.walk(corpus)
