@@ -11,6 +11,7 @@
 #include "amber/AmberParser.h"
 #include "amber/Expect.h"
 #include "amber/Graphics.h"
+#include "amber/VkScriptParser.h"
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
@@ -31,6 +32,21 @@ namespace {
 /// compiled and assembled for Vulkan 1.0 (SPIR-V 1.0) like Amber does.
 std::string targetEnvFor(const ShaderDecl &D) {
   return D.TargetEnv.empty() ? "vulkan1.0" : D.TargetEnv;
+}
+
+/// glslang rejects a GLSL extension it does not know ("'#extension' :
+/// extension not supported: GL_EXT_x"): that is a feature this machine
+/// lacks, so the script SKIPs naming it. Other errors pass unchanged.
+Error unknownExtensionIsUnsupported(Error E) {
+  std::string Msg = toString(std::move(E));
+  StringRef Marker = "'#extension' : extension not supported: ";
+  size_t At = Msg.find(Marker.str());
+  if (At == std::string::npos)
+    return makeError(Msg);
+  StringRef Name = StringRef(Msg).substr(At + Marker.size());
+  Name = Name.take_until([](char C) { return isSpace(C); });
+  return makeUnsupported("GLSL extension " + Name +
+                         " (unknown to this glslang)");
 }
 
 class Runner {
@@ -93,7 +109,7 @@ Expected<Translation> Runner::translate(const ShaderDecl &D,
                           D.Text.size());
   auto Tr = translateBytes(Bytes, FileName, T);
   if (!Tr)
-    return Tr.takeError();
+    return unknownExtensionIsUnsupported(Tr.takeError());
   if (Tr->EntryStage != St)
     return makeError("shader '" + D.Name + "': entry point '" +
                      Tr->EntryName + "' is not of the attached stage");
@@ -434,7 +450,8 @@ ScriptResult runScriptFile(StringRef Path, const RunnerOptions &O) {
   sys::path::remove_filename(Dir);
   if (Dir.empty())
     Dir = ".";
-  auto S = parseScript((*Buf)->getBuffer(), Dir);
+  StringRef Text = (*Buf)->getBuffer();
+  auto S = isVkScript(Text) ? parseVkScript(Text, Dir) : parseScript(Text, Dir);
   if (!S)
     return {Outcome::Fail, toString(S.takeError())};
   return runScript(*S, O);
