@@ -2,7 +2,7 @@
 # (position independent, so the shared libspirv2llvm can be made of them)
 # with a one-line purpose; it links only the layers below it.
 #
-#   support -> parser -> frontend -> cfg -> uniformity -> codegen -> passes
+#   support -> image -> parser -> frontend -> cfg -> uniformity -> codegen -> passes
 #   -> target -> translate -> runtime -> capi -> amber -> (tools/spirv2llvm)
 #
 # The order is also in tests/layering/check_layers.py, which fails when a
@@ -23,6 +23,11 @@ endfunction()
 # support: error helpers and resource limits (headers only).
 add_library(s2l_support INTERFACE)
 target_link_libraries(s2l_support INTERFACE ${SPIRV2LLVM_LLVM_LIBS})
+
+# image: texel formats and their conversions (ImageFormat.h), PNG in and
+# out through libpng (PngImage.h); no LLVM.
+find_package(PNG REQUIRED)
+s2l_library(s2l_image image PNG::PNG)
 
 # parser: the SPIR-V model: decodes words into a checked Module.
 s2l_library(s2l_parser parser s2l_support SPIRV-Tools-static)

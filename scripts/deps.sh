@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build g++ python3 pkg-config
   llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev
   spirv-tools spirv-headers glslang-dev glslang-tools
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev libpng-dev
   mesa-vulkan-drivers libvulkan-dev vulkan-tools
 )
 

@@ -22,6 +22,7 @@ import tempfile
 # Bottom to top. Directories under src/ and the CMake target of each.
 LAYERS = [
     ("support", "s2l_support"),
+    ("image", "s2l_image"),
     ("parser", "s2l_parser"),
     ("frontend", "s2l_frontend"),
     ("cfg", "s2l_cfg"),
@@ -49,6 +50,9 @@ PUBLIC = {
     "spirv2llvm/Status.h": "support",
     "spirv2llvm/abi.h": "support",
     "spirv2llvm/Interface.h": "support",
+    "spirv2llvm/ImageFormat.h": "image",
+    "spirv2llvm/ImageFormats.def": "image",
+    "spirv2llvm/PngImage.h": "image",
     "spirv2llvm/Translation.h": "target",
     "spirv2llvm/Passes.h": "passes",
     "spirv2llvm/spirv2llvm.h": "api",
