@@ -63,7 +63,11 @@ ViewKind FormatInfo::view() const {
 }
 
 bool FormatInfo::isSRGB() const {
-  return Components[0].Numeric == NumericKind::SRGB;
+  // Not only the first component: A8B8G8R8_SRGB_PACK32 lists alpha first.
+  for (unsigned I = 0; I < NumComponents; ++I)
+    if (Components[I].Numeric == NumericKind::SRGB)
+      return true;
+  return false;
 }
 
 std::span<const FormatInfo> allFormats() { return Table; }

@@ -80,6 +80,8 @@ TEST(ImageFormatTable, Properties) {
   const FormatInfo *S = formatInfo(Format::R8G8B8A8_SRGB);
   EXPECT_EQ(S->Components[0].Numeric, NumericKind::SRGB);
   EXPECT_EQ(S->Components[3].Numeric, NumericKind::UNorm);
+  EXPECT_TRUE(formatInfo(Format::A8B8G8R8_SRGB_PACK32)->isSRGB());
+  EXPECT_FALSE(formatInfo(Format::A8B8G8R8_UNORM_PACK32)->isSRGB());
 }
 
 // Where each component sits, from Vulkan's naming rules: plain formats

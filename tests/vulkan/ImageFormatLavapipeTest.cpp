@@ -1,0 +1,536 @@
+//===- ImageFormatLavapipeTest.cpp - Texel decoding against lavapipe ------===//
+//
+// For each sampled format lavapipe supports: random bytes are copied into a
+// 2D image (vkCmdCopyBufferToImage), a compute shader texelFetches every
+// texel into a buffer, and the values are compared with decodeTexel (one
+// texel at a time) or decodeBlock (BC). So the layout and conversion of
+// each format is checked against Mesa's, not only against our reading of
+// the spec.
+//
+// Comparison: integer views bit for bit; float views exactly, except
+//  - NaN equals NaN (payloads are not compared);
+//  - a denormal may read as zero of the same sign: llvmpipe runs shaders
+//    with denormals flushed, which Vulkan allows unless DenormPreserve;
+//  - UNORM/SNORM within 1e-6 (lavapipe multiplies by 1/(2^b - 1) rather
+//    than dividing, which can differ in the last bit);
+//  - sRGB within 0.5/255: llvmpipe's shader code approximates the EOTF
+//    with a polynomial (measured: up to 1e-3 away from the exact value we
+//    compute); a missing or wrong conversion is off by far more;
+//  - BC within 2/255 for unsigned, 2/127 for signed and 5/255 for sRGB
+//    (after linearization): Mesa decodes S3TC/RGTC to 8 bits with integer
+//    interpolation truncated toward zero, and interpolates signed blocks
+//    from -128 rather than -127 (differences of up to 1.6 steps
+//    measured), where the format
+//    specification interpolates in float; both are allowed. A wrong mode,
+//    index or endpoint is off by a third of the endpoint distance or more.
+//
+//===----------------------------------------------------------------------===//
+#include "spirv2llvm/ImageFormat.h"
+
+#include <gtest/gtest.h>
+#include <vulkan/vulkan.h>
+
+#include <bit>
+#include <cmath>
+#include <iostream>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace spirv2llvm;
+
+namespace {
+
+#define VK_OK(Call)                                                            \
+  do {                                                                         \
+    VkResult R_ = (Call);                                                      \
+    ASSERT_EQ(R_, VK_SUCCESS) << #Call;                                        \
+  } while (0)
+
+std::vector<uint32_t> readSpv(const std::string &Name) {
+  std::ifstream In(std::string(S2L_SPV_DIR) + "/" + Name, std::ios::binary);
+  std::vector<char> B{std::istreambuf_iterator<char>(In), {}};
+  std::vector<uint32_t> W(B.size() / 4);
+  std::memcpy(W.data(), B.data(), W.size() * 4);
+  return W;
+}
+
+/// Instance, lavapipe device, queue, the three fetch pipelines.
+class Lavapipe : public ::testing::Test {
+public:
+  struct State;
+
+protected:
+  static void SetUpTestSuite() { S = new State(); S->init(); }
+  static void TearDownTestSuite() {
+    S->destroy();
+    delete S;
+    S = nullptr;
+  }
+  void SetUp() override {
+    if (!S->Device)
+      GTEST_SKIP() << "no lavapipe device: " << S->Why;
+  }
+
+public:
+  struct State {
+    VkInstance Instance = VK_NULL_HANDLE;
+    VkPhysicalDevice Phys = VK_NULL_HANDLE;
+    VkDevice Device = VK_NULL_HANDLE;
+    VkQueue Queue = VK_NULL_HANDLE;
+    uint32_t Family = 0;
+    VkCommandPool Pool = VK_NULL_HANDLE;
+    VkDescriptorSetLayout SetLayout = VK_NULL_HANDLE;
+    VkPipelineLayout Layout = VK_NULL_HANDLE;
+    VkPipeline Pipelines[3] = {}; // float, int, uint
+    std::string Why;
+
+    void init();
+    void destroy();
+    uint32_t memoryType(uint32_t Bits) const {
+      VkPhysicalDeviceMemoryProperties P;
+      vkGetPhysicalDeviceMemoryProperties(Phys, &P);
+      for (uint32_t I = 0; I < P.memoryTypeCount; ++I)
+        if ((Bits & (1u << I)) &&
+            (P.memoryTypes[I].propertyFlags &
+             (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
+                (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                 VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+          return I;
+      return 0;
+    }
+  };
+
+protected:
+  static State *S;
+
+  /// Uploads Bytes as a Width x Height image of F and fetches it with the
+  /// pipeline of View; Out gets Width*Height*16 bytes of vec4s.
+  void fetch(Format F, uint32_t Width, uint32_t Height,
+             const std::vector<uint8_t> &Bytes, ViewKind View,
+             std::vector<uint8_t> &Out);
+};
+Lavapipe::State *Lavapipe::S = nullptr;
+
+void Lavapipe::State::init() {
+  VkApplicationInfo App{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  App.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo ICI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ICI.pApplicationInfo = &App;
+  if (vkCreateInstance(&ICI, nullptr, &Instance) != VK_SUCCESS) {
+    Why = "vkCreateInstance failed";
+    Instance = VK_NULL_HANDLE;
+    return;
+  }
+  uint32_t N = 0;
+  vkEnumeratePhysicalDevices(Instance, &N, nullptr);
+  std::vector<VkPhysicalDevice> Devs(N);
+  vkEnumeratePhysicalDevices(Instance, &N, Devs.data());
+  for (VkPhysicalDevice D : Devs) {
+    VkPhysicalDeviceProperties P;
+    vkGetPhysicalDeviceProperties(D, &P);
+    if (std::strstr(P.deviceName, "llvmpipe"))
+      Phys = D;
+  }
+  if (!Phys) {
+    Why = "no llvmpipe among " + std::to_string(N) + " devices";
+    return;
+  }
+  uint32_t NF = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NF, nullptr);
+  std::vector<VkQueueFamilyProperties> Fams(NF);
+  vkGetPhysicalDeviceQueueFamilyProperties(Phys, &NF, Fams.data());
+  for (uint32_t I = 0; I < NF; ++I)
+    if (Fams[I].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      Family = I;
+      break;
+    }
+  VkPhysicalDeviceFeatures Supported, Enabled{};
+  vkGetPhysicalDeviceFeatures(Phys, &Supported);
+  Enabled.textureCompressionBC = Supported.textureCompressionBC;
+  float Prio = 1;
+  VkDeviceQueueCreateInfo QCI{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  QCI.queueFamilyIndex = Family;
+  QCI.queueCount = 1;
+  QCI.pQueuePriorities = &Prio;
+  VkDeviceCreateInfo DCI{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  DCI.queueCreateInfoCount = 1;
+  DCI.pQueueCreateInfos = &QCI;
+  DCI.pEnabledFeatures = &Enabled;
+  if (vkCreateDevice(Phys, &DCI, nullptr, &Device) != VK_SUCCESS) {
+    Why = "vkCreateDevice failed";
+    Device = VK_NULL_HANDLE;
+    return;
+  }
+  vkGetDeviceQueue(Device, Family, 0, &Queue);
+  VkCommandPoolCreateInfo PCI{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  PCI.queueFamilyIndex = Family;
+  vkCreateCommandPool(Device, &PCI, nullptr, &Pool);
+
+  VkDescriptorSetLayoutBinding B[2] = {};
+  B[0].binding = 0;
+  B[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+  B[0].descriptorCount = 1;
+  B[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+  B[1] = B[0];
+  B[1].binding = 1;
+  B[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  VkDescriptorSetLayoutCreateInfo SLI{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  SLI.bindingCount = 2;
+  SLI.pBindings = B;
+  vkCreateDescriptorSetLayout(Device, &SLI, nullptr, &SetLayout);
+  VkPushConstantRange PR{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+  VkPipelineLayoutCreateInfo PLI{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  PLI.setLayoutCount = 1;
+  PLI.pSetLayouts = &SetLayout;
+  PLI.pushConstantRangeCount = 1;
+  PLI.pPushConstantRanges = &PR;
+  vkCreatePipelineLayout(Device, &PLI, nullptr, &Layout);
+  const char *Names[3] = {"image_fetch_float.spv", "image_fetch_int.spv",
+                          "image_fetch_uint.spv"};
+  for (int I = 0; I < 3; ++I) {
+    std::vector<uint32_t> Code = readSpv(Names[I]);
+    VkShaderModuleCreateInfo MCI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    MCI.codeSize = Code.size() * 4;
+    MCI.pCode = Code.data();
+    VkShaderModule M;
+    if (Code.empty() ||
+        vkCreateShaderModule(Device, &MCI, nullptr, &M) != VK_SUCCESS) {
+      Why = std::string("cannot load ") + Names[I];
+      destroy();
+      return;
+    }
+    VkComputePipelineCreateInfo CPI{
+        VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    CPI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    CPI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    CPI.stage.module = M;
+    CPI.stage.pName = "main";
+    CPI.layout = Layout;
+    vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, &CPI, nullptr,
+                             &Pipelines[I]);
+    vkDestroyShaderModule(Device, M, nullptr);
+  }
+}
+
+void Lavapipe::State::destroy() {
+  if (Device) {
+    for (VkPipeline P : Pipelines)
+      if (P)
+        vkDestroyPipeline(Device, P, nullptr);
+    vkDestroyPipelineLayout(Device, Layout, nullptr);
+    vkDestroyDescriptorSetLayout(Device, SetLayout, nullptr);
+    vkDestroyCommandPool(Device, Pool, nullptr);
+    vkDestroyDevice(Device, nullptr);
+    Device = VK_NULL_HANDLE;
+  }
+  if (Instance)
+    vkDestroyInstance(Instance, nullptr);
+  Instance = VK_NULL_HANDLE;
+}
+
+struct HostBuffer {
+  VkDevice Dev;
+  VkBuffer Buf = VK_NULL_HANDLE;
+  VkDeviceMemory Mem = VK_NULL_HANDLE;
+  void *Map = nullptr;
+  ~HostBuffer() {
+    if (Buf)
+      vkDestroyBuffer(Dev, Buf, nullptr);
+    if (Mem)
+      vkFreeMemory(Dev, Mem, nullptr);
+  }
+};
+
+void makeBuffer(const Lavapipe::State &S, VkDeviceSize Size,
+                VkBufferUsageFlags Usage, HostBuffer &B) {
+  B.Dev = S.Device;
+  VkBufferCreateInfo CI{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  CI.size = Size;
+  CI.usage = Usage;
+  VK_OK(vkCreateBuffer(S.Device, &CI, nullptr, &B.Buf));
+  VkMemoryRequirements R;
+  vkGetBufferMemoryRequirements(S.Device, B.Buf, &R);
+  VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  AI.allocationSize = R.size;
+  AI.memoryTypeIndex = S.memoryType(R.memoryTypeBits);
+  VK_OK(vkAllocateMemory(S.Device, &AI, nullptr, &B.Mem));
+  VK_OK(vkBindBufferMemory(S.Device, B.Buf, B.Mem, 0));
+  VK_OK(vkMapMemory(S.Device, B.Mem, 0, Size, 0, &B.Map));
+}
+
+void Lavapipe::fetch(Format F, uint32_t Width, uint32_t Height,
+                     const std::vector<uint8_t> &Bytes, ViewKind View,
+                     std::vector<uint8_t> &Out) {
+  VkDevice Dev = S->Device;
+  const FormatInfo *Info = formatInfo(F);
+  VkImageAspectFlags Aspect = Info->hasDepth() ? VK_IMAGE_ASPECT_DEPTH_BIT
+                              : Info->hasStencil()
+                                  ? VK_IMAGE_ASPECT_STENCIL_BIT
+                                  : VK_IMAGE_ASPECT_COLOR_BIT;
+  HostBuffer Staging, Result;
+  makeBuffer(*S, Bytes.size(), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, Staging);
+  std::memcpy(Staging.Map, Bytes.data(), Bytes.size());
+  size_t OutSize = size_t(Width) * Height * 16;
+  makeBuffer(*S, OutSize, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, Result);
+  std::memset(Result.Map, 0xcd, OutSize);
+
+  VkImageCreateInfo ICI{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  ICI.imageType = VK_IMAGE_TYPE_2D;
+  ICI.format = VkFormat(F);
+  ICI.extent = {Width, Height, 1};
+  ICI.mipLevels = 1;
+  ICI.arrayLayers = 1;
+  ICI.samples = VK_SAMPLE_COUNT_1_BIT;
+  ICI.tiling = VK_IMAGE_TILING_OPTIMAL;
+  ICI.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  VkImage Img;
+  VK_OK(vkCreateImage(Dev, &ICI, nullptr, &Img));
+  VkMemoryRequirements R;
+  vkGetImageMemoryRequirements(Dev, Img, &R);
+  VkMemoryAllocateInfo AI{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  AI.allocationSize = R.size;
+  AI.memoryTypeIndex = S->memoryType(R.memoryTypeBits);
+  VkDeviceMemory ImgMem;
+  VK_OK(vkAllocateMemory(Dev, &AI, nullptr, &ImgMem));
+  VK_OK(vkBindImageMemory(Dev, Img, ImgMem, 0));
+  VkImageViewCreateInfo VCI{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  VCI.image = Img;
+  VCI.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  VCI.format = VkFormat(F);
+  VCI.subresourceRange = {Aspect, 0, 1, 0, 1};
+  VkImageView ImgView;
+  VK_OK(vkCreateImageView(Dev, &VCI, nullptr, &ImgView));
+
+  VkDescriptorPoolSize Sizes[2] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+  VkDescriptorPoolCreateInfo DPI{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  DPI.maxSets = 1;
+  DPI.poolSizeCount = 2;
+  DPI.pPoolSizes = Sizes;
+  VkDescriptorPool DPool;
+  VK_OK(vkCreateDescriptorPool(Dev, &DPI, nullptr, &DPool));
+  VkDescriptorSetAllocateInfo SAI{
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  SAI.descriptorPool = DPool;
+  SAI.descriptorSetCount = 1;
+  SAI.pSetLayouts = &S->SetLayout;
+  VkDescriptorSet Set;
+  VK_OK(vkAllocateDescriptorSets(Dev, &SAI, &Set));
+  VkDescriptorImageInfo DII{VK_NULL_HANDLE, ImgView,
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  VkDescriptorBufferInfo DBI{Result.Buf, 0, OutSize};
+  VkWriteDescriptorSet W[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
+                               {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+  W[0].dstSet = Set;
+  W[0].dstBinding = 0;
+  W[0].descriptorCount = 1;
+  W[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+  W[0].pImageInfo = &DII;
+  W[1].dstSet = Set;
+  W[1].dstBinding = 1;
+  W[1].descriptorCount = 1;
+  W[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  W[1].pBufferInfo = &DBI;
+  vkUpdateDescriptorSets(Dev, 2, W, 0, nullptr);
+
+  VkCommandBufferAllocateInfo CAI{
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  CAI.commandPool = S->Pool;
+  CAI.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  CAI.commandBufferCount = 1;
+  VkCommandBuffer Cmd;
+  VK_OK(vkAllocateCommandBuffers(Dev, &CAI, &Cmd));
+  VkCommandBufferBeginInfo BI{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  VK_OK(vkBeginCommandBuffer(Cmd, &BI));
+  VkImageMemoryBarrier IB{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  IB.srcQueueFamilyIndex = IB.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  IB.image = Img;
+  IB.subresourceRange = {Aspect, 0, 1, 0, 1};
+  IB.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  IB.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  IB.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &IB);
+  VkBufferImageCopy Copy{};
+  Copy.imageSubresource = {Aspect, 0, 0, 1};
+  Copy.imageExtent = {Width, Height, 1};
+  vkCmdCopyBufferToImage(Cmd, Staging.Buf, Img,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &Copy);
+  IB.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+  IB.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  IB.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  IB.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &IB);
+  vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
+                    S->Pipelines[int(View)]);
+  vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, S->Layout, 0,
+                          1, &Set, 0, nullptr);
+  int32_t Push[2] = {int32_t(Width), int32_t(Height)};
+  vkCmdPushConstants(Cmd, S->Layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, Push);
+  vkCmdDispatch(Cmd, (Width * Height + 63) / 64, 1, 1);
+  VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  MB.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0,
+                       nullptr);
+  VK_OK(vkEndCommandBuffer(Cmd));
+  VkSubmitInfo SI{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  SI.commandBufferCount = 1;
+  SI.pCommandBuffers = &Cmd;
+  VK_OK(vkQueueSubmit(S->Queue, 1, &SI, VK_NULL_HANDLE));
+  VK_OK(vkQueueWaitIdle(S->Queue));
+  Out.assign(static_cast<uint8_t *>(Result.Map),
+             static_cast<uint8_t *>(Result.Map) + OutSize);
+  vkFreeCommandBuffers(Dev, S->Pool, 1, &Cmd);
+  vkDestroyDescriptorPool(Dev, DPool, nullptr);
+  vkDestroyImageView(Dev, ImgView, nullptr);
+  vkDestroyImage(Dev, Img, nullptr);
+  vkFreeMemory(Dev, ImgMem, nullptr);
+}
+
+bool isNormalized(NumericKind N) {
+  return N == NumericKind::UNorm || N == NumericKind::SNorm ||
+         N == NumericKind::SRGB;
+}
+
+/// Whether lavapipe's float L matches ours, O (see the file comment).
+bool floatMatches(float L, float O, float Tolerance) {
+  if (std::isnan(O) || std::isnan(L))
+    return std::isnan(O) && std::isnan(L);
+  if (std::bit_cast<uint32_t>(L) == std::bit_cast<uint32_t>(O))
+    return true;
+  if (O != 0 && std::fpclassify(O) == FP_SUBNORMAL && L == 0 &&
+      std::signbit(L) == std::signbit(O))
+    return true;
+  return std::fabs(L - O) <= Tolerance;
+}
+
+TEST_F(Lavapipe, EveryUncompressedSampledFormat) {
+  std::mt19937 Rng(7);
+  const uint32_t W = 16, H = 16;
+  unsigned Tested = 0;
+  std::string Skipped;
+  for (const FormatInfo &I : allFormats()) {
+    if (I.isCompressed() || (I.hasDepth() && I.hasStencil()))
+      continue; // combined depth/stencil: one aspect per copy, not here
+    VkFormatProperties P;
+    vkGetPhysicalDeviceFormatProperties(S->Phys, VkFormat(I.Fmt), &P);
+    if (!(P.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
+      Skipped += std::string(" ") + std::string(I.Name);
+      continue;
+    }
+    std::vector<uint8_t> Bytes(size_t(W) * H * I.BlockBytes);
+    for (uint8_t &B : Bytes)
+      B = uint8_t(Rng());
+    if (I.Fmt == Format::D32_SFLOAT) // Depth images hold [0, 1] only.
+      for (size_t T = 0; T < size_t(W) * H; ++T) {
+        float V = float(Rng() % 100001) / 100000.0f;
+        std::memcpy(&Bytes[T * 4], &V, 4);
+      }
+    if (I.Fmt == Format::X8_D24_UNORM_PACK32) // The X8 bits are undefined.
+      for (size_t T = 0; T < size_t(W) * H; ++T)
+        Bytes[T * 4 + 3] = 0;
+    std::vector<uint8_t> Out;
+    ViewKind View = I.view();
+    fetch(I.Fmt, W, H, Bytes, View, Out);
+    if (HasFatalFailure())
+      return;
+    ++Tested;
+    float Tolerance = I.isSRGB() ? 0.5f / 255
+                      : isNormalized(I.Components[0].Numeric) ? 1e-6f
+                                                              : 0.0f;
+    unsigned Bad = 0;
+    for (size_t T = 0; T < size_t(W) * H && Bad < 4; ++T) {
+      const uint8_t *Src = &Bytes[T * I.BlockBytes];
+      const uint8_t *Got = &Out[T * 16];
+      if (View == ViewKind::Float) {
+        Float4 O, L;
+        ASSERT_TRUE(decodeTexel(I.Fmt, Src, O).ok());
+        std::memcpy(L.data(), Got, 16);
+        for (int C = 0; C < 4; ++C)
+          if (!floatMatches(L[C], O[C], Tolerance)) {
+            ADD_FAILURE() << I.Name << " texel " << T << " component " << C
+                          << ": lavapipe " << L[C] << ", ours " << O[C];
+            ++Bad;
+          }
+      } else {
+        UInt4 O, L;
+        Status St = View == ViewKind::UInt
+                        ? decodeTexel(I.Fmt, Src, O)
+                        : decodeTexel(I.Fmt, Src, reinterpret_cast<Int4 &>(O));
+        ASSERT_TRUE(St.ok());
+        std::memcpy(L.data(), Got, 16);
+        for (int C = 0; C < 4; ++C)
+          if (L[C] != O[C]) {
+            ADD_FAILURE() << I.Name << " texel " << T << " component " << C
+                          << ": lavapipe " << L[C] << ", ours " << O[C];
+            ++Bad;
+          }
+      }
+    }
+  }
+  std::cout << "compared " << Tested << " formats with lavapipe; not sampled "
+            << "there:" << (Skipped.empty() ? " none" : Skipped) << "\n";
+  EXPECT_GE(Tested, 70u); // lavapipe (Mesa 22.3) samples 70 of them
+}
+
+TEST_F(Lavapipe, BlockCompressedFormats) {
+  std::mt19937 Rng(11);
+  const uint32_t W = 16, H = 16; // 16 blocks
+  unsigned Tested = 0;
+  for (const FormatInfo &I : allFormats()) {
+    if (!I.isCompressed())
+      continue;
+    uint8_t Probe[16] = {};
+    Float4 Dummy[16];
+    if (!decodeBlock(I.Fmt, Probe, Dummy).ok())
+      continue; // BC6H, BC7: not decoded yet
+    VkFormatProperties P;
+    vkGetPhysicalDeviceFormatProperties(S->Phys, VkFormat(I.Fmt), &P);
+    if (!(P.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+      continue;
+    const uint32_t BW = W / 4, BH = H / 4;
+    std::vector<uint8_t> Bytes(size_t(BW) * BH * I.BlockBytes);
+    for (uint8_t &B : Bytes)
+      B = uint8_t(Rng());
+    std::vector<uint8_t> Out;
+    fetch(I.Fmt, W, H, Bytes, ViewKind::Float, Out);
+    if (HasFatalFailure())
+      return;
+    ++Tested;
+    float Tolerance = I.isSRGB() ? 5.0f / 255
+                      : I.Components[0].Numeric == NumericKind::SNorm
+                          ? 2.0f / 127
+                          : 2.0f / 255;
+    unsigned Bad = 0;
+    for (uint32_t B = 0; B < BW * BH && Bad < 4; ++B) {
+      Float4 O[16];
+      ASSERT_TRUE(decodeBlock(I.Fmt, &Bytes[B * I.BlockBytes], O).ok());
+      for (int T = 0; T < 16; ++T) {
+        uint32_t X = (B % BW) * 4 + T % 4, Y = (B / BW) * 4 + T / 4;
+        Float4 L;
+        std::memcpy(L.data(), &Out[(size_t(Y) * W + X) * 16], 16);
+        for (int C = 0; C < 4; ++C)
+          if (!(std::fabs(L[C] - O[T][C]) <= Tolerance)) {
+            ADD_FAILURE() << I.Name << " block " << B << " texel " << T
+                          << " component " << C << ": lavapipe " << L[C]
+                          << ", ours " << O[T][C];
+            ++Bad;
+          }
+      }
+    }
+  }
+  EXPECT_EQ(Tested, 12u) << "BC1-BC5 should all be sampled by lavapipe";
+}
+
+} // namespace
