@@ -1,4 +1,4 @@
-//===- image/BlockCompression.cpp - BC1 to BC5 decoding -------------------===//
+//===- image/BlockCompression.cpp - BC1 to BC5, and the dispatch ----------===//
 //
 // decodeBlock for the S3TC/RGTC formats, following the Khronos Data Format
 // Specification 1.3 ("S3TC Compressed Texture Image Formats", "RGTC
@@ -6,10 +6,11 @@
 // expanded to float and interpolated in float; texel i of the 4x4 block
 // (row-major) takes index bits [b*i, b*i + b) of its index word.
 //
-// Limitation: BC6H and BC7 (BPTC) are not decoded yet (their mode and
-// partition tables are the next step); decodeBlock says so.
+// BC7 is in BlockCompressionBPTC.cpp. Limitation: BC6H is not decoded yet;
+// decodeBlock says so.
 //
 //===----------------------------------------------------------------------===//
+#include "image/BlockDecoders.h"
 #include "spirv2llvm/ImageFormat.h"
 
 #include <cstring>
@@ -138,10 +139,14 @@ Status decodeBlock(Format F, const void *Src, std::span<Float4> Out) {
     decodeChannelBlock(P, F == Format::BC5_SNORM_BLOCK, 0, Out);
     decodeChannelBlock(P + 8, F == Format::BC5_SNORM_BLOCK, 1, Out);
     break;
+  case Format::BC7_UNORM_BLOCK:
+  case Format::BC7_SRGB_BLOCK:
+    image::decodeBC7(P, Out);
+    break;
   default:
     return Status::error("decoding " + std::string(Info->Name) +
-                             " is not implemented yet (BC6H and BC7 are "
-                             "listed but not decoded)",
+                             " is not implemented yet (BC6H is listed but "
+                             "not decoded)",
                          StatusCode::InvalidInput);
   }
   if (Info->isSRGB())
