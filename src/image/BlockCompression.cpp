@@ -139,6 +139,10 @@ Status decodeBlock(Format F, const void *Src, std::span<Float4> Out) {
     decodeChannelBlock(P, F == Format::BC5_SNORM_BLOCK, 0, Out);
     decodeChannelBlock(P + 8, F == Format::BC5_SNORM_BLOCK, 1, Out);
     break;
+  case Format::BC6H_UFLOAT_BLOCK:
+  case Format::BC6H_SFLOAT_BLOCK:
+    image::decodeBC6H(P, F == Format::BC6H_SFLOAT_BLOCK, Out);
+    break;
   case Format::BC7_UNORM_BLOCK:
   case Format::BC7_SRGB_BLOCK:
     image::decodeBC7(P, Out);

@@ -1,4 +1,4 @@
-//===- image/BlockCompressionBPTC.cpp - BC7 decoding ----------------------===//
+//===- image/BlockCompressionBPTC.cpp - BC6H and BC7 decoding -------------===//
 //
 // BC7 as the Khronos Data Format Specification 1.3 defines it ("BPTC
 // Compressed Texture Image Formats"): the mode is the position of the
@@ -7,7 +7,10 @@
 // anchor texel has one bit fewer. Everything is integer arithmetic, so the
 // result is exact (lavapipe agrees bit for bit; ImageFormatLavapipeTest).
 //
-// Limitation: BC6H is not decoded yet.
+// BC6H (decodeBC6H) follows the same specification: the mode's bit layout
+// (a table of fields below), sign extension and delta transform of the
+// endpoints, unquantization to 16 bits, BC7's weights and partitions, and
+// the final scaling to half-float bits.
 //
 //===----------------------------------------------------------------------===//
 #include "image/BlockDecoders.h"
@@ -263,6 +266,174 @@ void decodeBC7(const uint8_t *Block, std::span<Float4> Out) {
       std::swap(Texel[3], Texel[Rotation - 1]);
     for (unsigned C = 0; C < 4; ++C)
       Out[T][C] = unormToFloat(Texel[C], 8);
+  }
+}
+
+
+namespace {
+
+// BC6H: 14 modes. Each mode's header is a list of fields in stream order;
+// field {F, A, B} is the doc's "x[A:B]": bits B, B±1, ..., A of value F,
+// read one at a time (so "r0[10:15]" of modes 13 and 14 fills bit 15
+// first). F is 3 * endpoint + channel (endpoint 0..3 = w, x, y, z of the
+// format specification's table; channel r, g, b), or 12 for the partition.
+struct BC6Field {
+  uint8_t Value, A, B;
+};
+
+struct BC6Mode {
+  uint8_t Regions;     // 2 (partitioned, 3-bit indices) or 1 (4-bit)
+  bool Transformed;    // endpoints after the first are deltas
+  uint8_t EndpointBits;
+  uint8_t DeltaBits[3];
+};
+
+// Modes 1..14 of the format specification, indexed from 0.
+constexpr BC6Mode BC6Modes[14] = {
+    {2, true, 10, {5, 5, 5}}, {2, true, 7, {6, 6, 6}},
+    {2, true, 11, {5, 4, 4}}, {2, true, 11, {4, 5, 4}},
+    {2, true, 11, {4, 4, 5}}, {2, true, 9, {5, 5, 5}},
+    {2, true, 8, {6, 5, 5}},  {2, true, 8, {5, 6, 5}},
+    {2, true, 8, {5, 5, 6}},  {2, false, 6, {6, 6, 6}},
+    {1, false, 10, {10, 10, 10}}, {1, true, 11, {9, 9, 9}},
+    {1, true, 12, {8, 8, 8}}, {1, true, 16, {4, 4, 4}}};
+
+constexpr BC6Field BC6Fields[14][24] = {
+    // Mode 1
+    {{7, 4, 4}, {8, 4, 4}, {11, 4, 4}, {0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 4, 0}, {10, 4, 4}, {7, 3, 0}, {4, 4, 0}, {11, 0, 0}, {10, 3, 0}, {5, 4, 0}, {11, 1, 1}, {8, 3, 0}, {6, 4, 0}, {11, 2, 2}, {9, 4, 0}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 2
+    {{7, 5, 5}, {10, 4, 4}, {10, 5, 5}, {0, 6, 0}, {11, 0, 0}, {11, 1, 1}, {8, 4, 4}, {1, 6, 0}, {8, 5, 5}, {11, 2, 2}, {7, 4, 4}, {2, 6, 0}, {11, 3, 3}, {11, 5, 5}, {11, 4, 4}, {3, 5, 0}, {7, 3, 0}, {4, 5, 0}, {10, 3, 0}, {5, 5, 0}, {8, 3, 0}, {6, 5, 0}, {9, 5, 0}, {12, 4, 0}},
+    // Mode 3
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 4, 0}, {0, 10, 10}, {7, 3, 0}, {4, 3, 0}, {1, 10, 10}, {11, 0, 0}, {10, 3, 0}, {5, 3, 0}, {2, 10, 10}, {11, 1, 1}, {8, 3, 0}, {6, 4, 0}, {11, 2, 2}, {9, 4, 0}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 4
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 3, 0}, {0, 10, 10}, {10, 4, 4}, {7, 3, 0}, {4, 4, 0}, {1, 10, 10}, {10, 3, 0}, {5, 3, 0}, {2, 10, 10}, {11, 1, 1}, {8, 3, 0}, {6, 3, 0}, {11, 0, 0}, {11, 2, 2}, {9, 3, 0}, {7, 4, 4}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 5
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 3, 0}, {0, 10, 10}, {8, 4, 4}, {7, 3, 0}, {4, 3, 0}, {1, 10, 10}, {11, 0, 0}, {10, 3, 0}, {5, 4, 0}, {2, 10, 10}, {8, 3, 0}, {6, 3, 0}, {11, 1, 1}, {11, 2, 2}, {9, 3, 0}, {11, 4, 4}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 6
+    {{0, 8, 0}, {8, 4, 4}, {1, 8, 0}, {7, 4, 4}, {2, 8, 0}, {11, 4, 4}, {3, 4, 0}, {10, 4, 4}, {7, 3, 0}, {4, 4, 0}, {11, 0, 0}, {10, 3, 0}, {5, 4, 0}, {11, 1, 1}, {8, 3, 0}, {6, 4, 0}, {11, 2, 2}, {9, 4, 0}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 7
+    {{0, 7, 0}, {10, 4, 4}, {8, 4, 4}, {1, 7, 0}, {11, 2, 2}, {7, 4, 4}, {2, 7, 0}, {11, 3, 3}, {11, 4, 4}, {3, 5, 0}, {7, 3, 0}, {4, 4, 0}, {11, 0, 0}, {10, 3, 0}, {5, 4, 0}, {11, 1, 1}, {8, 3, 0}, {6, 5, 0}, {9, 5, 0}, {12, 4, 0}},
+    // Mode 8
+    {{0, 7, 0}, {11, 0, 0}, {8, 4, 4}, {1, 7, 0}, {7, 5, 5}, {7, 4, 4}, {2, 7, 0}, {10, 5, 5}, {11, 4, 4}, {3, 4, 0}, {10, 4, 4}, {7, 3, 0}, {4, 5, 0}, {10, 3, 0}, {5, 4, 0}, {11, 1, 1}, {8, 3, 0}, {6, 4, 0}, {11, 2, 2}, {9, 4, 0}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 9
+    {{0, 7, 0}, {11, 1, 1}, {8, 4, 4}, {1, 7, 0}, {8, 5, 5}, {7, 4, 4}, {2, 7, 0}, {11, 5, 5}, {11, 4, 4}, {3, 4, 0}, {10, 4, 4}, {7, 3, 0}, {4, 4, 0}, {11, 0, 0}, {10, 3, 0}, {5, 5, 0}, {8, 3, 0}, {6, 4, 0}, {11, 2, 2}, {9, 4, 0}, {11, 3, 3}, {12, 4, 0}},
+    // Mode 10
+    {{0, 5, 0}, {10, 4, 4}, {11, 0, 0}, {11, 1, 1}, {8, 4, 4}, {1, 5, 0}, {7, 5, 5}, {8, 5, 5}, {11, 2, 2}, {7, 4, 4}, {2, 5, 0}, {10, 5, 5}, {11, 3, 3}, {11, 5, 5}, {11, 4, 4}, {3, 5, 0}, {7, 3, 0}, {4, 5, 0}, {10, 3, 0}, {5, 5, 0}, {8, 3, 0}, {6, 5, 0}, {9, 5, 0}, {12, 4, 0}},
+    // Mode 11
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 9, 0}, {4, 9, 0}, {5, 9, 0}},
+    // Mode 12
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 8, 0}, {0, 10, 10}, {4, 8, 0}, {1, 10, 10}, {5, 8, 0}, {2, 10, 10}},
+    // Mode 13
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 7, 0}, {0, 10, 11}, {4, 7, 0}, {1, 10, 11}, {5, 7, 0}, {2, 10, 11}},
+    // Mode 14
+    {{0, 9, 0}, {1, 9, 0}, {2, 9, 0}, {3, 3, 0}, {0, 10, 15}, {4, 3, 0}, {1, 10, 15}, {5, 3, 0}, {2, 10, 15}},
+};
+
+int32_t signExtend(uint32_t V, unsigned Bits) {
+  uint32_t Sign = 1u << (Bits - 1);
+  return int32_t((V & ((1u << Bits) - 1)) ^ Sign) - int32_t(Sign);
+}
+
+int32_t unquantize(int32_t V, unsigned Bits, bool Signed) {
+  if (!Signed) {
+    if (Bits >= 15)
+      return V;
+    if (V == 0)
+      return 0;
+    if (V == int32_t((1u << Bits) - 1))
+      return 0xffff;
+    return ((V << 16) + 0x8000) >> Bits;
+  }
+  if (Bits >= 16)
+    return V;
+  bool Negative = V < 0;
+  int32_t A = Negative ? -V : V;
+  int32_t U;
+  if (A == 0)
+    U = 0;
+  else if (A >= int32_t((1u << (Bits - 1)) - 1))
+    U = 0x7fff;
+  else
+    U = ((A << 15) + 0x4000) >> (Bits - 1);
+  return Negative ? -U : U;
+}
+
+/// The interpolated value scaled to a half's bits (the format
+/// specification's "finish_unquantize").
+uint16_t finishUnquantize(int32_t V, bool Signed) {
+  if (!Signed)
+    return uint16_t((V * 31) >> 6);
+  if (V < 0)
+    return uint16_t(0x8000 | (((-V) * 31) >> 5));
+  return uint16_t((V * 31) >> 5);
+}
+
+/// The mode index 0..13 of a block, or -1 for the reserved modes.
+int bc6Mode(const uint8_t *Block) {
+  unsigned Low2 = Block[0] & 3;
+  if (Low2 < 2)
+    return int(Low2);
+  static constexpr int8_t Five[32] = {
+      -1, -1, 2, 10, -1, -1, 3, 11, -1, -1, 4, 12, -1, -1, 5, 13,
+      -1, -1, 6, -1, -1, -1, 7, -1, -1, -1, 8, -1, -1, -1, 9, -1};
+  return Five[Block[0] & 31];
+}
+
+} // namespace
+
+void decodeBC6H(const uint8_t *Block, bool Signed, std::span<Float4> Out) {
+  int ModeIndex = bc6Mode(Block);
+  if (ModeIndex < 0) { // Reserved: black (alpha stays 1).
+    for (Float4 &T : Out.first(16))
+      T = {0, 0, 0, 1};
+    return;
+  }
+  const BC6Mode &M = BC6Modes[ModeIndex];
+  BitReader R{Block, ModeIndex < 2 ? 2u : 5u};
+  uint32_t Raw[13] = {};
+  for (const BC6Field &F : BC6Fields[ModeIndex]) {
+    if (F.A == 0 && F.B == 0 && F.Value == 0)
+      break; // The padding after the last field (r0[0] alone never occurs).
+    int Step = F.A >= F.B ? 1 : -1;
+    for (int Bit = F.B;; Bit += Step) {
+      Raw[F.Value] |= R.read(1) << Bit;
+      if (Bit == F.A)
+        break;
+    }
+  }
+  unsigned Partition = Raw[12];
+  unsigned NumEnds = M.Regions * 2;
+  int32_t E[4][3];
+  for (unsigned C = 0; C < 3; ++C) {
+    uint32_t Mask = (1u << M.EndpointBits) - 1;
+    int32_t Base = Signed ? signExtend(Raw[C], M.EndpointBits)
+                          : int32_t(Raw[C]);
+    E[0][C] = Base;
+    for (unsigned I = 1; I < NumEnds; ++I) {
+      uint32_t V = Raw[3 * I + C];
+      if (M.Transformed) {
+        int32_t Delta = signExtend(V, M.DeltaBits[C]);
+        uint32_t Sum = uint32_t(Base + Delta) & Mask;
+        E[I][C] = Signed ? signExtend(Sum, M.EndpointBits) : int32_t(Sum);
+      } else {
+        E[I][C] = Signed ? signExtend(V, M.EndpointBits) : int32_t(V);
+      }
+    }
+    for (unsigned I = 0; I < NumEnds; ++I)
+      E[I][C] = unquantize(E[I][C], M.EndpointBits, Signed);
+  }
+  unsigned IndexBits = M.Regions == 2 ? 3 : 4;
+  for (unsigned T = 0; T < 16; ++T) {
+    bool Anchor = T == 0 || (M.Regions == 2 && T == Anchor2[Partition]);
+    uint32_t Index = R.read(IndexBits - (Anchor ? 1 : 0));
+    unsigned S = M.Regions == 2 ? (Partitions2[Partition] >> T) & 1 : 0;
+    uint32_t W = IndexBits == 3 ? Weights3[Index] : Weights4[Index];
+    for (unsigned C = 0; C < 3; ++C) {
+      int32_t V = (E[2 * S][C] * int32_t(64 - W) + E[2 * S + 1][C] * int32_t(W) +
+                   32) >> 6;
+      Out[T][C] = halfToFloat(finishUnquantize(V, Signed));
+    }
+    Out[T][3] = 1.0f;
   }
 }
 

@@ -17,6 +17,11 @@ namespace spirv2llvm::image {
 /// requires.
 void decodeBC7(const uint8_t *Block, std::span<Float4> Out);
 
+/// BC6H (BPTC float), unsigned or signed: 16 bytes to 16 texels, RGB as
+/// the half values the format defines, alpha 1. Reserved modes decode to
+/// black.
+void decodeBC6H(const uint8_t *Block, bool Signed, std::span<Float4> Out);
+
 } // namespace spirv2llvm::image
 
 #endif

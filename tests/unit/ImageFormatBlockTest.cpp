@@ -1,4 +1,4 @@
-//===- ImageFormatBlockTest.cpp - BC1 to BC5 decoding ---------------------===//
+//===- ImageFormatBlockTest.cpp - BC1 to BC7 decoding ---------------------===//
 //
 // Blocks built by hand and their texels computed by hand from the Khronos
 // Data Format Specification's S3TC and RGTC sections: endpoint modes,
@@ -9,6 +9,8 @@
 #include "spirv2llvm/ImageFormat.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 using namespace spirv2llvm;
 
@@ -198,15 +200,48 @@ TEST(ImageFormatBlock, BC7Mode1SharedPBitsAndPartition) {
   EXPECT_EQ(T[5], (Float4{0, 0, 0, 0}));
 }
 
+TEST(ImageFormatBlock, BC6HMode11) {
+  // Mode 11 (mode bits 00011): one region, 10-bit endpoints stored whole,
+  // 4-bit indices (3 for texel 0).
+  auto Block = [](uint32_t R0, uint32_t G0, bool Signed) {
+    BitWriter W;
+    W.put(3, 5);
+    for (uint32_t V : {R0, G0, 0u, 0u, 0u, 0u}) // r0 g0 b0 r1 g1 b1
+      W.put(V, 10);
+    W.put(0, 3);  // texel 0: index 0
+    W.put(15, 4); // texel 1: index 15
+    W.put(8, 4);  // texel 2: index 8 (weight 34)
+    for (int T = 3; T < 16; ++T)
+      W.put(0, 4);
+    EXPECT_EQ(W.Pos, 128u);
+    std::array<Float4, 16> T;
+    Status S = decodeBlock(Signed ? Format::BC6H_SFLOAT_BLOCK
+                                  : Format::BC6H_UFLOAT_BLOCK,
+                           W.B.data(), T);
+    EXPECT_TRUE(S.ok()) << S.message();
+    return T;
+  };
+  auto T = Block(1023, 512, false);
+  // r0 = 1023 is the maximum: 0xffff, then * 31 >> 6 = 0x7bff = 65504.
+  // g0 = 512: ((512 << 16) + 0x8000) >> 10 = 32800; * 31 >> 6 = 0x3e0f,
+  // the half 1 + 527/1024.
+  EXPECT_EQ(T[0], (Float4{65504.0f, 1.0f + 527.0f / 1024, 0, 1}));
+  EXPECT_EQ(T[1], (Float4{0, 0, 0, 1}));
+  // Red at weight 34: (65535 * 30 + 32) >> 6 = 30720; * 31 >> 6 = 0x3a20,
+  // the half 0.5 * (1 + 544/1024).
+  EXPECT_EQ(T[2][0], 0.5f * (1.0f + 544.0f / 1024));
+  // Signed: r0 = 0x3ff is -1; unquantized -(((1 << 15) + 0x4000) >> 9) =
+  // -96; then -(96 * 31 >> 5) = -93: the half 0x8000 | 93.
+  auto S = Block(0x3ff, 0, true);
+  EXPECT_EQ(S[0][0], -93 * std::ldexp(1.0f, -24));
+}
+
 TEST(ImageFormatBlock, Errors) {
   std::array<Float4, 16> Out;
   uint8_t B[16] = {};
   Status S = decodeBlock(Format::R8_UNORM, B, Out);
   EXPECT_EQ(S.message(),
             "decodeBlock needs a block-compressed format, not R8_UNORM");
-  S = decodeBlock(Format::BC6H_UFLOAT_BLOCK, B, Out);
-  EXPECT_EQ(S.message(), "decoding BC6H_UFLOAT_BLOCK is not implemented yet "
-                         "(BC6H is listed but not decoded)");
   S = decodeBlock(Format::BC1_RGB_UNORM_BLOCK, B, std::span(Out).first(4));
   EXPECT_EQ(S.message(), "decodeBlock of BC1_RGB_UNORM_BLOCK needs room for "
                          "16 texels, got 4");
