@@ -5,15 +5,14 @@
 // between a texel in memory and the float4 / int4 / uint4 a shader sees
 // (Vulkan 1.3 "Format Conversions", "Fixed-Point Data Conversions",
 // "Floating Point Computation", "Shared Exponent"), plus block-compressed
-// (BC1-BC5) decoding. No LLVM types: this compiles without LLVM's include
+// (BC1-BC7) decoding. No LLVM types: this compiles without LLVM's include
 // path, like the other runtime headers.
 //
 //   const spirv2llvm::FormatInfo *I = spirv2llvm::formatInfo(Format::R8_UNORM);
 //   spirv2llvm::Float4 V;
 //   spirv2llvm::Status S = spirv2llvm::decodeTexel(Format::R8_UNORM, Bytes, V);
 //
-// Limitation: BC6H and BC7 are in the table (name, size, block shape) but
-// their decoding returns an error; see docs/images.md.
+// Limitation: compressed formats are decoded, never encoded (docs/images.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_IMAGEFORMAT_H
@@ -131,7 +130,9 @@ Status encodeTexel(Format F, const UInt4 &In, void *Dst);
 
 /// Decodes one compressed block (BlockBytes of Src) into
 /// BlockWidth*BlockHeight float4 texels, row by row. SNORM/UNORM BC4 and
-/// BC5 give their normalized values; sRGB formats are converted to linear.
+/// BC5 give their normalized values, BC6H its half-float values, sRGB
+/// formats are converted to linear. Fails for uncompressed formats and
+/// when Out has fewer than 16 elements.
 Status decodeBlock(Format F, const void *Src, std::span<Float4> Out);
 
 // The scalar conversions, exposed so that code generation and tests use
