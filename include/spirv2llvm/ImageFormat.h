@@ -37,15 +37,15 @@ enum class Format : uint32_t {
 
 /// How a component's bits are read (Vulkan's numeric format suffixes).
 enum class NumericKind : uint8_t {
-  UNorm,    // c / (2^b - 1)
-  SNorm,    // max(c / (2^(b-1) - 1), -1)
-  UScaled,  // (float)c
-  SScaled,  // (float)signed c
-  UInt,     // c
-  SInt,     // signed c
-  SFloat,   // IEEE binary16 / binary32
-  UFloat,   // unsigned 10- or 11-bit floats (no sign bit)
-  SRGB,     // sRGB EOTF of the UNORM value (colour components only)
+  UNorm,   // c / (2^b - 1)
+  SNorm,   // max(c / (2^(b-1) - 1), -1)
+  UScaled, // (float)c
+  SScaled, // (float)signed c
+  UInt,    // c
+  SInt,    // signed c
+  SFloat,  // IEEE binary16 / binary32
+  UFloat,  // unsigned 10- or 11-bit floats (no sign bit)
+  SRGB,    // sRGB EOTF of the UNORM value (colour components only)
 };
 
 /// Which value a component holds.

@@ -39,8 +39,8 @@ Result<Rgba8Image> readPngBytes(std::span<const uint8_t> Bytes,
 /// 16-bit RGBA PNG. Texels must hold Width * Height * 4 values.
 Status writePngRGBA8(const std::string &Path, uint32_t Width, uint32_t Height,
                      std::span<const uint8_t> Texels);
-Status writePngRGBA16(const std::string &Path, uint32_t Width,
-                      uint32_t Height, std::span<const uint16_t> Texels);
+Status writePngRGBA16(const std::string &Path, uint32_t Width, uint32_t Height,
+                      std::span<const uint16_t> Texels);
 
 } // namespace spirv2llvm
 

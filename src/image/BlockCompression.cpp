@@ -95,10 +95,10 @@ void toLinear(std::span<Float4> Out) {
 Status decodeBlock(Format F, const void *Src, std::span<Float4> Out) {
   const FormatInfo *Info = formatInfo(F);
   if (!Info || !Info->isCompressed())
-    return Status::error("decodeBlock needs a block-compressed format, not " +
-                             (Info ? std::string(Info->Name)
-                                   : std::to_string(uint32_t(F))),
-                         StatusCode::InvalidArgument);
+    return Status::error(
+        "decodeBlock needs a block-compressed format, not " +
+            (Info ? std::string(Info->Name) : std::to_string(uint32_t(F))),
+        StatusCode::InvalidArgument);
   if (Out.size() < 16)
     return Status::error("decodeBlock of " + std::string(Info->Name) +
                              " needs room for 16 texels, got " +

@@ -13,11 +13,12 @@ namespace spirv2llvm {
 namespace {
 
 #define S2L_C(Ch, Num, Off, Bits)                                              \
-  ComponentInfo{ChannelKind::Ch, NumericKind::Num, Off, Bits}
-#define S2L_NONE ComponentInfo{ChannelKind::R, NumericKind::UNorm, 0, 0}
+  ComponentInfo { ChannelKind::Ch, NumericKind::Num, Off, Bits }
+#define S2L_NONE                                                               \
+  ComponentInfo { ChannelKind::R, NumericKind::UNorm, 0, 0 }
 #define S2L_FORMAT(Name, Value, Layout, Bytes, BW, BH, N, C0, C1, C2, C3)      \
-  FormatInfo{Format::Name, #Name, LayoutKind::Layout, Bytes, BW, BH, N,        \
-             {C0, C1, C2, C3}},
+  FormatInfo{Format::Name, #Name, LayoutKind::Layout, Bytes, BW,               \
+             BH,           N,     {C0, C1, C2, C3}},
 constexpr FormatInfo Table[] = {
 #include "spirv2llvm/ImageFormats.def"
 };
@@ -73,9 +74,9 @@ bool FormatInfo::isSRGB() const {
 std::span<const FormatInfo> allFormats() { return Table; }
 
 const FormatInfo *formatInfo(Format F) {
-  auto It = std::lower_bound(
-      std::begin(Table), std::end(Table), F,
-      [](const FormatInfo &I, Format V) { return I.Fmt < V; });
+  auto It =
+      std::lower_bound(std::begin(Table), std::end(Table), F,
+                       [](const FormatInfo &I, Format V) { return I.Fmt < V; });
   return It != std::end(Table) && It->Fmt == F ? &*It : nullptr;
 }
 

@@ -121,9 +121,8 @@ Result<Rgba8Image> readWith(State &S, FILE *File) {
 }
 
 template <typename T>
-bool encode(png_structp Png, png_infop Info, FILE *File, uint32_t W,
-            uint32_t H, std::span<const T> Texels,
-            std::vector<png_bytep> &Rows) {
+bool encode(png_structp Png, png_infop Info, FILE *File, uint32_t W, uint32_t H,
+            std::span<const T> Texels, std::vector<png_bytep> &Rows) {
   if (setjmp(png_jmpbuf(Png)))
     return false;
   png_init_io(Png, File);
@@ -150,10 +149,10 @@ Status writePng(const std::string &Path, uint32_t W, uint32_t H,
                          std::to_string(W) + "x" + std::to_string(H) +
                          " is not a PNG size");
   if (Texels.size() != size_t(W) * H * 4)
-    return Status::error("cannot write PNG " + Path + ": " +
-                         std::to_string(W) + "x" + std::to_string(H) +
-                         " RGBA needs " + std::to_string(size_t(W) * H * 4) +
-                         " values, got " + std::to_string(Texels.size()));
+    return Status::error("cannot write PNG " + Path + ": " + std::to_string(W) +
+                         "x" + std::to_string(H) + " RGBA needs " +
+                         std::to_string(size_t(W) * H * 4) + " values, got " +
+                         std::to_string(Texels.size()));
   FilePtr File(std::fopen(Path.c_str(), "wb"));
   if (!File)
     return Status::error("cannot write PNG " + Path + ": " +
@@ -214,8 +213,8 @@ Status writePngRGBA8(const std::string &Path, uint32_t Width, uint32_t Height,
   return writePng(Path, Width, Height, Texels);
 }
 
-Status writePngRGBA16(const std::string &Path, uint32_t Width,
-                      uint32_t Height, std::span<const uint16_t> Texels) {
+Status writePngRGBA16(const std::string &Path, uint32_t Width, uint32_t Height,
+                      std::span<const uint16_t> Texels) {
   return writePng(Path, Width, Height, Texels);
 }
 

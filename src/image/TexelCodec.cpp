@@ -137,7 +137,8 @@ float componentToFloat(const ComponentInfo &C, uint32_t Raw) {
   case NumericKind::SScaled:
     return float(signExtend(Raw, C.Bits));
   case NumericKind::SFloat:
-    return C.Bits == 16 ? halfToFloat(uint16_t(Raw)) : std::bit_cast<float>(Raw);
+    return C.Bits == 16 ? halfToFloat(uint16_t(Raw))
+                        : std::bit_cast<float>(Raw);
   case NumericKind::UFloat:
     return unsignedSmallFloatToFloat(Raw, C.Bits - 5);
   case NumericKind::SRGB:
@@ -156,7 +157,8 @@ uint32_t floatToScaled(float F, const ComponentInfo &C, bool Signed) {
   if (std::isnan(F))
     return 0;
   double Lo = Signed ? -std::ldexp(1.0, C.Bits - 1) : 0.0;
-  double Hi = Signed ? std::ldexp(1.0, C.Bits - 1) - 1 : std::ldexp(1.0, C.Bits) - 1;
+  double Hi =
+      Signed ? std::ldexp(1.0, C.Bits - 1) - 1 : std::ldexp(1.0, C.Bits) - 1;
   double V = std::clamp(std::nearbyint(double(F)), Lo, Hi);
   return uint32_t(int64_t(V));
 }

@@ -65,8 +65,8 @@ TEST(ImageFormatBlock, BC1ThreeColoursAndPunchThrough) {
 
 TEST(ImageFormatBlock, BC1SRGB) {
   // 0x8410: R = 16/31, G = 32/63, B = 16/31, converted to linear.
-  auto T = decode(Format::BC1_RGB_SRGB_BLOCK,
-                  {0x10, 0x84, 0x00, 0x00, 0, 0, 0, 0});
+  auto T =
+      decode(Format::BC1_RGB_SRGB_BLOCK, {0x10, 0x84, 0x00, 0x00, 0, 0, 0, 0});
   expectNear(T[0],
              {srgbToLinear(16.0f / 31), srgbToLinear(32.0f / 63),
               srgbToLinear(16.0f / 31), 1},
@@ -78,7 +78,7 @@ TEST(ImageFormatBlock, BC2) {
   // Alpha nibbles: texel 0 = 15, texel 1 = 0, texel 2 = 5; the colour part
   // (blue, red: color0 < color1) still uses four colours.
   auto T = decode(Format::BC2_UNORM_BLOCK,
-                  {0x0f, 0x05, 0, 0, 0, 0, 0, 0,              //
+                  {0x0f, 0x05, 0, 0, 0, 0, 0, 0, //
                    0x1f, 0x00, 0x00, 0xf8, 0xe4, 0x00, 0x00, 0x00});
   expectNear(T[0], {0, 0, 1, 1}, "texel 0");
   expectNear(T[1], {1, 0, 0, 0}, "texel 1");
@@ -156,11 +156,11 @@ TEST(ImageFormatBlock, BC7Mode6) {
   W.put(1u << 6, 7);
   for (uint32_t V : {127u, 0u, 0u, 127u, 0u, 0u, 127u, 127u}) // R G B A
     W.put(V, 7);
-  W.put(1, 1); // P0: endpoint 0 is 127 << 1 | 1 = 255 where 127, else 1
-  W.put(0, 1); // P1: endpoint 1 is 254 where 127, else 0
-  W.put(0, 3); // texel 0: index 0
+  W.put(1, 1);  // P0: endpoint 0 is 127 << 1 | 1 = 255 where 127, else 1
+  W.put(0, 1);  // P1: endpoint 1 is 254 where 127, else 0
+  W.put(0, 3);  // texel 0: index 0
   W.put(15, 4); // texel 1: index 15 (weight 64)
-  W.put(8, 4); // texel 2: index 8 (weight 34)
+  W.put(8, 4);  // texel 2: index 8 (weight 34)
   for (int T = 3; T < 16; ++T)
     W.put(0, 4);
   ASSERT_EQ(W.Pos, 128u);

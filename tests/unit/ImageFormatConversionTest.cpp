@@ -32,10 +32,10 @@ TEST(ImageFormatConversion, UNorm) {
   EXPECT_EQ(floatToUNorm(7.0f, 8), 255u); // clamped
   EXPECT_EQ(floatToUNorm(Inf, 8), 255u);
   EXPECT_EQ(floatToUNorm(NaN, 8), 0u);
-  EXPECT_EQ(floatToUNorm(0.5f, 8), 128u);     // 127.5: tie to even
-  EXPECT_EQ(floatToUNorm(0.5f, 1), 0u);       // 0.5: tie to even
-  EXPECT_EQ(floatToUNorm(0.3f, 2), 1u);       // 0.9 -> 1
-  EXPECT_EQ(floatToUNorm(0.1f, 4), 2u);       // 1.5 -> 2
+  EXPECT_EQ(floatToUNorm(0.5f, 8), 128u); // 127.5: tie to even
+  EXPECT_EQ(floatToUNorm(0.5f, 1), 0u);   // 0.5: tie to even
+  EXPECT_EQ(floatToUNorm(0.3f, 2), 1u);   // 0.9 -> 1
+  EXPECT_EQ(floatToUNorm(0.1f, 4), 2u);   // 1.5 -> 2
   // Every 8-bit value survives decode then encode.
   for (uint32_t C = 0; C < 256; ++C)
     EXPECT_EQ(floatToUNorm(unormToFloat(C, 8), 8), C);
@@ -191,7 +191,8 @@ TEST(ImageFormatConversion, SharedExponent) {
             (16u << 27) | (64u << 9) | 256u);
   // floor(x + 0.5) rounding: at exponent 16 a unit is 2^-8, and 3/512 is
   // 1.5 units -> 2.
-  EXPECT_EQ(encodeRGB9E5({1, 3.0f / 512, 0, 0}), (16u << 27) | (2u << 9) | 256u);
+  EXPECT_EQ(encodeRGB9E5({1, 3.0f / 512, 0, 0}),
+            (16u << 27) | (2u << 9) | 256u);
   // Clamping: above sharedexp_max (65408), negative and NaN.
   EXPECT_EQ(encodeRGB9E5({1e10f, -5, NaN, 0}), (31u << 27) | 511u);
   EXPECT_EQ(encodeRGB9E5({Inf, 0, 0, 0}), (31u << 27) | 511u);

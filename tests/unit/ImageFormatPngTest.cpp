@@ -87,12 +87,12 @@ TEST_F(ImageFormatPng, GreyAndPaletteExpandToRGBA) {
   G.height = 1;
   G.format = PNG_FORMAT_GRAY;
   const uint8_t Grey[3] = {0, 100, 255};
-  ASSERT_TRUE(png_image_write_to_file(&G, path("g.png").c_str(), 0, Grey, 0,
-                                      nullptr));
+  ASSERT_TRUE(
+      png_image_write_to_file(&G, path("g.png").c_str(), 0, Grey, 0, nullptr));
   auto Img = readPng(path("g.png"));
   ASSERT_TRUE(Img.ok()) << Img.status().message();
-  EXPECT_EQ(Img->Texels, (std::vector<uint8_t>{0, 0, 0, 255, 100, 100, 100,
-                                               255, 255, 255, 255, 255}));
+  EXPECT_EQ(Img->Texels, (std::vector<uint8_t>{0, 0, 0, 255, 100, 100, 100, 255,
+                                               255, 255, 255, 255}));
 
   png_image P{};
   P.version = PNG_IMAGE_VERSION;
@@ -102,22 +102,22 @@ TEST_F(ImageFormatPng, GreyAndPaletteExpandToRGBA) {
   P.colormap_entries = 2;
   const uint8_t Map[8] = {10, 20, 30, 255, 200, 150, 100, 50};
   const uint8_t Idx[4] = {0, 1, 1, 0};
-  ASSERT_TRUE(png_image_write_to_file(&P, path("p.png").c_str(), 0, Idx, 0,
-                                      Map));
+  ASSERT_TRUE(
+      png_image_write_to_file(&P, path("p.png").c_str(), 0, Idx, 0, Map));
   auto Pal = readPng(path("p.png"));
   ASSERT_TRUE(Pal.ok()) << Pal.status().message();
   EXPECT_EQ(readBytes(path("p.png"))[25], 3); // really a palette file
   EXPECT_EQ(Pal->Texels,
-            (std::vector<uint8_t>{10, 20, 30, 255, 200, 150, 100, 50, 200,
-                                  150, 100, 50, 10, 20, 30, 255}));
+            (std::vector<uint8_t>{10, 20, 30, 255, 200, 150, 100, 50, 200, 150,
+                                  100, 50, 10, 20, 30, 255}));
 }
 
 TEST_F(ImageFormatPng, Errors) {
   auto Missing = readPng(path("missing.png"));
   ASSERT_FALSE(Missing.ok());
-  EXPECT_EQ(Missing.status().message(),
-            "cannot read PNG " + path("missing.png") +
-                ": No such file or directory");
+  EXPECT_EQ(Missing.status().message(), "cannot read PNG " +
+                                            path("missing.png") +
+                                            ": No such file or directory");
 
   writeBytes(path("text.png"), {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r'});
   auto Text = readPng(path("text.png"));

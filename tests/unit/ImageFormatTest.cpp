@@ -52,8 +52,8 @@ TEST(ImageFormatTable, VkFormatNumbersAndNames) {
       continue;
     unsigned End = 0;
     for (unsigned C = 0; C < I.NumComponents; ++C)
-      End = std::max<unsigned>(End, I.Components[C].Offset +
-                                        I.Components[C].Bits);
+      End = std::max<unsigned>(End,
+                               I.Components[C].Offset + I.Components[C].Bits);
     EXPECT_LE(End, I.BlockBytes * 8u) << I.Name;
     EXPECT_GE(End + 24, I.BlockBytes * 8u) << I.Name; // At most X8 padding.
   }
@@ -105,16 +105,14 @@ TEST(ImageFormatLayout, ComponentPositions) {
   EXPECT_EQ(Enc16(Format::A4R4G4B4_UNORM_PACK16, {0, 0, 0, 1}), 0xf000);
   EXPECT_EQ(Enc16(Format::A1R5G5B5_UNORM_PACK16, {0, 0, 0, 1}), 0x8000);
   EXPECT_EQ(Enc16(Format::R5G5B5A1_UNORM_PACK16, {0, 0, 0, 1}), 0x0001);
-  EXPECT_EQ(Enc32(Format::A2B10G10R10_UNORM_PACK32, {1, 0, 0, 1}),
-            0xc00003ffu);
-  EXPECT_EQ(Enc32(Format::A2R10G10B10_UNORM_PACK32, {1, 0, 0, 0}),
-            0x3ff00000u);
+  EXPECT_EQ(Enc32(Format::A2B10G10R10_UNORM_PACK32, {1, 0, 0, 1}), 0xc00003ffu);
+  EXPECT_EQ(Enc32(Format::A2R10G10B10_UNORM_PACK32, {1, 0, 0, 0}), 0x3ff00000u);
   EXPECT_EQ(Enc32(Format::A8B8G8R8_UNORM_PACK32, {1, 0, 0, 0}), 0x000000ffu);
   EXPECT_EQ(Enc32(Format::B10G11R11_UFLOAT_PACK32, {1, 0, 0, 0}), 0x3c0u);
-  EXPECT_EQ(Enc32(Format::B10G11R11_UFLOAT_PACK32, {0, 0, 1, 0}),
-            0x1e0u << 22);
+  EXPECT_EQ(Enc32(Format::B10G11R11_UFLOAT_PACK32, {0, 0, 1, 0}), 0x1e0u << 22);
   uint8_t Bytes[4];
-  ASSERT_TRUE(encodeTexel(Format::B8G8R8A8_UNORM, Float4{1, 0.5f, 0, 0}, Bytes).ok());
+  ASSERT_TRUE(
+      encodeTexel(Format::B8G8R8A8_UNORM, Float4{1, 0.5f, 0, 0}, Bytes).ok());
   EXPECT_EQ(Bytes[0], 0);
   EXPECT_EQ(Bytes[1], 128);
   EXPECT_EQ(Bytes[2], 255);
@@ -134,8 +132,8 @@ TEST(ImageFormatLayout, DepthStencil) {
   // D24S8: depth in bits 0-23, stencil in 24-31; each view writes its own
   // aspect only.
   uint32_t T = 0;
-  ASSERT_TRUE(encodeTexel(Format::D24_UNORM_S8_UINT, Float4{1, 0, 0, 0}, &T)
-                  .ok());
+  ASSERT_TRUE(
+      encodeTexel(Format::D24_UNORM_S8_UINT, Float4{1, 0, 0, 0}, &T).ok());
   EXPECT_EQ(T, 0x00ffffffu);
   ASSERT_TRUE(
       encodeTexel(Format::D24_UNORM_S8_UINT, UInt4{0xab, 0, 0, 0}, &T).ok());
@@ -150,8 +148,8 @@ TEST(ImageFormatLayout, DepthStencil) {
   uint8_t B[8] = {};
   ASSERT_TRUE(
       encodeTexel(Format::D32_SFLOAT_S8_UINT, Float4{0.25f, 0, 0, 0}, B).ok());
-  ASSERT_TRUE(encodeTexel(Format::D32_SFLOAT_S8_UINT, UInt4{7, 0, 0, 0}, B)
-                  .ok());
+  ASSERT_TRUE(
+      encodeTexel(Format::D32_SFLOAT_S8_UINT, UInt4{7, 0, 0, 0}, B).ok());
   float F;
   std::memcpy(&F, B, 4);
   EXPECT_EQ(F, 0.25f);
@@ -163,7 +161,8 @@ TEST(ImageFormatLayout, DepthStencil) {
   // Views a format does not have are errors, with the format's name.
   Status E = decodeTexel(Format::S8_UINT, &D16, D);
   EXPECT_FALSE(E.ok());
-  EXPECT_EQ(E.message(), "format S8_UINT has no float view (it reads as uint4)");
+  EXPECT_EQ(E.message(),
+            "format S8_UINT has no float view (it reads as uint4)");
   E = encodeTexel(Format::R8G8B8A8_UNORM, Int4{1, 2, 3, 4}, &T);
   EXPECT_EQ(E.message(),
             "format R8G8B8A8_UNORM has no int view (it reads as float4)");
@@ -204,8 +203,8 @@ uint32_t getBits(const uint8_t *T, unsigned Offset, unsigned Bits) {
 void putBits(uint8_t *T, unsigned Offset, unsigned Bits, uint32_t V) {
   for (unsigned B = 0; B < Bits; ++B) {
     uint8_t M = uint8_t(1u << ((Offset + B) % 8));
-    T[(Offset + B) / 8] = uint8_t((T[(Offset + B) / 8] & ~M) |
-                                  (((V >> B) & 1) ? M : 0));
+    T[(Offset + B) / 8] =
+        uint8_t((T[(Offset + B) / 8] & ~M) | (((V >> B) & 1) ? M : 0));
   }
 }
 
@@ -269,17 +268,20 @@ TEST(ImageFormatRoundTrip, EveryFormatBitsToValueToBits) {
 TEST(ImageFormatRoundTrip, IntegerValues) {
   uint8_t T[16];
   Int4 I;
-  ASSERT_TRUE(encodeTexel(Format::R16G16B16A16_SINT, Int4{-32768, 32767, -1, 5},
-                          T).ok());
+  ASSERT_TRUE(
+      encodeTexel(Format::R16G16B16A16_SINT, Int4{-32768, 32767, -1, 5}, T)
+          .ok());
   ASSERT_TRUE(decodeTexel(Format::R16G16B16A16_SINT, T, I).ok());
   EXPECT_EQ(I, (Int4{-32768, 32767, -1, 5}));
   UInt4 U;
-  ASSERT_TRUE(encodeTexel(Format::A2B10G10R10_UINT_PACK32,
-                          UInt4{1023, 0x401, 7, 6}, T).ok());
+  ASSERT_TRUE(
+      encodeTexel(Format::A2B10G10R10_UINT_PACK32, UInt4{1023, 0x401, 7, 6}, T)
+          .ok());
   ASSERT_TRUE(decodeTexel(Format::A2B10G10R10_UINT_PACK32, T, U).ok());
   EXPECT_EQ(U, (UInt4{1023, 1, 7, 2}));
   ASSERT_TRUE(encodeTexel(Format::R32G32B32A32_UINT,
-                          UInt4{0xffffffffu, 0, 1, 0x80000000u}, T).ok());
+                          UInt4{0xffffffffu, 0, 1, 0x80000000u}, T)
+                  .ok());
   ASSERT_TRUE(decodeTexel(Format::R32G32B32A32_UINT, T, U).ok());
   EXPECT_EQ(U, (UInt4{0xffffffffu, 0, 1, 0x80000000u}));
 }

@@ -34,12 +34,12 @@
 #include <gtest/gtest.h>
 #include <vulkan/vulkan.h>
 
-#include <bit>
 #include <algorithm>
+#include <bit>
 #include <cmath>
-#include <iostream>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <random>
 #include <string>
@@ -69,7 +69,10 @@ public:
   struct State;
 
 protected:
-  static void SetUpTestSuite() { S = new State(); S->init(); }
+  static void SetUpTestSuite() {
+    S = new State();
+    S->init();
+  }
   static void TearDownTestSuite() {
     S->destroy();
     delete S;
@@ -101,12 +104,11 @@ public:
       VkPhysicalDeviceMemoryProperties P;
       vkGetPhysicalDeviceMemoryProperties(Phys, &P);
       for (uint32_t I = 0; I < P.memoryTypeCount; ++I)
-        if ((Bits & (1u << I)) &&
-            (P.memoryTypes[I].propertyFlags &
-             (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
-                (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                 VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+        if ((Bits & (1u << I)) && (P.memoryTypes[I].propertyFlags &
+                                   (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                    VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
+                                      (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
           return I;
       return 0;
     }
@@ -189,53 +191,55 @@ void ImageFormatLavapipe::State::init() {
   vkCreateCommandPool(Device, &PCI, nullptr, &Pool);
 
   for (int Dir = 0; Dir < 2; ++Dir) {
-  VkDescriptorSetLayoutBinding B[2] = {};
-  B[0].binding = 0;
-  B[0].descriptorType = Dir == 0 ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
-                                 : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-  B[0].descriptorCount = 1;
-  B[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  B[1] = B[0];
-  B[1].binding = 1;
-  B[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  VkDescriptorSetLayoutCreateInfo SLI{
-      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  SLI.bindingCount = 2;
-  SLI.pBindings = B;
-  vkCreateDescriptorSetLayout(Device, &SLI, nullptr, &SetLayout[Dir]);
-  VkPushConstantRange PR{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
-  VkPipelineLayoutCreateInfo PLI{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  PLI.setLayoutCount = 1;
-  PLI.pSetLayouts = &SetLayout[Dir];
-  PLI.pushConstantRangeCount = 1;
-  PLI.pPushConstantRanges = &PR;
-  vkCreatePipelineLayout(Device, &PLI, nullptr, &Layout[Dir]);
-  const char *Names[2][3] = {
-      {"image_fetch_float.spv", "image_fetch_int.spv", "image_fetch_uint.spv"},
-      {"image_store_float.spv", "image_store_int.spv", "image_store_uint.spv"}};
-  for (int I = 0; I < 3; ++I) {
-    std::vector<uint32_t> Code = readSpv(Names[Dir][I]);
-    VkShaderModuleCreateInfo MCI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    MCI.codeSize = Code.size() * 4;
-    MCI.pCode = Code.data();
-    VkShaderModule M;
-    if (Code.empty() ||
-        vkCreateShaderModule(Device, &MCI, nullptr, &M) != VK_SUCCESS) {
-      Why = std::string("cannot load ") + Names[Dir][I];
-      destroy();
-      return;
+    VkDescriptorSetLayoutBinding B[2] = {};
+    B[0].binding = 0;
+    B[0].descriptorType = Dir == 0 ? VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE
+                                   : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    B[0].descriptorCount = 1;
+    B[0].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    B[1] = B[0];
+    B[1].binding = 1;
+    B[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    VkDescriptorSetLayoutCreateInfo SLI{
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    SLI.bindingCount = 2;
+    SLI.pBindings = B;
+    vkCreateDescriptorSetLayout(Device, &SLI, nullptr, &SetLayout[Dir]);
+    VkPushConstantRange PR{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+    VkPipelineLayoutCreateInfo PLI{
+        VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    PLI.setLayoutCount = 1;
+    PLI.pSetLayouts = &SetLayout[Dir];
+    PLI.pushConstantRangeCount = 1;
+    PLI.pPushConstantRanges = &PR;
+    vkCreatePipelineLayout(Device, &PLI, nullptr, &Layout[Dir]);
+    const char *Names[2][3] = {{"image_fetch_float.spv", "image_fetch_int.spv",
+                                "image_fetch_uint.spv"},
+                               {"image_store_float.spv", "image_store_int.spv",
+                                "image_store_uint.spv"}};
+    for (int I = 0; I < 3; ++I) {
+      std::vector<uint32_t> Code = readSpv(Names[Dir][I]);
+      VkShaderModuleCreateInfo MCI{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      MCI.codeSize = Code.size() * 4;
+      MCI.pCode = Code.data();
+      VkShaderModule M;
+      if (Code.empty() ||
+          vkCreateShaderModule(Device, &MCI, nullptr, &M) != VK_SUCCESS) {
+        Why = std::string("cannot load ") + Names[Dir][I];
+        destroy();
+        return;
+      }
+      VkComputePipelineCreateInfo CPI{
+          VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+      CPI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+      CPI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      CPI.stage.module = M;
+      CPI.stage.pName = "main";
+      CPI.layout = Layout[Dir];
+      vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, &CPI, nullptr,
+                               &Pipelines[Dir][I]);
+      vkDestroyShaderModule(Device, M, nullptr);
     }
-    VkComputePipelineCreateInfo CPI{
-        VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    CPI.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    CPI.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    CPI.stage.module = M;
-    CPI.stage.pName = "main";
-    CPI.layout = Layout[Dir];
-    vkCreateComputePipelines(Device, VK_NULL_HANDLE, 1, &CPI, nullptr,
-                             &Pipelines[Dir][I]);
-    vkDestroyShaderModule(Device, M, nullptr);
-  }
   }
 }
 
@@ -292,10 +296,9 @@ void ImageFormatLavapipe::run(Direction Dir, Format F, uint32_t Width,
                               ViewKind View, std::vector<uint8_t> &Out) {
   VkDevice Dev = S->Device;
   const FormatInfo *Info = formatInfo(F);
-  VkImageAspectFlags Aspect = Info->hasDepth() ? VK_IMAGE_ASPECT_DEPTH_BIT
-                              : Info->hasStencil()
-                                  ? VK_IMAGE_ASPECT_STENCIL_BIT
-                                  : VK_IMAGE_ASPECT_COLOR_BIT;
+  VkImageAspectFlags Aspect = Info->hasDepth()     ? VK_IMAGE_ASPECT_DEPTH_BIT
+                              : Info->hasStencil() ? VK_IMAGE_ASPECT_STENCIL_BIT
+                                                   : VK_IMAGE_ASPECT_COLOR_BIT;
   // Fetch: Staging (texels) -> image -> shader -> Values (vec4s).
   // Store: Values (vec4s) -> shader -> image -> Staging (texels).
   size_t TexelBytes = size_t(Width) * Height * Info->BlockBytes /
@@ -328,10 +331,10 @@ void ImageFormatLavapipe::run(Direction Dir, Format F, uint32_t Width,
   ICI.arrayLayers = 1;
   ICI.samples = VK_SAMPLE_COUNT_1_BIT;
   ICI.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ICI.usage = Dir == Fetch ? VK_IMAGE_USAGE_SAMPLED_BIT |
-                                VK_IMAGE_USAGE_TRANSFER_DST_BIT
-                          : VK_IMAGE_USAGE_STORAGE_BIT |
-                                VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  ICI.usage =
+      Dir == Fetch
+          ? VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT
+          : VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   VkImage Img;
   VK_OK(vkCreateImage(Dev, &ICI, nullptr, &Img));
   VkMemoryRequirements R;
@@ -413,10 +416,9 @@ void ImageFormatLavapipe::run(Direction Dir, Format F, uint32_t Width,
   }
   IB.newLayout = ShaderLayout;
   IB.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT |
-                                VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &IB);
+  vkCmdPipelineBarrier(
+      Cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0, nullptr, 1, &IB);
   vkCmdBindPipeline(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE,
                     S->Pipelines[Dir][int(View)]);
   vkCmdBindDescriptorSets(Cmd, VK_PIPELINE_BIND_POINT_COMPUTE, S->Layout[Dir],
@@ -439,10 +441,10 @@ void ImageFormatLavapipe::run(Direction Dir, Format F, uint32_t Width,
   VkMemoryBarrier MB{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   MB.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   MB.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(Cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                                VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0,
-                       nullptr);
+  vkCmdPipelineBarrier(
+      Cmd,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &MB, 0, nullptr, 0, nullptr);
   VK_OK(vkEndCommandBuffer(Cmd));
   VkSubmitInfo SI{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   SI.commandBufferCount = 1;
@@ -516,7 +518,7 @@ TEST_F(ImageFormatLavapipe, EveryUncompressedSampledFormat) {
     if (HasFatalFailure())
       return;
     ++Tested;
-    float Tolerance = I.isSRGB() ? 0.5f / 255
+    float Tolerance = I.isSRGB()                              ? 0.5f / 255
                       : isNormalized(I.Components[0].Numeric) ? 1e-6f
                                                               : 0.0f;
     unsigned Bad = 0;
@@ -580,7 +582,8 @@ bool writeAllowed(const ComponentInfo &C, const uint8_t *Expected,
     return E - G == 1 || G - E == 1;
   case NumericKind::SNorm: {
     int32_t D = int32_t(E << (32 - C.Bits)) - int32_t(G << (32 - C.Bits));
-    return D == int32_t(1u << (32 - C.Bits)) || D == -int32_t(1u << (32 - C.Bits));
+    return D == int32_t(1u << (32 - C.Bits)) ||
+           D == -int32_t(1u << (32 - C.Bits));
   }
   case NumericKind::SFloat:
   case NumericKind::UFloat: {
@@ -617,12 +620,12 @@ float storeValue(NumericKind N, std::mt19937 &Rng) {
   float U = float(int32_t(Rng() % 2000001) - 1000000) / 800000.0f; // +-1.25
   bool IsFloat = N == NumericKind::SFloat || N == NumericKind::UFloat;
   if (!IsFloat) {
-    static const float Edges[] = {0.0f, 1.0f, -1.0f, 0.5f, 7.0f, -7.0f,
-                                  INFINITY, -INFINITY};
+    static const float Edges[] = {0.0f, 1.0f,  -1.0f,    0.5f,
+                                  7.0f, -7.0f, INFINITY, -INFINITY};
     return Pick < 8 ? Edges[Pick] : U;
   }
-  static const float Specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN,
-                                   65504.0f, 65520.0f, 1e10f, 65024.0f};
+  static const float Specials[] = {0.0f,     -0.0f,    INFINITY, -INFINITY, NAN,
+                                   65504.0f, 65520.0f, 1e10f,    65024.0f};
   if (Pick < 9)
     return Specials[Pick];
   // A random magnitude between 2^-30 and 2^20, either sign.
@@ -743,7 +746,8 @@ TEST_F(ImageFormatLavapipe, BlockCompressedFormats) {
       B = uint8_t(Rng());
     // BC7: every mode equally often (random first bytes would pick mode m
     // with probability 2^-(m+1)), and the reserved mode 8 once.
-    bool BC7 = I.Fmt == Format::BC7_UNORM_BLOCK || I.Fmt == Format::BC7_SRGB_BLOCK;
+    bool BC7 =
+        I.Fmt == Format::BC7_UNORM_BLOCK || I.Fmt == Format::BC7_SRGB_BLOCK;
     if (BC7)
       for (uint32_t B = 0; B < BW * BH; ++B) {
         uint8_t &First = Bytes[B * I.BlockBytes];
@@ -756,7 +760,7 @@ TEST_F(ImageFormatLavapipe, BlockCompressedFormats) {
                I.Fmt == Format::BC6H_SFLOAT_BLOCK;
     if (BC6)
       for (uint32_t B = 0; B < BW * BH; ++B) {
-        static const uint8_t ModeBits[15] = {0, 1,  2,  6,  10, 14, 18, 22,
+        static const uint8_t ModeBits[15] = {0,  1,  2, 6, 10, 14, 18, 22,
                                              26, 30, 3, 7, 11, 15, 19};
         uint8_t &First = Bytes[B * I.BlockBytes];
         uint8_t M = ModeBits[B % 15];
@@ -769,8 +773,8 @@ TEST_F(ImageFormatLavapipe, BlockCompressedFormats) {
     ++Tested;
     // BC7 is integer arithmetic throughout: exact but for 1/255 scaling
     // (and llvmpipe's sRGB approximation).
-    float Tolerance = BC6 ? 0.0f
-                      : BC7 ? (I.isSRGB() ? 0.5f / 255 : 1e-6f)
+    float Tolerance = BC6          ? 0.0f
+                      : BC7        ? (I.isSRGB() ? 0.5f / 255 : 1e-6f)
                       : I.isSRGB() ? 5.0f / 255
                       : I.Components[0].Numeric == NumericKind::SNorm
                           ? 2.0f / 127
