@@ -2,8 +2,9 @@
 # (position independent, so the shared libspirv2llvm can be made of them)
 # with a one-line purpose; it links only the layers below it.
 #
-#   support -> image -> parser -> frontend -> cfg -> uniformity -> codegen -> passes
-#   -> target -> translate -> runtime -> capi -> amber -> (tools/spirv2llvm)
+#   support -> image -> parser -> frontend -> cfg -> uniformity -> codegen
+#   -> passes -> target -> translate -> runtime -> capi -> amber
+#   -> (tools/spirv2llvm)
 #
 # The order is also in tests/layering/check_layers.py, which fails when a
 # target links or a file includes a layer above its own.
@@ -91,9 +92,10 @@ s2l_library(s2l_capi capi s2l_translate s2l_runtime)
 # runtime.
 s2l_library(s2l_amber amber s2l_translate s2l_runtime)
 
-# The installable shared library: every layer up to the C API, third-party
-# static libraries inside with their symbols hidden.
-set(s2l_shared_layers s2l_parser s2l_frontend s2l_cfg s2l_uniformity
+# The installable shared library: every layer up to the C API (the image
+# layer too, so that the installed ImageFormat.h and PngImage.h work),
+# third-party static libraries inside with their symbols hidden.
+set(s2l_shared_layers s2l_image s2l_parser s2l_frontend s2l_cfg s2l_uniformity
     s2l_codegen s2l_passes s2l_target s2l_translate s2l_runtime s2l_capi)
 set(s2l_shared_objects)
 foreach(l ${s2l_shared_layers})
@@ -106,7 +108,9 @@ set_target_properties(spirv2llvm_shared PROPERTIES
 target_include_directories(spirv2llvm_shared INTERFACE
   $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-set(s2l_third_party SPIRV-Tools-opt SPIRV-Tools-static Threads::Threads)
+# libpng (the image layer's PNG files) stays a shared library dependency.
+set(s2l_third_party SPIRV-Tools-opt SPIRV-Tools-static Threads::Threads
+    PNG::PNG)
 if(SPIRV2LLVM_WITH_GLSLANG)
   list(APPEND s2l_third_party glslang::glslang glslang::SPIRV
        glslang::glslang-default-resource-limits)
