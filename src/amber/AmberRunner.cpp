@@ -218,9 +218,9 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
       else if (K == ShaderStageKind::Fragment)
         FA = &At;
     }
-    if (!VA || !FA)
+    if (!VA)
       return makeError("graphics pipeline '" + P.Name +
-                       "' needs a vertex and a fragment shader");
+                       "' needs a vertex shader");
     const ShaderDecl &VS = *S.findShader(VA->Shader);
     if (VS.Source != ShaderSource::Passthrough) {
       auto T = translate(VS, *VA, Stage::Vertex);
@@ -232,14 +232,17 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
         return J.takeError();
       GS.Vertex = std::move(*J);
     }
-    auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
-    if (!T)
-      return T.takeError();
-    GS.FragmentInfo = T->Compute;
-    auto J = JitShader::create(std::move(*T));
-    if (!J)
-      return J.takeError();
-    GS.Fragment = std::move(*J);
+    // Without a fragment shader a draw runs the vertex stage only.
+    if (FA) {
+      auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
+      if (!T)
+        return T.takeError();
+      GS.FragmentInfo = T->Compute;
+      auto J = JitShader::create(std::move(*T));
+      if (!J)
+        return J.takeError();
+      GS.Fragment = std::move(*J);
+    }
     It = Graphics.emplace(P.Name, std::move(GS)).first;
   }
   return &It->second;
@@ -271,9 +274,11 @@ Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
     if (uint64_t(C.StartIdx) + Count > Total)
       return makeError("DRAW_ARRAY reads past the end of INDEX_DATA");
     for (uint32_t I = 0; I < Count; ++I)
-      D.Vertices.push_back(uint32_t(readComponentUInt(
-          IB.Format.Components[0],
-          &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])));
+      D.Vertices.push_back(
+          uint32_t(readComponentUInt(
+              IB.Format.Components[0],
+              &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])) +
+          uint32_t(C.VertexOffset));
   } else {
     uint32_t Count = C.Count;
     if (!C.CountGiven) {
@@ -409,6 +414,16 @@ ScriptResult Runner::run() {
     case Command::Clear:
       clear(*P);
       break;
+    case Command::WriteBuffer: {
+      BufferDecl &B = *S.findBuffer(C.Buffer);
+      if (B.Data.size() < C.Offset + C.Bytes.size())
+        B.Data.resize(C.Offset + C.Bytes.size());
+      std::memcpy(B.Data.data() + C.Offset, C.Bytes.data(), C.Bytes.size());
+      break;
+    }
+    case Command::ResizeBuffer:
+      S.findBuffer(C.Buffer)->Data.resize(C.Offset);
+      break;
     case Command::Copy: {
       BufferDecl &From = *S.findBuffer(C.Buffer), &To = *S.findBuffer(C.Other);
       To.Data = From.Data;
@@ -447,7 +462,10 @@ ScriptResult runScriptFile(StringRef Path, const RunnerOptions &O) {
   if (Dir.empty())
     Dir = ".";
   StringRef Text = (*Buf)->getBuffer();
-  auto S = isVkScript(Text) ? parseVkScript(Text, Dir) : parseScript(Text, Dir);
+  // VkScript by name, or by content (the conformance suite names its
+  // VkScript files *.amber).
+  bool Vk = Path.ends_with(".vkscript") || isVkScript(Text);
+  auto S = Vk ? parseVkScript(Text, Dir) : parseScript(Text, Dir);
   if (!S)
     return {Outcome::Fail, toString(S.takeError())};
   return runScript(*S, O);

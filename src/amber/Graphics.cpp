@@ -238,6 +238,17 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
   return Out;
 }
 
+uint64_t maskBits(unsigned Bits) {
+  return Bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << Bits) - 1;
+}
+
+uint64_t signExtend(uint64_t V, unsigned Bits) {
+  if (Bits >= 64)
+    return V;
+  V &= maskBits(Bits);
+  return (V ^ (uint64_t(1) << (Bits - 1))) - (uint64_t(1) << (Bits - 1));
+}
+
 struct ScreenVertex {
   double X, Y, Z, InvW;
 };
@@ -426,6 +437,13 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
   auto Verts = shadeVertices(S, D, Inst, R);
   if (!Verts)
     return Verts.takeError();
+  if (!S.Fragment) {
+    // No fragment shader (Vulkan allows it): colour outputs are undefined
+    // and left as they are; only the depth test would be observable.
+    if (RS.DepthBuffer && (RS.Depth.Test || RS.Depth.Write))
+      return makeUnsupported("depth test without a fragment shader");
+    return Error::success();
+  }
 
   std::array<double, 4> VP = RS.Viewport.value_or(
       std::array<double, 4>{0, 0, double(FbW), double(FbH)});
@@ -612,9 +630,24 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           ScalarType ST = OT.Var->Components[C];
           uint64_t Bits = loadLane(Out, *OT.Var, C, Lane);
           if ((Co->Kind == NumKind::Int || Co->Kind == NumKind::UInt) &&
-              ST.Kind != ScalarKind::Float)
-            std::memcpy(Px + Co->Offset, &Bits, Co->Bits / 8);
-          else
+              ST.Kind != ScalarKind::Float) {
+            // Integer outputs saturate to a narrower attachment's range,
+            // as GPUs convert (the conformance suite's 16-bit UINT
+            // framebuffer test writes 65536 and expects 65535).
+            int64_t V = ST.Kind == ScalarKind::Int
+                            ? int64_t(signExtend(Bits, ST.Bits))
+                            : int64_t(Bits & maskBits(ST.Bits));
+            if (Co->Bits < 64) {
+              int64_t Lo = Co->Kind == NumKind::Int
+                               ? -(int64_t(1) << (Co->Bits - 1))
+                               : 0;
+              int64_t Hi = Co->Kind == NumKind::Int
+                               ? (int64_t(1) << (Co->Bits - 1)) - 1
+                               : (int64_t(1) << Co->Bits) - 1;
+              V = std::clamp(V, Lo, Hi);
+            }
+            std::memcpy(Px + Co->Offset, &V, Co->Bits / 8);
+          } else
             Src[C] = asDouble(ST, Bits);
         }
         if (RS.Blend.Enabled)
