@@ -66,7 +66,7 @@ private:
   Expected<Translation> translate(const ShaderDecl &D, const AttachDecl &A,
                                   Stage St);
   Error prepareFramebuffers();
-  DispatchResources resources(PipelineDecl &P);
+  Expected<DispatchResources> resources(PipelineDecl &P);
   std::vector<ColorTarget> colorTargets(PipelineDecl &P);
   Error runCompute(const Command &C, PipelineDecl &P);
   Error drawCommand(const Command &C, PipelineDecl &P);
@@ -160,14 +160,35 @@ Error Runner::prepareFramebuffers() {
   return Error::success();
 }
 
-DispatchResources Runner::resources(PipelineDecl &P) {
+Expected<DispatchResources> Runner::resources(PipelineDecl &P) {
   DispatchResources R;
   for (const BindDecl &B : P.Binds) {
     BufferDecl &Buf = *S.findBuffer(B.Buffer);
-    if (B.Kind == BindKind::Storage || B.Kind == BindKind::Uniform)
-      R.bind(B.Set, B.Binding, Buf.Data.data(), Buf.Data.size());
-    else if (B.Kind == BindKind::PushConstant)
+    if (B.Kind == BindKind::PushConstant) {
       R.PushConstants = Buf.Data;
+      continue;
+    }
+    if (B.Kind != BindKind::Storage && B.Kind != BindKind::Uniform)
+      continue;
+    size_t Elems = std::max<size_t>(B.Array.size(), 1);
+    for (size_t E = 0; E < Elems; ++E) {
+      BufferDecl &EB = B.Array.empty() ? Buf : *S.findBuffer(B.Array[E]);
+      uint64_t Off = E < B.Offsets.size() ? B.Offsets[E] : 0;
+      uint64_t Range = E < B.Ranges.size() ? B.Ranges[E] : 0;
+      if (Off > EB.Data.size() || (Range && Off + Range > EB.Data.size()))
+        return makeError(formatv("DESCRIPTOR_SET {0} BINDING {1}: offset {2} "
+                                 "and range {3} exceed buffer '{4}' ({5} "
+                                 "bytes)",
+                                 B.Set, B.Binding, Off, Range, EB.Name,
+                                 EB.Data.size())
+                             .str());
+      uint64_t Size = Range ? Range : EB.Data.size() - Off;
+      if (B.Array.empty())
+        R.bind(B.Set, B.Binding, EB.Data.data() + Off, Size);
+      else
+        R.bindArrayElement(B.Set, B.Binding, uint32_t(E),
+                           EB.Data.data() + Off, Size);
+    }
   }
   return R;
 }
@@ -197,13 +218,15 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
       return CS.takeError();
     It = Compute.emplace(P.Name, std::move(*CS)).first;
   }
-  DispatchResources R = resources(P);
+  auto R = resources(P);
+  if (!R)
+    return R.takeError();
   std::array<uint32_t, 3> G = {uint32_t(C.Nums[0]), uint32_t(C.Nums[1]),
                                uint32_t(C.Nums[2])};
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
-  return It->second->dispatch(G, R, O.Threads);
+  return It->second->dispatch(G, *R, O.Threads);
 }
 
 Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
@@ -351,8 +374,10 @@ Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
   for (const BindDecl &B : P.Binds)
     if (B.Kind == BindKind::DepthStencil)
       RS.DepthBuffer = S.findBuffer(B.Buffer);
-  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, resources(P),
-                     RS);
+  auto R = resources(P);
+  if (!R)
+    return R.takeError();
+  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, *R, RS);
 }
 
 void Runner::clear(PipelineDecl &P) {

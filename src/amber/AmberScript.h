@@ -52,9 +52,16 @@ struct AttachDecl {
 enum class BindKind { Storage, Uniform, PushConstant, Color, DepthStencil };
 
 struct BindDecl {
-  std::string Buffer;
+  std::string Buffer; ///< the buffer (BUFFER_ARRAY: the first element's)
   BindKind Kind = BindKind::Storage;
   uint32_t Set = 0, Binding = 0, Location = 0;
+  /// BIND BUFFER_ARRAY: the buffer of each descriptor array element;
+  /// empty for a single buffer.
+  std::vector<std::string> Array;
+  /// Storage and uniform bindings, per element (one for a single buffer):
+  /// the descriptor's byte offset (DESCRIPTOR_OFFSET plus a dynamic
+  /// buffer's OFFSET) and DESCRIPTOR_RANGE (0: to the buffer's end).
+  std::vector<uint64_t> Offsets, Ranges;
 };
 
 /// VERTEX_DATA B LOCATION n [RATE vertex|instance] [OFFSET o] [STRIDE s]
