@@ -13,6 +13,7 @@
 #include "amber/Graphics.h"
 #include "amber/VkScriptParser.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -215,7 +216,7 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
       return T.takeError();
     auto CS = ComputeShader::create(std::move(*T));
     if (!CS)
-      return CS.takeError();
+      return makeError(CS.status().message());
     It = Compute.emplace(P.Name, std::move(*CS)).first;
   }
   auto R = resources(P);
@@ -226,7 +227,10 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
-  return It->second->dispatch(G, *R, O.Threads);
+  Status D = It->second->dispatch(G, *R, O.Threads);
+  if (!D.ok())
+    return makeError(D.message());
+  return Error::success();
 }
 
 Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
@@ -252,7 +256,7 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
       GS.VertexInfo = T->Compute;
       auto J = JitShader::create(std::move(*T));
       if (!J)
-        return J.takeError();
+        return makeError(J.status().message());
       GS.Vertex = std::move(*J);
     }
     // Without a fragment shader a draw runs the vertex stage only.
@@ -263,7 +267,7 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
       GS.FragmentInfo = T->Compute;
       auto J = JitShader::create(std::move(*T));
       if (!J)
-        return J.takeError();
+        return makeError(J.status().message());
       GS.Fragment = std::move(*J);
     }
     It = Graphics.emplace(P.Name, std::move(GS)).first;
