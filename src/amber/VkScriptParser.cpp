@@ -183,8 +183,10 @@ Error VkParser::parseRequire(const Section &Sec) {
     } else if (K == "fbsize") {
       uint64_t Wd, Ht;
       if (W.size() != 3 || !parseUnsigned(W[1], Wd) ||
-          !parseUnsigned(W[2], Ht) || !Wd || !Ht || Wd > 16384 || Ht > 16384)
-        return err(L.No, "fbsize needs a width and a height (1 to 16384)");
+          !parseUnsigned(W[2], Ht) || !Wd || !Ht || Wd > (1u << 24) ||
+          Ht > (1u << 24) || Wd * Ht > (1u << 24))
+        return err(L.No, "fbsize needs a width and a height (at most 2^24 "
+                         "pixels, as FRAMEBUFFER_SIZE)");
       FbWidth = uint32_t(Wd);
       FbHeight = uint32_t(Ht);
     } else if (K == "fence_timeout") {
