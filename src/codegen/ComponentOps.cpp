@@ -1,6 +1,8 @@
 //===- ComponentOps.cpp - Component-wise SPIR-V arithmetic ----------------===//
 #include "codegen/ComponentOps.h"
 
+#include "parser/OpcodeTable.h"
+
 #include "llvm/IR/Intrinsics.h"
 
 #include <functional>
@@ -230,53 +232,13 @@ Value *emitBitFieldExtract(IRBuilder<> &B, Value *X, Value *Off, Value *Cnt,
 }
 
 bool isComponentBinary(spv::Op Op) {
-  // Exactly the opcodes emitComponentBinary's switches list.
-  switch (Op) {
-  default:
-    return false;
-#define S2L_BIN(X) case spv::Op::X:
-  S2L_BIN(OpIAdd) S2L_BIN(OpISub) S2L_BIN(OpIMul) S2L_BIN(OpUDiv)
-  S2L_BIN(OpSDiv) S2L_BIN(OpUMod) S2L_BIN(OpSRem) S2L_BIN(OpSMod)
-  S2L_BIN(OpFAdd) S2L_BIN(OpFSub) S2L_BIN(OpFMul) S2L_BIN(OpFDiv)
-  S2L_BIN(OpFRem) S2L_BIN(OpFMod) S2L_BIN(OpBitwiseAnd) S2L_BIN(OpLogicalAnd)
-  S2L_BIN(OpBitwiseOr) S2L_BIN(OpLogicalOr) S2L_BIN(OpBitwiseXor)
-  S2L_BIN(OpLogicalNotEqual) S2L_BIN(OpLogicalEqual)
-  S2L_BIN(OpShiftLeftLogical) S2L_BIN(OpShiftRightLogical)
-  S2L_BIN(OpShiftRightArithmetic) S2L_BIN(OpIEqual) S2L_BIN(OpINotEqual)
-  S2L_BIN(OpUGreaterThan) S2L_BIN(OpSGreaterThan)
-  S2L_BIN(OpUGreaterThanEqual) S2L_BIN(OpSGreaterThanEqual)
-  S2L_BIN(OpULessThan) S2L_BIN(OpSLessThan) S2L_BIN(OpULessThanEqual)
-  S2L_BIN(OpSLessThanEqual) S2L_BIN(OpFOrdEqual) S2L_BIN(OpFUnordEqual)
-  S2L_BIN(OpFOrdNotEqual) S2L_BIN(OpFUnordNotEqual) S2L_BIN(OpFOrdLessThan)
-  S2L_BIN(OpFUnordLessThan) S2L_BIN(OpFOrdGreaterThan)
-  S2L_BIN(OpFUnordGreaterThan) S2L_BIN(OpFOrdLessThanEqual)
-  S2L_BIN(OpFUnordLessThanEqual) S2L_BIN(OpFOrdGreaterThanEqual)
-  S2L_BIN(OpFUnordGreaterThanEqual)
-#undef S2L_BIN
-    return true;
-  }
+  // The opcode table's Binary flag lists exactly what emitComponentBinary
+  // implements.
+  return hasOpcodeFlag(Op, OpcodeFlag::Binary);
 }
 
 bool isComponentUnary(spv::Op Op) {
-  switch (Op) {
-  case spv::Op::OpSNegate:
-  case spv::Op::OpFNegate:
-  case spv::Op::OpNot:
-  case spv::Op::OpLogicalNot:
-  case spv::Op::OpConvertFToS:
-  case spv::Op::OpConvertFToU:
-  case spv::Op::OpConvertSToF:
-  case spv::Op::OpConvertUToF:
-  case spv::Op::OpUConvert:
-  case spv::Op::OpSConvert:
-  case spv::Op::OpFConvert:
-  case spv::Op::OpCopyObject:
-  case spv::Op::OpCopyLogical:
-  case spv::Op::OpBitcast:
-    return true;
-  default:
-    return false;
-  }
+  return hasOpcodeFlag(Op, OpcodeFlag::Unary);
 }
 
 } // namespace spirv2llvm

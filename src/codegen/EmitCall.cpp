@@ -24,6 +24,8 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
+
 #include "parser/SpirvNames.h"
 
 using namespace llvm;
@@ -33,13 +35,6 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
-namespace {
-bool isAccessChain(spv::Op Op) {
-  return Op == spv::Op::OpAccessChain || Op == spv::Op::OpInBoundsAccessChain ||
-         Op == spv::Op::OpPtrAccessChain ||
-         Op == spv::Op::OpInBoundsPtrAccessChain;
-}
-} // namespace
 
 uint32_t SimdEmitter::pointerRoot(uint32_t Ptr) const {
   for (unsigned Steps = 0; Steps < 4096; ++Steps) {

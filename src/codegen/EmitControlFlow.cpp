@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 
 using namespace llvm;
@@ -129,45 +130,18 @@ bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
   };
   for (uint32_t Index : Blk.Insts) {
     const Instruction &I = M.Insts[Index];
-    switch (I.Opcode) {
-    case Op::OpLoad:
-      if (IsPushConstantPointer(I.Operands[0], IsPushConstantPointer))
-        continue;
-      return false;
-    case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
-      if (IsPushConstantPointer(I.Result.value(), IsPushConstantPointer))
-        continue;
-      return false;
-    // Arithmetic, comparisons, conversions, composites and control flow
-    // between blocks: masked or lane-wise, harmless with no lane active.
-    case Op::OpPhi: case Op::OpBranch: case Op::OpBranchConditional:
-    case Op::OpSwitch: case Op::OpSelectionMerge: case Op::OpLoopMerge:
-    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpFAdd:
-    case Op::OpFSub: case Op::OpFMul: case Op::OpFNegate: case Op::OpSNegate:
-    case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
-    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd:
-    case Op::OpBitwiseOr: case Op::OpBitwiseXor: case Op::OpNot:
-    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan:
-    case Op::OpSLessThan: case Op::OpUGreaterThan: case Op::OpSGreaterThan:
-    case Op::OpULessThanEqual: case Op::OpSLessThanEqual:
-    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:
-    case Op::OpFOrdLessThan: case Op::OpFOrdGreaterThan:
-    case Op::OpLogicalAnd: case Op::OpLogicalOr: case Op::OpLogicalNot:
-    case Op::OpSelect: case Op::OpBitcast: case Op::OpConvertUToF:
-    case Op::OpConvertSToF: case Op::OpCompositeExtract:
-    case Op::OpCompositeConstruct: case Op::OpVectorShuffle:
-    case Op::OpCompositeInsert: case Op::OpCopyObject: case Op::OpFDiv:
-    case Op::OpDot: case Op::OpVectorTimesScalar: case Op::OpFOrdEqual:
-    case Op::OpFOrdNotEqual: case Op::OpFOrdLessThanEqual:
-    case Op::OpFOrdGreaterThanEqual: case Op::OpFUnordLessThan:
-    case Op::OpFUnordGreaterThan: case Op::OpFUnordEqual:
-    case Op::OpFUnordNotEqual: case Op::OpLogicalEqual:
-    case Op::OpLogicalNotEqual: case Op::OpIsNan: case Op::OpIsInf:
-    case Op::OpAny: case Op::OpAll: case Op::OpUConvert:
-    case Op::OpSConvert: case Op::OpFConvert: case Op::OpBitCount:
-    case Op::OpBitReverse:
-      continue;
-    default:
+    // Loads of push constants (through constant indices) are safe too.
+    if (I.Opcode == Op::OpLoad) {
+      if (!IsPushConstantPointer(I.Operands[0], IsPushConstantPointer))
+        return false;
+    } else if (I.Opcode == Op::OpAccessChain ||
+               I.Opcode == Op::OpInBoundsAccessChain) {
+      if (!IsPushConstantPointer(I.Result.value(), IsPushConstantPointer))
+        return false;
+    } else if (!hasOpcodeFlag(I.Opcode, OpcodeFlag::Speculatable)) {
+      // Speculatable: arithmetic, comparisons, conversions, composites and
+      // control flow between blocks, masked or lane-wise, harmless with no
+      // lane active.
       return false;
     }
   }

@@ -38,6 +38,7 @@
 #include "codegen/MathBuilder.h"
 #include "codegen/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -55,47 +56,6 @@ using llvm::Constant;
 using llvm::Type;
 
 namespace {
-
-/// Number of operands after the instruction number; 0 for numbers that are
-/// not instructions (including the reserved IMix).
-unsigned operandCount(uint32_t Inst) {
-  switch (Inst) {
-  case GLSLstd450Atan2:
-  case GLSLstd450Pow:
-  case GLSLstd450Modf:
-  case GLSLstd450FMin:
-  case GLSLstd450UMin:
-  case GLSLstd450SMin:
-  case GLSLstd450FMax:
-  case GLSLstd450UMax:
-  case GLSLstd450SMax:
-  case GLSLstd450Step:
-  case GLSLstd450Frexp:
-  case GLSLstd450Ldexp:
-  case GLSLstd450Distance:
-  case GLSLstd450Cross:
-  case GLSLstd450Reflect:
-  case GLSLstd450InterpolateAtSample:
-  case GLSLstd450InterpolateAtOffset:
-  case GLSLstd450NMin:
-  case GLSLstd450NMax:
-    return 2;
-  case GLSLstd450FClamp:
-  case GLSLstd450UClamp:
-  case GLSLstd450SClamp:
-  case GLSLstd450FMix:
-  case GLSLstd450SmoothStep:
-  case GLSLstd450Fma:
-  case GLSLstd450FaceForward:
-  case GLSLstd450Refract:
-  case GLSLstd450NClamp:
-    return 3;
-  case GLSLstd450IMix:
-    return 0;
-  default:
-    return Inst >= GLSLstd450Round && Inst < GLSLstd450Count ? 1 : 0;
-  }
-}
 
 /// Whether two flattened types have the same shape: as many components,
 /// each float or integer alike and of the same width (signedness may
@@ -130,7 +90,7 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
   }
   const uint32_t Inst = I.Operands[1];
   const char *Name = glslStd450Name(Inst);
-  const unsigned Count = operandCount(Inst);
+  const unsigned Count = glslStd450OperandCount(Inst);
   const std::string What =
       "GLSL.std.450 " + (Name ? std::string(Name) : std::to_string(Inst));
   if (!Count) {

@@ -1,13 +1,15 @@
 //===- EmitInstruction.cpp - The one opcode dispatch of the SIMD back end -===//
 //
-// Every non-terminator instruction of a block arrives here; each family of
-// opcodes goes to the file that implements it. An opcode not listed is a
-// diagnostic naming it, never a crash.
+// Every non-terminator instruction of a block arrives here and goes, by its
+// family in the opcode table (parser/OpcodeTable.h), to the file that
+// implements the family. An opcode no family takes, or one its family's
+// emitter does not implement, is a diagnostic naming it, never a crash.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/EmitterCommon.h"
 #include "codegen/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 
 using namespace llvm;
@@ -19,25 +21,67 @@ using llvm::Constant;
 using llvm::Type;
 
 void SimdEmitter::emitInstruction(const Instruction &I) {
-  std::string Message;
-  switch (routeInstruction(M, I, Message)) {
-  case InstructionRoute::NoCode:
+  bool Done = false;
+  switch (opcodeInfo(I.Opcode).Family) {
+  case OpcodeFamily::NoCode:
     return;
-  case InstructionRoute::GlslStd450:
-    emitGlslStd450(I);
+  case OpcodeFamily::ExtInst: {
+    std::string Message;
+    switch (routeExtInst(M, I, Message)) {
+    case ExtInstRoute::NoCode:
+      return;
+    case ExtInstRoute::GlslStd450:
+      emitGlslStd450(I); // false after its own diagnostic
+      return;
+    case ExtInstRoute::Unsupported:
+      failAt(I, Message);
+      return;
+    }
     return;
-  case InstructionRoute::Unsupported:
-    failAt(I, Message);
-    return;
-  case InstructionRoute::Families:
+  }
+  case OpcodeFamily::Arithmetic:
+    // OpBitcast to or from a physical pointer converts an address.
+    Done = emitPhysicalPointer(I) || emitArithmetic(I);
+    break;
+  case OpcodeFamily::PhysicalPointer:
+    Done = emitPhysicalPointer(I);
+    break;
+  case OpcodeFamily::Bitwise:
+    Done = emitBitwise(I);
+    break;
+  case OpcodeFamily::Composite:
+    Done = emitComposite(I);
+    break;
+  case OpcodeFamily::Matrix:
+    Done = emitMatrix(I);
+    break;
+  case OpcodeFamily::Memory:
+    Done = emitMemory(I);
+    break;
+  case OpcodeFamily::Atomic:
+    Done = emitAtomic(I);
+    break;
+  case OpcodeFamily::Barrier:
+    Done = emitBarrier(I);
+    break;
+  case OpcodeFamily::Call:
+    Done = emitCall(I);
+    break;
+  case OpcodeFamily::Subgroup:
+    Done = emitSubgroup(I);
+    break;
+  case OpcodeFamily::Helper:
+    Done = emitHelperInvocation(I);
+    break;
+  case OpcodeFamily::Derivative:
+    Done = emitDerivative(I);
+    break;
+  case OpcodeFamily::ControlFlow: // emitted with the blocks, never here
+  case OpcodeFamily::None:
     break;
   }
-  if (emitPhysicalPointer(I) || emitArithmetic(I) || emitComposite(I) || emitMatrix(I) ||
-      emitBitwise(I) || emitSubgroup(I) || emitMemory(I) ||
-      emitAtomic(I) || emitBarrier(I) || emitCall(I) ||
-      emitHelperInvocation(I) || emitDerivative(I))
-    return;
-  failAt(I, "unsupported: instruction " + Twine(opName(I.Opcode)));
+  if (!Done)
+    failAt(I, "unsupported: instruction " + Twine(opName(I.Opcode)));
 }
 
 } // namespace spirv2llvm::simd

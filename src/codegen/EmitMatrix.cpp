@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
+
 using namespace llvm;
 
 namespace spirv2llvm::simd {
@@ -17,17 +19,9 @@ using llvm::Type;
 
 bool SimdEmitter::emitMatrix(const Instruction &I) {
   using spv::Op;
-  switch (I.Opcode) {
-  case Op::OpMatrixTimesVector:
-  case Op::OpVectorTimesMatrix:
-  case Op::OpMatrixTimesMatrix:
-  case Op::OpOuterProduct:
-  case Op::OpMatrixTimesScalar:
-  case Op::OpTranspose:
-    break;
-  default:
+  // Only the Matrix family arrives here (EmitInstruction.cpp).
+  if (opcodeInfo(I.Opcode).Family != OpcodeFamily::Matrix)
     return false;
-  }
   uint32_t Id = I.Result.value();
   bool Varying = isVarying(Id);
   auto Operand = [&](size_t K) { return coerce(get(I.Operands[K]), Varying); };

@@ -24,6 +24,7 @@
 // PartitionedReduceNV and the non-uniform rotate are not supported.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/GroupOps.h"
 #include "codegen/SimdEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -37,42 +38,9 @@ using llvm::Type;
 
 namespace {
 
-/// Identity of the arithmetic group operation \p Kind for element type \p T;
-/// \p ForFill asks for the value that leaves every input unchanged (-0.0
-/// for FAdd), otherwise the spec's identity (+0.0), which ExclusiveScan
-/// gives the first lane.
+/// Identity of the arithmetic group operation \p Kind (GroupOps.h).
 Constant *identityOf(spv::Op Kind, Type *T, bool ForFill) {
-  using spv::Op;
-  unsigned Bits = T->getScalarSizeInBits();
-  switch (Kind) {
-  case Op::OpGroupNonUniformIAdd:
-  case Op::OpGroupNonUniformUMax:
-  case Op::OpGroupNonUniformBitwiseOr:
-  case Op::OpGroupNonUniformBitwiseXor:
-  case Op::OpGroupNonUniformLogicalOr:
-  case Op::OpGroupNonUniformLogicalXor:
-    return Constant::getNullValue(T);
-  case Op::OpGroupNonUniformFAdd:
-    return ConstantFP::get(T, ForFill ? -0.0 : 0.0);
-  case Op::OpGroupNonUniformIMul:
-    return ConstantInt::get(T, 1);
-  case Op::OpGroupNonUniformFMul:
-    return ConstantFP::get(T, 1.0);
-  case Op::OpGroupNonUniformSMin:
-    return ConstantInt::get(T, APInt::getSignedMaxValue(Bits));
-  case Op::OpGroupNonUniformSMax:
-    return ConstantInt::get(T, APInt::getSignedMinValue(Bits));
-  case Op::OpGroupNonUniformUMin:
-  case Op::OpGroupNonUniformBitwiseAnd:
-  case Op::OpGroupNonUniformLogicalAnd:
-    return Constant::getAllOnesValue(T);
-  case Op::OpGroupNonUniformFMin:
-    return ConstantFP::getInfinity(T, /*Negative=*/false);
-  case Op::OpGroupNonUniformFMax:
-    return ConstantFP::getInfinity(T, /*Negative=*/true);
-  default:
-    return nullptr;
-  }
+  return groupIdentity(Kind, T, ForFill);
 }
 
 /// Combines \p X and \p Y lane by lane with group operation \p Kind.

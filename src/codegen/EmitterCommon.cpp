@@ -9,31 +9,19 @@ using namespace llvm;
 
 namespace spirv2llvm {
 
-InstructionRoute routeInstruction(const Module &M, const Instruction &I,
-                                  std::string &Message) {
-  switch (I.Opcode) {
-  case spv::Op::OpNop:
-  case spv::Op::OpLine:
-  case spv::Op::OpNoLine:
-  case spv::Op::OpSelectionMerge:
-  case spv::Op::OpLoopMerge:
-    return InstructionRoute::NoCode;
-  case spv::Op::OpExtInst: {
-    auto Set = M.ExtInstImports.find(I.Operands[0]);
-    if (Set == M.ExtInstImports.end())
-      return InstructionRoute::NoCode;
-    if (Set->second == "GLSL.std.450")
-      return InstructionRoute::GlslStd450;
-    // NonSemantic.* sets are debug and reflection information: no code.
-    if (Set->second.rfind("NonSemantic.", 0) == 0)
-      return InstructionRoute::NoCode;
-    Message = "unsupported: extended instruction " +
-              std::to_string(I.Operands[1]) + " of " + Set->second;
-    return InstructionRoute::Unsupported;
-  }
-  default:
-    return InstructionRoute::Families;
-  }
+ExtInstRoute routeExtInst(const Module &M, const Instruction &I,
+                          std::string &Message) {
+  auto Set = M.ExtInstImports.find(I.Operands[0]);
+  if (Set == M.ExtInstImports.end())
+    return ExtInstRoute::NoCode;
+  if (Set->second == "GLSL.std.450")
+    return ExtInstRoute::GlslStd450;
+  // NonSemantic.* sets are debug and reflection information: no code.
+  if (Set->second.rfind("NonSemantic.", 0) == 0)
+    return ExtInstRoute::NoCode;
+  Message = "unsupported: extended instruction " +
+            std::to_string(I.Operands[1]) + " of " + Set->second;
+  return ExtInstRoute::Unsupported;
 }
 
 Expected<CodegenResult> finishModule(std::unique_ptr<llvm::Module> LM,

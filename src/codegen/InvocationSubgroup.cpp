@@ -10,6 +10,7 @@
 // rejected.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/GroupOps.h"
 #include "codegen/InvocationEmitter.h"
 
 using namespace llvm;
@@ -21,50 +22,11 @@ using llvm::Type;
 
 namespace {
 
-/// Identity of the reduction \p Op for values of type \p T.
+/// Identity of the reduction \p Op (GroupOps.h) for values of type \p T.
 Constant *identityOf(spv::Op Op, Type *T) {
-  Type *ST = T->getScalarType();
-  Constant *C = nullptr;
-  switch (Op) {
-  case spv::Op::OpGroupNonUniformIAdd:
-  case spv::Op::OpGroupNonUniformBitwiseOr:
-  case spv::Op::OpGroupNonUniformBitwiseXor:
-  case spv::Op::OpGroupNonUniformLogicalOr:
-  case spv::Op::OpGroupNonUniformLogicalXor:
-  case spv::Op::OpGroupNonUniformUMax:
-    C = Constant::getNullValue(ST);
-    break;
-  case spv::Op::OpGroupNonUniformFAdd:
-    C = ConstantFP::get(ST, 0.0);
-    break;
-  case spv::Op::OpGroupNonUniformIMul:
-    C = ConstantInt::get(ST, 1);
-    break;
-  case spv::Op::OpGroupNonUniformFMul:
-    C = ConstantFP::get(ST, 1.0);
-    break;
-  case spv::Op::OpGroupNonUniformBitwiseAnd:
-  case spv::Op::OpGroupNonUniformLogicalAnd:
-  case spv::Op::OpGroupNonUniformUMin:
-    C = Constant::getAllOnesValue(ST);
-    break;
-  case spv::Op::OpGroupNonUniformSMin:
-    C = ConstantInt::get(
-        ST, APInt::getSignedMaxValue(ST->getIntegerBitWidth()));
-    break;
-  case spv::Op::OpGroupNonUniformSMax:
-    C = ConstantInt::get(
-        ST, APInt::getSignedMinValue(ST->getIntegerBitWidth()));
-    break;
-  case spv::Op::OpGroupNonUniformFMin:
-    C = ConstantFP::getInfinity(ST);
-    break;
-  case spv::Op::OpGroupNonUniformFMax:
-    C = ConstantFP::getInfinity(ST, /*Negative=*/true);
-    break;
-  default:
+  Constant *C = groupIdentity(Op, T->getScalarType(), /*ForFill=*/false);
+  if (!C)
     return nullptr;
-  }
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     return ConstantVector::getSplat(VT->getElementCount(), C);
   return C;
