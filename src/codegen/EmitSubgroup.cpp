@@ -4,9 +4,9 @@
 // SubgroupLocalInvocationId L. Only lanes in CurMask take part; an inactive
 // lane's input is replaced by the operation's identity before combining.
 //
-// Every result is a <W x T> vector (the uniformity analysis marks all
-// GroupNonUniform results Varying); reductions, broadcasts, ballots and
-// votes hold the same value in every lane.
+// Results are computed as <W x T> vectors; reductions, broadcasts,
+// ballots and votes hold the same value in every lane, and the uniformity
+// analysis marks them Uniform, so set() keeps lane 0 as a scalar.
 //
 // Reductions and clustered reductions are butterflies (lane i combines with
 // lane i ^ k for k = 1, 2, 4, ... below the cluster size), so every lane
