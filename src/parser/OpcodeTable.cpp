@@ -14,7 +14,8 @@ const OpcodeInfo &opcodeInfo(spv::Op Op) {
   static const OpcodeInfo Unlisted{spv::Op::Max, OpcodeFamily::None,
                                    UniformityRule::Operands,
                                    SpecConstantForm::None,
-                                   SpecConstantKind::Other, 0};
+                                   SpecConstantKind::Other, 0,
+                                   OperandShape::None};
   const OpcodeInfo *End = std::end(OpcodeInfos);
   const OpcodeInfo *It = std::lower_bound(
       std::begin(OpcodeInfos), End, Op,

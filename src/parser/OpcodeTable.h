@@ -2,7 +2,8 @@
 //
 // Facts about SPIR-V opcodes that several stages need, kept in one place
 // (the shape of NIR's nir_op_infos): the family an emitter dispatches on,
-// the uniformity rule of the result, the OpSpecConstantOp form, whether
+// the uniformity rule of the result, the operand and result types the type
+// checker asks for, the OpSpecConstantOp form, whether
 // the operation may run with no lane active, and the operand counts of the
 // GLSL.std.450 instructions. The table is generated at build time
 // (gen_opcode_table.py) from SPIRV-Headers' grammar and the hand-written
@@ -66,6 +67,32 @@ enum class SpecConstantForm : uint8_t {
 /// one.
 enum class SpecConstantKind : uint8_t { Other, Bool, Int, Float };
 
+/// The operand and result types of an opcode the type checker checks with
+/// one rule (TypeCheck.cpp); None: its own rule, or none.
+enum class OperandShape : uint8_t {
+  None,
+  FloatBinary,      ///< two float operands like the float result
+  FloatUnary,       ///< one float operand like the float result
+  IntBinary,        ///< two integer operands like the integer result
+  IntUnary,         ///< one integer operand like the integer result
+  IntUnaryAnyWidth, ///< one integer operand, any width (OpBitCount)
+  Shift,            ///< IntBinary; the shift amount may have any width
+  BoolBinary,       ///< two boolean operands like the boolean result
+  BoolUnary,        ///< one boolean operand like the boolean result
+  IntCompare,       ///< boolean result; two integer operands of one width
+  FloatCompare,     ///< boolean result; two float operands of one width
+  FloatTest,        ///< boolean result; one float operand (isnan, isinf)
+  FloatToInt,       ///< conversions: one operand, same component count
+  IntToFloat,
+  IntToInt,
+  FloatToFloat,
+  /// Arithmetic group operations: the value operand has the result type, of
+  /// the kind the opcode names.
+  GroupInt,
+  GroupFloat,
+  GroupBool,
+};
+
 namespace OpcodeFlag {
 enum : uint8_t {
   Binary = 1,       ///< component-wise binary (ComponentOps.h)
@@ -87,6 +114,7 @@ struct OpcodeInfo {
   SpecConstantForm SpecForm;
   SpecConstantKind SpecKind;
   uint8_t Flags;
+  OperandShape Shape;
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets

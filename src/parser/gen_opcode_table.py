@@ -21,6 +21,10 @@ RULES = ["Operands", "Special", "Varying", "Uniform", "ReduceUniform",
 FORMS = ["None", "Convert", "Quantize", "Unary", "Binary", "Shift",
          "Compare", "Select", "Shuffle", "Extract", "Insert"]
 KINDS = ["Other", "Bool", "Int", "Float"]
+SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
+          "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
+          "FloatCompare", "FloatTest", "FloatToInt", "IntToFloat", "IntToInt",
+          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
          "ConstantDecl", "Terminator"]
 
@@ -64,6 +68,12 @@ def main():
             form, _, kind = spec.partition(":")
             if form not in FORMS or kind not in KINDS:
                 fail(props_path, no, f"unknown OpSpecConstantOp form {spec}")
+        shape = "None"
+        for f in [f for f in flags if f.startswith("Shape=")]:
+            shape = f[len("Shape="):]
+            if shape not in SHAPES:
+                fail(props_path, no, f"unknown operand shape {shape}")
+        flags = [f for f in flags if not f.startswith("Shape=")]
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
@@ -71,7 +81,8 @@ def main():
         rows[opcodes[name]] = (
             f"  {{spv::Op({opcodes[name]}), OpcodeFamily::{family}, "
             f"UniformityRule::{rule}, SpecConstantForm::{form}, "
-            f"SpecConstantKind::{kind}, uint8_t({bits})}}, // {name}")
+            f"SpecConstantKind::{kind}, uint8_t({bits}), "
+            f"OperandShape::{shape}}}, // {name}")
 
     counts = {}
     for inst in glsl["instructions"]:
