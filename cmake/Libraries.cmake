@@ -8,6 +8,9 @@
 # The order is also in tests/layering/check_layers.py, which fails when a
 # target links or a file includes a layer above its own.
 
+# (CMAKE_INSTALL_INCLUDEDIR and friends, used in install interfaces below.)
+include(GNUInstallDirs)
+
 # s2l_library(NAME DIR DEPS...): the .cpp files of src/DIR, src/ as a
 # PRIVATE include path (headers under src/ are never exported), include/
 # as the public one.
