@@ -358,8 +358,9 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
                           reinterpret_cast<uintptr_t>(Shared.data()),
                           reinterpret_cast<uintptr_t>(Shared.data()) +
                               CI.WorkgroupMemorySize});
-      FaultMessage =
-          describeFault(F, Ranges, UseFibers && ThreadStacks.isGuard(F.Address));
+      bool StackOverflow = (UseFibers && ThreadStacks.isGuard(F.Address)) ||
+                           isBelowThreadStack(F.Address);
+      FaultMessage = describeFault(F, Ranges, StackOverflow);
     }
   };
 

@@ -3,6 +3,9 @@
 
 #include "spirv2llvm/Compute.h"
 
+#include <algorithm>
+#include <pthread.h>
+
 namespace spirv2llvm {
 
 namespace {
@@ -22,6 +25,22 @@ std::string bindingName(uint32_t Set, uint32_t Binding) {
 }
 
 } // namespace
+
+bool isBelowThreadStack(uintptr_t Addr) {
+  pthread_attr_t A;
+  if (pthread_getattr_np(pthread_self(), &A) != 0)
+    return false;
+  void *Low = nullptr;
+  size_t Size = 0, Guard = 0;
+  pthread_attr_getstack(&A, &Low, &Size);
+  pthread_attr_getguardsize(&A, &Guard);
+  pthread_attr_destroy(&A);
+  auto Bottom = reinterpret_cast<uintptr_t>(Low);
+  // The guard pages (glibc's, or the kernel's gap below the main thread's
+  // stack, at least 256 pages) lie below the usable stack.
+  uintptr_t Reach = std::max<uintptr_t>(Guard, 1 << 20);
+  return Addr < Bottom + 4096 && Addr + Reach >= Bottom;
+}
 
 std::vector<ResourceRange> resourceRanges(const DispatchResources &R,
                                           const ComputeInfo *Info) {

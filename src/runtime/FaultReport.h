@@ -36,6 +36,11 @@ struct ResourceRange {
 std::vector<ResourceRange> resourceRanges(const DispatchResources &R,
                                           const ComputeInfo *Info = nullptr);
 
+/// Whether \p Addr lies just below the calling thread's own stack (in its
+/// guard region): a stack overflow. Slow (it asks the thread library for
+/// the stack's bounds): for the error path only.
+bool isBelowThreadStack(uintptr_t Addr);
+
 /// The message for fault \p F: "the shader accessed memory outside its
 /// resources: ..." for memory faults, "the shader trapped: ..." for the
 /// others. \p StackOverflow says the address is in a stack's guard page.

@@ -176,6 +176,32 @@ void main() {
   EXPECT_NE(Msg.find("stack overflow"), std::string::npos) << Msg;
 }
 
+TEST(Faults, StackOverflowOnAThreadStack) {
+  // No barriers, so no fibers: 32 MiB of private memory per SIMD group on
+  // the worker threads' own stacks (8 MiB).
+  const char *Src = R"(#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+void main() {
+  uint big[2097152];
+  uint i = gl_LocalInvocationID.x;
+  for (uint k = 0u; k < 2097152u; k += 1024u)
+    big[k + a[i]] = k;
+  a[i] = big[a[i + 4u]];
+}
+)";
+  auto S = compile(Src);
+  ASSERT_TRUE(S);
+  std::vector<uint32_t> Data(8, 0);
+  DispatchResources R;
+  R.bind(0, 0, Data.data(), Data.size() * 4);
+  for (unsigned Threads : {1u, 2u}) {
+    std::string Msg = dispatchError(*S, R, 2, Threads);
+    EXPECT_NE(Msg.find("stack overflow"), std::string::npos)
+        << Threads << " threads: " << Msg;
+  }
+}
+
 TEST(Faults, CatchFaultsOffStillCrashes) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   auto S = compile(WildWrite);
