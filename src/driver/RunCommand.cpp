@@ -14,7 +14,7 @@
 #include "driver/RunCommand.h"
 
 #include "driver/ArgParse.h"
-#include "driver/GuardedBuffer.h"
+#include "runtime/GuardedBuffer.h"
 
 #include "spirv2llvm/Compute.h"
 #include "support/Diagnostic.h"

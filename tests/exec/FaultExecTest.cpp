@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "ComputeTestUtil.h"
 
-#include "driver/GuardedBuffer.h"
+#include "runtime/GuardedBuffer.h"
 
 #include <gtest/gtest.h>
 

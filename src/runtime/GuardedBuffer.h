@@ -11,8 +11,8 @@
 // caught; the regions cost address space only.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SPIRV2LLVM_DRIVER_GUARDEDBUFFER_H
-#define SPIRV2LLVM_DRIVER_GUARDEDBUFFER_H
+#ifndef SPIRV2LLVM_RUNTIME_GUARDEDBUFFER_H
+#define SPIRV2LLVM_RUNTIME_GUARDEDBUFFER_H
 
 #include <cstddef>
 #include <cstdint>

@@ -1,5 +1,5 @@
 //===- GuardedBuffer.cpp - Buffers between inaccessible regions -----------===//
-#include "driver/GuardedBuffer.h"
+#include "runtime/GuardedBuffer.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
