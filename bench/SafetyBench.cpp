@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/FaultGuard.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <benchmark/benchmark.h>
 
@@ -48,7 +49,7 @@ ComputeShader &shader() {
       llvm::report_fatal_error(T.takeError());
     auto C = ComputeShader::create(std::move(*T));
     if (!C)
-      llvm::report_fatal_error(C.takeError());
+      llvm::report_fatal_error(llvm::Twine(C.status().message()));
     return std::move(*C);
   }();
   return *S;
@@ -75,8 +76,8 @@ void dispatch(benchmark::State &State) {
     R.Timeout = std::chrono::seconds(60);
   ComputeShader &S = shader();
   for (auto _ : State)
-    if (llvm::Error E = S.dispatch({Groups, 1, 1}, R, Threads))
-      llvm::report_fatal_error(std::move(E));
+    if (Status D = S.dispatch({Groups, 1, 1}, R, Threads); !D.ok())
+      llvm::report_fatal_error(llvm::Twine(D.message()));
   State.SetItemsProcessed(State.iterations() * Groups * 64);
 }
 BENCHMARK(dispatch)

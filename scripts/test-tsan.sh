@@ -16,7 +16,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 CC=clang-19 CXX=clang++-19 cmake -S . -B "$BUILD" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DSPIRV2LLVM_TSAN=ON \
   -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
-  -DSPIRV2LLVM_BUILD_TESTS=ON "${launcher[@]}" >/dev/null
+  -DSPIRV2LLVM_BUILD_TESTS=ON -DSPIRV2LLVM_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
 cmake --build "$BUILD" -j "$JOBS" --target s2l-thread-stress
 
 # Suppressions: third-party code only, each with its reason (see the file).

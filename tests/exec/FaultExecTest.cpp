@@ -85,8 +85,8 @@ struct Buffers {
 
 std::string dispatchError(ComputeShader &S, const DispatchResources &R,
                           uint32_t Groups, unsigned Threads) {
-  llvm::Error E = S.dispatch({Groups, 1, 1}, R, Threads);
-  return E ? llvm::toString(std::move(E)) : std::string();
+  Status D = S.dispatch({Groups, 1, 1}, R, Threads);
+  return D.ok() ? std::string() : D.message();
 }
 
 TEST(Faults, OutOfBoundsWriteIsAnError) {

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -65,7 +66,7 @@ std::unique_ptr<ComputeShader> create() {
   }
   auto S = ComputeShader::create(std::move(*T));
   if (!S) {
-    std::fprintf(stderr, "%s\n", llvm::toString(S.takeError()).c_str());
+    std::fprintf(stderr, "%s\n", S.status().message().c_str());
     std::exit(1);
   }
   return std::move(*S);
@@ -75,8 +76,8 @@ void dispatch(ComputeShader &S) {
   std::vector<float> Data(256, 1.0f);
   DispatchResources R;
   R.bind(0, 0, Data.data(), Data.size() * 4);
-  if (llvm::Error E = S.dispatch({4, 1, 1}, R, 2)) {
-    std::fprintf(stderr, "%s\n", llvm::toString(std::move(E)).c_str());
+  if (Status D = S.dispatch({4, 1, 1}, R, 2); !D.ok()) {
+    std::fprintf(stderr, "%s\n", D.message().c_str());
     std::exit(1);
   }
 }

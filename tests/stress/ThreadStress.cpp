@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <atomic>
 #include <cstdio>
@@ -115,7 +116,7 @@ std::unique_ptr<ComputeShader> compile(const Case &C, std::string &Err) {
   }
   auto S = ComputeShader::create(std::move(*T));
   if (!S) {
-    Err = llvm::toString(S.takeError());
+    Err = S.status().message();
     return nullptr;
   }
   return std::move(*S);
@@ -130,8 +131,8 @@ std::vector<uint32_t> run(const Case &C, ComputeShader &S, unsigned Threads,
   DispatchResources R;
   R.bind(0, 0, In.data(), In.size() * 4);
   R.bind(0, 1, Out.data(), Out.size() * 4);
-  if (llvm::Error E = S.dispatch({C.Groups, 1, 1}, R, Threads))
-    Err = llvm::toString(std::move(E));
+  if (Status D = S.dispatch({C.Groups, 1, 1}, R, Threads); !D.ok())
+    Err = D.message();
   return Out;
 }
 
