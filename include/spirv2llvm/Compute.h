@@ -51,9 +51,9 @@ struct DispatchResources {
   /// The watchdog: when not null, another thread may store a non-zero value
   /// to stop the dispatch. Running invocations leave their loops at the next
   /// back edge, no further workgroup starts, and dispatch() returns an error
-  /// saying it was cancelled (buffer contents are then unspecified). A
-  /// deadline is a host thread that stores 1 when it expires (see
-  /// docs/robustness.md).
+  /// saying it was cancelled (buffer contents are then unspecified). The
+  /// runtime's watchdog thread looks at the flag every millisecond (see
+  /// docs/robustness.md); for a time limit, set Timeout instead.
   const std::atomic<uint32_t> *Cancel = nullptr;
   /// Time limit of the dispatch (zero: none). When it passes, the dispatch
   /// stops as if cancelled and dispatch() returns an error saying it timed
