@@ -269,9 +269,10 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   return T;
 }
 
-Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
-                                     StringRef FileName,
-                                     const TranslateOptions &Opts) {
+/// loadSpirv + analyzeSpirv, with analysis errors prefixed by \p FileName.
+static Expected<AnalyzedModule> loadAndAnalyze(ArrayRef<uint8_t> Bytes,
+                                               StringRef FileName,
+                                               const TranslateOptions &Opts) {
   spv_target_env Env;
   auto Words = loadSpirv(Bytes, FileName, Opts, Env);
   if (!Words)
@@ -279,6 +280,15 @@ Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
   auto AM = analyzeSpirv(std::move(*Words), Env, Opts);
   if (!AM)
     return makeError(FileName + ": " + toString(AM.takeError()));
+  return AM;
+}
+
+Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
+                                     StringRef FileName,
+                                     const TranslateOptions &Opts) {
+  auto AM = loadAndAnalyze(Bytes, FileName, Opts);
+  if (!AM)
+    return AM.takeError();
   auto T = generateLlvm(*AM, Opts);
   if (!T)
     return makeError(FileName + ": " + toString(T.takeError()));
@@ -302,13 +312,9 @@ Error emitTranslation(Translation &T, OutputKind Kind, raw_ostream &OS) {
 
 Expected<Reflection> reflectBytes(ArrayRef<uint8_t> Bytes, StringRef FileName,
                                   const TranslateOptions &Opts) {
-  spv_target_env Env;
-  auto Words = loadSpirv(Bytes, FileName, Opts, Env);
-  if (!Words)
-    return Words.takeError();
-  auto AM = analyzeSpirv(std::move(*Words), Env, Opts);
+  auto AM = loadAndAnalyze(Bytes, FileName, Opts);
   if (!AM)
-    return makeError(FileName + ": " + toString(AM.takeError()));
+    return AM.takeError();
   unsigned Width = Opts.Backend == Backend::Simd ? Opts.Width : 1;
   auto E = reflectEntryPoint(*AM->M, *AM->EP, Width);
   if (!E)

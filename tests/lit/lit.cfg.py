@@ -11,7 +11,15 @@ config.test_exec_root = os.path.join(config.s2l_obj_root, "tests", "lit")
 
 config.substitutions.append(("%spirv2llvm", os.path.join(config.s2l_bin_dir, "spirv2llvm")))
 config.substitutions.append(("%examples", os.path.join(config.s2l_src_root, "shaders", "examples")))
-config.substitutions.append(("%shared", os.path.join(config.s2l_src_root, "..", "shared")))
+# The external corpus (../shared/corpus or -DSPIRV2LLVM_CORPUS_DIR): tests
+# that read it say `REQUIRES: shared-corpus` and are UNSUPPORTED without it.
+config.substitutions.append(("%corpus", config.s2l_corpus_dir))
+if os.path.isdir(os.path.join(config.s2l_corpus_dir, "glslang")):
+    config.available_features.add("shared-corpus")
+else:
+    lit_config.note("%s not found: the tests that need it are UNSUPPORTED "
+                    "(configure with -DSPIRV2LLVM_CORPUS_DIR=...)"
+                    % os.path.join(config.s2l_corpus_dir, "glslang"))
 config.substitutions.append(("%opt", config.opt))
 # opt with the DXIL passes plugin (tests/lit/passes).
 config.substitutions.append(("%dxilopt", config.opt + " -load-pass-plugin=" + config.passes_plugin))
