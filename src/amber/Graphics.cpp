@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "amber/Graphics.h"
 
+#include "runtime/FaultReport.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -147,6 +148,22 @@ Error descriptorTable(const ComputeInfo &Info, const DispatchResources &R,
   return Error::success();
 }
 
+/// Runs one SIMD group of \p J; a fault in its code (a wild access
+/// without robust buffer access) is an error naming the access and the
+/// nearest bound buffer, not a crash (runtime/FaultGuard.h).
+Error runStage(const JitShader &J, const ComputeInfo &Info,
+               const s2l_group_args &Args, const DispatchResources &R,
+               const char *Stage, uint32_t *Alive = nullptr) {
+  FaultInfo Fault;
+  uint32_t A = 0;
+  if (!runGuarded([&] { A = J.run(Args); }, Fault))
+    return makeError(Twine(Stage) + " shader: " +
+                     describeFault(Fault, resourceRanges(R, &Info)));
+  if (Alive)
+    *Alive = A;
+  return Error::success();
+}
+
 /// Runs the vertex stage on every vertex of \p D for instance \p Inst, W
 /// vertices per call.
 Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
@@ -217,7 +234,8 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
       }
     }
     Args.active_mask = (1u << Lanes) - 1;
-    J.run(Args);
+    if (Error E = runStage(J, S.VertexInfo, Args, R, "vertex"))
+      return E;
     for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
       ShadedVertex &SV = Out[Base + Lane];
       for (unsigned C = 0; C < 4; ++C)
@@ -541,7 +559,11 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
   std::vector<Fragment> Group;
   Group.reserve(W);
 
+  // A fault in the fragment shader (runStage): the draw stops with it.
+  std::string StageError;
   auto Flush = [&](const std::array<unsigned, 3> &Tri, bool FrontFacing) {
+    if (!StageError.empty())
+      Group.clear();
     if (Group.empty())
       return;
     uint32_t Active = 0;
@@ -591,7 +613,13 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
     // Helper lanes (the uncovered pixels of a quad) run, as in Vulkan, so
     // that derivatives see the whole quad; only covered lanes are written.
     Args.active_mask = RunHelpers ? (1u << Group.size()) - 1 : Active;
-    uint32_t Alive = F.run(Args) & Active;
+    uint32_t Alive = 0;
+    if (Error E = runStage(F, S.FragmentInfo, Args, R, "fragment", &Alive)) {
+      StageError = toString(std::move(E));
+      Group.clear();
+      return;
+    }
+    Alive &= Active;
     for (unsigned Lane = 0; Lane < Group.size(); ++Lane) {
       if (!(Alive & (1u << Lane)))
         continue;
@@ -728,6 +756,8 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           Flush(Tri, FrontFacing);
       }
     Flush(Tri, FrontFacing);
+    if (!StageError.empty())
+      return makeError(StageError);
   }
   return Error::success();
 }
