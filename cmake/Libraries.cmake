@@ -48,7 +48,19 @@ add_custom_command(
   DEPENDS ${CMAKE_SOURCE_DIR}/src/parser/gen_spirv_names.py
   COMMENT "Generating SPIR-V name tables")
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/gen)
-target_sources(s2l_parser PRIVATE ${CMAKE_BINARY_DIR}/gen/SpirvNames.inc)
+# The opcode property table: the grammar joined with OpcodeProperties.txt.
+add_custom_command(
+  OUTPUT ${CMAKE_BINARY_DIR}/gen/OpcodeTable.inc
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/src/parser/gen_opcode_table.py
+          ${SPIRV_GRAMMAR_DIR}/spirv.core.grammar.json
+          ${SPIRV_GRAMMAR_DIR}/extinst.glsl.std.450.grammar.json
+          ${CMAKE_SOURCE_DIR}/src/parser/OpcodeProperties.txt
+          ${CMAKE_BINARY_DIR}/gen/OpcodeTable.inc
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/parser/gen_opcode_table.py
+          ${CMAKE_SOURCE_DIR}/src/parser/OpcodeProperties.txt
+  COMMENT "Generating the opcode property table")
+target_sources(s2l_parser PRIVATE ${CMAKE_BINARY_DIR}/gen/SpirvNames.inc
+                                  ${CMAKE_BINARY_DIR}/gen/OpcodeTable.inc)
 target_include_directories(s2l_parser PRIVATE ${CMAKE_BINARY_DIR}/gen)
 
 # frontend: SPIRV-Tools (assemble, validate, canonicalize) and glslang.
@@ -70,6 +82,10 @@ s2l_library(s2l_uniformity uniformity s2l_cfg)
 
 # codegen: the SIMD and one-invocation back ends (SPIR-V to LLVM IR).
 s2l_library(s2l_codegen codegen s2l_uniformity)
+# src/codegen is split by back end: common/, simd/, invocation/.
+file(GLOB s2l_codegen_srcs CONFIGURE_DEPENDS
+     ${CMAKE_SOURCE_DIR}/src/codegen/*/*.cpp)
+target_sources(s2l_codegen PRIVATE ${s2l_codegen_srcs})
 
 # passes: the DXIL-shaped LLVM passes (docs/dxil-passes.md); LLVM only.
 s2l_library(s2l_passes passes s2l_support)

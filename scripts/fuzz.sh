@@ -3,7 +3,9 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS  run time of each target (default 60)
-#   TARGET   validate | novalidate (default: both, one after the other)
+#   TARGET   validate | novalidate | amber (default: all, one after the
+#            other; amber: the AmberScript and VkScript parsers, seeded
+#            from tests/amber)
 #
 # Builds the fuzz targets in their own build dir ($FUZZ_BUILD_DIR, default
 # build-fuzz; clang-19, -fsanitize=fuzzer,address,undefined), builds a seed
@@ -22,7 +24,7 @@ ROOT=$PWD
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(validate novalidate)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(validate novalidate amber)
 BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${JOBS:-2}
 SHARED=${SHARED:-$ROOT/../shared}
@@ -67,6 +69,12 @@ if [ ! -f "$SEEDS/.done" ]; then
   touch "$SEEDS/.done"
 fi
 echo "fuzz: $(find "$SEEDS" -name '*.spv' | wc -l) seed modules in $SEEDS"
+# The Amber parsers' seeds: the hand-written scripts of both formats.
+AMBER_SEEDS=$BUILD/fuzz-seeds-amber
+rm -rf "$AMBER_SEEDS"; mkdir -p "$AMBER_SEEDS"
+cp tests/amber/scripts/* "$AMBER_SEEDS"/
+find tests/amber/inputs -name '*.amber' -o -name '*.vkscript' |
+  xargs -I{} cp {} "$AMBER_SEEDS"/
 
 # --- run ----------------------------------------------------------------------
 # -timeout: one input taking 20 s is a hang; -rss_limit_mb bounds memory;
@@ -85,7 +93,8 @@ for t in "${TARGETS[@]}"; do
     "$BUILD/bin/s2l-fuzz-$t" -max_total_time="$SECONDS_PER_TARGET" \
       -timeout=20 -rss_limit_mb=3072 -max_len=524288 -print_final_stats=1 \
       -artifact_prefix="$artifacts/" ${FUZZ_ARGS:-} \
-      "$corpus" "$SEEDS" >"$log" 2>&1
+      "$corpus" "$([ "$t" = amber ] && echo "$AMBER_SEEDS" || echo "$SEEDS")" \
+      >"$log" 2>&1
   rc=$?
   set -e
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,10 +51,22 @@ struct DispatchResources {
   /// The watchdog: when not null, another thread may store a non-zero value
   /// to stop the dispatch. Running invocations leave their loops at the next
   /// back edge, no further workgroup starts, and dispatch() returns an error
-  /// saying it was cancelled (buffer contents are then unspecified). A
-  /// deadline is a host thread that stores 1 when it expires (see
-  /// docs/robustness.md).
+  /// saying it was cancelled (buffer contents are then unspecified). The
+  /// runtime's watchdog thread looks at the flag every millisecond (see
+  /// docs/robustness.md); for a time limit, set Timeout instead.
   const std::atomic<uint32_t> *Cancel = nullptr;
+  /// Time limit of the dispatch (zero: none). When it passes, the dispatch
+  /// stops as if cancelled and dispatch() returns an error saying it timed
+  /// out.
+  std::chrono::nanoseconds Timeout{0};
+  /// A memory fault (or a trapping instruction) in the shader's code makes
+  /// dispatch() return an error naming the access and the nearest bound
+  /// buffer, instead of killing the process; the other workers stop as if
+  /// cancelled. Installs a process-wide SIGSEGV/SIGBUS/SIGFPE/SIGILL
+  /// handler on first use that passes every other fault on to the handler
+  /// installed before it (docs/robustness.md). Memory the shader wrote
+  /// before the fault is not restored.
+  bool CatchFaults = true;
 
   /// descriptor table as abi.h wants it: Sets[set][binding] (single
   /// blocks; dispatch adds the arrays' entries).

@@ -14,6 +14,7 @@
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -129,6 +130,15 @@ Expected<std::string> Parser::readFile(unsigned Line, StringRef Path) {
     Full = BaseDir;
     sys::path::append(Full, Path);
   }
+  // Only regular files of a sane size: a script naming /dev/zero or a
+  // FIFO must get an error, not hang or exhaust memory.
+  sys::fs::file_status St;
+  if (std::error_code EC = sys::fs::status(Full, St))
+    return err(Line, "cannot read '" + Full + "': " + EC.message());
+  if (!sys::fs::is_regular_file(St))
+    return err(Line, "cannot read '" + Full + "': not a regular file");
+  if (St.getSize() > (1ull << 28))
+    return err(Line, "cannot read '" + Full + "': over 256 MiB");
   auto Buf = MemoryBuffer::getFile(Full, /*IsText=*/false,
                                    /*RequiresNullTerminator=*/false);
   if (!Buf)
@@ -820,6 +830,9 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
       if (S.Unsupported)
         return Error::success();
     }
+    // Nested REPEATs multiply: bound the unrolled command list.
+    if (Out.size() + N * Body.size() > (1u << 20))
+      return err(L, "REPEAT: more than 2^20 commands");
     for (uint64_t K = 0; K < N; ++K)
       Out.insert(Out.end(), Body.begin(), Body.end());
     return Error::success();

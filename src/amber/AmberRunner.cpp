@@ -67,7 +67,7 @@ private:
   Expected<Translation> translate(const ShaderDecl &D, const AttachDecl &A,
                                   Stage St);
   Error prepareFramebuffers();
-  DispatchResources resources(PipelineDecl &P);
+  Expected<DispatchResources> resources(PipelineDecl &P);
   std::vector<ColorTarget> colorTargets(PipelineDecl &P);
   Error runCompute(const Command &C, PipelineDecl &P);
   Error drawCommand(const Command &C, PipelineDecl &P);
@@ -161,14 +161,35 @@ Error Runner::prepareFramebuffers() {
   return Error::success();
 }
 
-DispatchResources Runner::resources(PipelineDecl &P) {
+Expected<DispatchResources> Runner::resources(PipelineDecl &P) {
   DispatchResources R;
   for (const BindDecl &B : P.Binds) {
     BufferDecl &Buf = *S.findBuffer(B.Buffer);
-    if (B.Kind == BindKind::Storage || B.Kind == BindKind::Uniform)
-      R.bind(B.Set, B.Binding, Buf.Data.data(), Buf.Data.size());
-    else if (B.Kind == BindKind::PushConstant)
+    if (B.Kind == BindKind::PushConstant) {
       R.PushConstants = Buf.Data;
+      continue;
+    }
+    if (B.Kind != BindKind::Storage && B.Kind != BindKind::Uniform)
+      continue;
+    size_t Elems = std::max<size_t>(B.Array.size(), 1);
+    for (size_t E = 0; E < Elems; ++E) {
+      BufferDecl &EB = B.Array.empty() ? Buf : *S.findBuffer(B.Array[E]);
+      uint64_t Off = E < B.Offsets.size() ? B.Offsets[E] : 0;
+      uint64_t Range = E < B.Ranges.size() ? B.Ranges[E] : 0;
+      if (Off > EB.Data.size() || (Range && Off + Range > EB.Data.size()))
+        return makeError(formatv("DESCRIPTOR_SET {0} BINDING {1}: offset {2} "
+                                 "and range {3} exceed buffer '{4}' ({5} "
+                                 "bytes)",
+                                 B.Set, B.Binding, Off, Range, EB.Name,
+                                 EB.Data.size())
+                             .str());
+      uint64_t Size = Range ? Range : EB.Data.size() - Off;
+      if (B.Array.empty())
+        R.bind(B.Set, B.Binding, EB.Data.data() + Off, Size);
+      else
+        R.bindArrayElement(B.Set, B.Binding, uint32_t(E),
+                           EB.Data.data() + Off, Size);
+    }
   }
   return R;
 }
@@ -198,13 +219,15 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
       return makeError(CS.status().message());
     It = Compute.emplace(P.Name, std::move(*CS)).first;
   }
-  DispatchResources R = resources(P);
+  auto R = resources(P);
+  if (!R)
+    return R.takeError();
   std::array<uint32_t, 3> G = {uint32_t(C.Nums[0]), uint32_t(C.Nums[1]),
                                uint32_t(C.Nums[2])};
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
-  Status D = It->second->dispatch(G, R, O.Threads);
+  Status D = It->second->dispatch(G, *R, O.Threads);
   if (!D.ok())
     return makeError(D.message());
   return Error::success();
@@ -222,9 +245,9 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
       else if (K == ShaderStageKind::Fragment)
         FA = &At;
     }
-    if (!VA || !FA)
+    if (!VA)
       return makeError("graphics pipeline '" + P.Name +
-                       "' needs a vertex and a fragment shader");
+                       "' needs a vertex shader");
     const ShaderDecl &VS = *S.findShader(VA->Shader);
     if (VS.Source != ShaderSource::Passthrough) {
       auto T = translate(VS, *VA, Stage::Vertex);
@@ -236,14 +259,17 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
         return makeError(J.status().message());
       GS.Vertex = std::move(*J);
     }
-    auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
-    if (!T)
-      return T.takeError();
-    GS.FragmentInfo = T->Compute;
-    auto J = JitShader::create(std::move(*T));
-    if (!J)
-      return makeError(J.status().message());
-    GS.Fragment = std::move(*J);
+    // Without a fragment shader a draw runs the vertex stage only.
+    if (FA) {
+      auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
+      if (!T)
+        return T.takeError();
+      GS.FragmentInfo = T->Compute;
+      auto J = JitShader::create(std::move(*T));
+      if (!J)
+        return makeError(J.status().message());
+      GS.Fragment = std::move(*J);
+    }
     It = Graphics.emplace(P.Name, std::move(GS)).first;
   }
   return &It->second;
@@ -275,9 +301,11 @@ Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
     if (uint64_t(C.StartIdx) + Count > Total)
       return makeError("DRAW_ARRAY reads past the end of INDEX_DATA");
     for (uint32_t I = 0; I < Count; ++I)
-      D.Vertices.push_back(uint32_t(readComponentUInt(
-          IB.Format.Components[0],
-          &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])));
+      D.Vertices.push_back(
+          uint32_t(readComponentUInt(
+              IB.Format.Components[0],
+              &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])) +
+          uint32_t(C.VertexOffset));
   } else {
     uint32_t Count = C.Count;
     if (!C.CountGiven) {
@@ -350,8 +378,10 @@ Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
   for (const BindDecl &B : P.Binds)
     if (B.Kind == BindKind::DepthStencil)
       RS.DepthBuffer = S.findBuffer(B.Buffer);
-  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, resources(P),
-                     RS);
+  auto R = resources(P);
+  if (!R)
+    return R.takeError();
+  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, *R, RS);
 }
 
 void Runner::clear(PipelineDecl &P) {
@@ -413,6 +443,16 @@ ScriptResult Runner::run() {
     case Command::Clear:
       clear(*P);
       break;
+    case Command::WriteBuffer: {
+      BufferDecl &B = *S.findBuffer(C.Buffer);
+      if (B.Data.size() < C.Offset + C.Bytes.size())
+        B.Data.resize(C.Offset + C.Bytes.size());
+      std::memcpy(B.Data.data() + C.Offset, C.Bytes.data(), C.Bytes.size());
+      break;
+    }
+    case Command::ResizeBuffer:
+      S.findBuffer(C.Buffer)->Data.resize(C.Offset);
+      break;
     case Command::Copy: {
       BufferDecl &From = *S.findBuffer(C.Buffer), &To = *S.findBuffer(C.Other);
       To.Data = From.Data;
@@ -451,7 +491,10 @@ ScriptResult runScriptFile(StringRef Path, const RunnerOptions &O) {
   if (Dir.empty())
     Dir = ".";
   StringRef Text = (*Buf)->getBuffer();
-  auto S = isVkScript(Text) ? parseVkScript(Text, Dir) : parseScript(Text, Dir);
+  // VkScript by name, or by content (the conformance suite names its
+  // VkScript files *.amber).
+  bool Vk = Path.ends_with(".vkscript") || isVkScript(Text);
+  auto S = Vk ? parseVkScript(Text, Dir) : parseScript(Text, Dir);
   if (!S)
     return {Outcome::Fail, toString(S.takeError())};
   return runScript(*S, O);

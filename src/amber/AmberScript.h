@@ -1,6 +1,6 @@
 //===- AmberScript.h - The parsed model of an Amber script ------*- C++ -*-===//
 //
-// What AmberParser produces and AmberRunner executes: shaders, buffers,
+// What AmberParser and VkScriptParser produce and AmberRunner executes: shaders, buffers,
 // pipelines and an ordered list of commands (RUN, CLEAR, EXPECT, ...). The
 // subset is the one docs/amber.md lists; a script using anything else is
 // parsed up to that point and marked Unsupported, so the runner SKIPs it
@@ -52,9 +52,16 @@ struct AttachDecl {
 enum class BindKind { Storage, Uniform, PushConstant, Color, DepthStencil };
 
 struct BindDecl {
-  std::string Buffer;
+  std::string Buffer; ///< the buffer (BUFFER_ARRAY: the first element's)
   BindKind Kind = BindKind::Storage;
   uint32_t Set = 0, Binding = 0, Location = 0;
+  /// BIND BUFFER_ARRAY: the buffer of each descriptor array element;
+  /// empty for a single buffer.
+  std::vector<std::string> Array;
+  /// Storage and uniform bindings, per element (one for a single buffer):
+  /// the descriptor's byte offset (DESCRIPTOR_OFFSET plus a dynamic
+  /// buffer's OFFSET) and DESCRIPTOR_RANGE (0: to the buffer's end).
+  std::vector<uint64_t> Offsets, Ranges;
 };
 
 /// VERTEX_DATA B LOCATION n [RATE vertex|instance] [OFFSET o] [STRIDE s]
@@ -123,6 +130,8 @@ struct Command {
     ExpectEqBuffer,
     ExpectRmse,
     ExpectEmd,
+    WriteBuffer,  ///< VkScript ssbo/uniform data: Bytes at byte Offset
+    ResizeBuffer, ///< VkScript `ssbo b size`: Offset is the new byte size
   } K = Run;
   unsigned Line = 0;
   std::string Pipeline;
@@ -134,6 +143,8 @@ struct Command {
   bool Indexed = false;
   uint32_t StartIdx = 0, Count = 0, StartInstance = 0, InstanceCount = 1;
   bool CountGiven = false;
+  /// DrawArray INDEXED: added to every index (Vulkan's vertexOffset).
+  int32_t VertexOffset = 0;
   // EXPECT
   std::string Buffer, Other;
   uint64_t Offset = 0;              ///< ExpectValues: byte offset
@@ -142,6 +153,11 @@ struct Command {
   CompareOp Op = CompareOp::EQ;
   std::vector<Tolerance> Tolerances;
   std::vector<std::string> Values;  ///< as written
+  /// ExpectValues: the type to read the buffer as (VkScript `probe ssbo`
+  /// names it); unset: the buffer's.
+  std::optional<BufferFormat> Format;
+  /// WriteBuffer: the bytes to store (the buffer grows to hold them).
+  std::vector<uint8_t> Bytes;
   /// The EXPECT line as written, for messages.
   std::string Text;
 };

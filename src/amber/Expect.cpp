@@ -87,7 +87,7 @@ std::string valueText(const Component &Co, const uint8_t *P) {
 }
 
 std::optional<std::string> checkValues(const Command &C, BufferDecl &B) {
-  const BufferFormat &F = B.Format;
+  const BufferFormat &F = C.Format ? *C.Format : B.Format;
   if (F.ElementSize == 0)
     return prefix(C) + ": buffer has no elements";
   uint64_t Elem = C.Offset / F.ElementSize;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "amber/Graphics.h"
 
+#include "runtime/FaultReport.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -147,6 +148,22 @@ Error descriptorTable(const ComputeInfo &Info, const DispatchResources &R,
   return Error::success();
 }
 
+/// Runs one SIMD group of \p J; a fault in its code (a wild access
+/// without robust buffer access) is an error naming the access and the
+/// nearest bound buffer, not a crash (runtime/FaultGuard.h).
+Error runStage(const JitShader &J, const ComputeInfo &Info,
+               const s2l_group_args &Args, const DispatchResources &R,
+               const char *Stage, uint32_t *Alive = nullptr) {
+  FaultInfo Fault;
+  uint32_t A = 0;
+  if (!runGuarded([&] { A = J.run(Args); }, Fault))
+    return makeError(Twine(Stage) + " shader: " +
+                     describeFault(Fault, resourceRanges(R, &Info)));
+  if (Alive)
+    *Alive = A;
+  return Error::success();
+}
+
 /// Runs the vertex stage on every vertex of \p D for instance \p Inst, W
 /// vertices per call.
 Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
@@ -217,7 +234,8 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
       }
     }
     Args.active_mask = (1u << Lanes) - 1;
-    J.run(Args);
+    if (Error E = runStage(J, S.VertexInfo, Args, R, "vertex"))
+      return E;
     for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
       ShadedVertex &SV = Out[Base + Lane];
       for (unsigned C = 0; C < 4; ++C)
@@ -236,6 +254,17 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
     }
   }
   return Out;
+}
+
+uint64_t maskBits(unsigned Bits) {
+  return Bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << Bits) - 1;
+}
+
+uint64_t signExtend(uint64_t V, unsigned Bits) {
+  if (Bits >= 64)
+    return V;
+  V &= maskBits(Bits);
+  return (V ^ (uint64_t(1) << (Bits - 1))) - (uint64_t(1) << (Bits - 1));
 }
 
 struct ScreenVertex {
@@ -426,6 +455,13 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
   auto Verts = shadeVertices(S, D, Inst, R);
   if (!Verts)
     return Verts.takeError();
+  if (!S.Fragment) {
+    // No fragment shader (Vulkan allows it): colour outputs are undefined
+    // and left as they are; only the depth test would be observable.
+    if (RS.DepthBuffer && (RS.Depth.Test || RS.Depth.Write))
+      return makeUnsupported("depth test without a fragment shader");
+    return Error::success();
+  }
 
   std::array<double, 4> VP = RS.Viewport.value_or(
       std::array<double, 4>{0, 0, double(FbW), double(FbH)});
@@ -523,7 +559,11 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
   std::vector<Fragment> Group;
   Group.reserve(W);
 
+  // A fault in the fragment shader (runStage): the draw stops with it.
+  std::string StageError;
   auto Flush = [&](const std::array<unsigned, 3> &Tri, bool FrontFacing) {
+    if (!StageError.empty())
+      Group.clear();
     if (Group.empty())
       return;
     uint32_t Active = 0;
@@ -573,7 +613,13 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
     // Helper lanes (the uncovered pixels of a quad) run, as in Vulkan, so
     // that derivatives see the whole quad; only covered lanes are written.
     Args.active_mask = RunHelpers ? (1u << Group.size()) - 1 : Active;
-    uint32_t Alive = F.run(Args) & Active;
+    uint32_t Alive = 0;
+    if (Error E = runStage(F, S.FragmentInfo, Args, R, "fragment", &Alive)) {
+      StageError = toString(std::move(E));
+      Group.clear();
+      return;
+    }
+    Alive &= Active;
     for (unsigned Lane = 0; Lane < Group.size(); ++Lane) {
       if (!(Alive & (1u << Lane)))
         continue;
@@ -612,9 +658,24 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           ScalarType ST = OT.Var->Components[C];
           uint64_t Bits = loadLane(Out, *OT.Var, C, Lane);
           if ((Co->Kind == NumKind::Int || Co->Kind == NumKind::UInt) &&
-              ST.Kind != ScalarKind::Float)
-            std::memcpy(Px + Co->Offset, &Bits, Co->Bits / 8);
-          else
+              ST.Kind != ScalarKind::Float) {
+            // Integer outputs saturate to a narrower attachment's range,
+            // as GPUs convert (the conformance suite's 16-bit UINT
+            // framebuffer test writes 65536 and expects 65535).
+            int64_t V = ST.Kind == ScalarKind::Int
+                            ? int64_t(signExtend(Bits, ST.Bits))
+                            : int64_t(Bits & maskBits(ST.Bits));
+            if (Co->Bits < 64) {
+              int64_t Lo = Co->Kind == NumKind::Int
+                               ? -(int64_t(1) << (Co->Bits - 1))
+                               : 0;
+              int64_t Hi = Co->Kind == NumKind::Int
+                               ? (int64_t(1) << (Co->Bits - 1)) - 1
+                               : (int64_t(1) << Co->Bits) - 1;
+              V = std::clamp(V, Lo, Hi);
+            }
+            std::memcpy(Px + Co->Offset, &V, Co->Bits / 8);
+          } else
             Src[C] = asDouble(ST, Bits);
         }
         if (RS.Blend.Enabled)
@@ -695,6 +756,8 @@ static Error drawInstance(const GraphicsShaders &S, const DrawCall &D,
           Flush(Tri, FrontFacing);
       }
     Flush(Tri, FrontFacing);
+    if (!StageError.empty())
+      return makeError(StageError);
   }
   return Error::success();
 }

@@ -141,7 +141,7 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
     } else if (Cmd == "BIND") {
       if (Error E = Need(3))
         return E;
-      if (Args[0].Text != "BUFFER") {
+      if (Args[0].Text != "BUFFER" && Args[0].Text != "BUFFER_ARRAY") {
         unsupported(L, "BIND " + Args[0].Text);
         return Error::success();
       }
@@ -150,6 +150,23 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
       if (!S.findBuffer(Bd.Buffer))
         return err(L, "BIND: unknown buffer '" + Bd.Buffer + "'");
       size_t I = 2;
+      if (Args[0].Text == "BUFFER_ARRAY") {
+        // BIND BUFFER_ARRAY b0 b1 ... AS kind: one descriptor per buffer.
+        Bd.Array.push_back(Bd.Buffer);
+        for (; I < Args.size() && Args[I].Text != "AS"; ++I) {
+          if (!S.findBuffer(Args[I].Text))
+            return err(L, "BIND: unknown buffer '" + Args[I].Text + "'");
+          Bd.Array.push_back(Args[I].Text);
+        }
+        if (I >= Args.size())
+          return err(L, "BIND BUFFER_ARRAY: missing AS");
+      }
+      // Dynamic buffers are plain ones to a shader; OFFSET moves the
+      // descriptor like DESCRIPTOR_OFFSET.
+      bool Dynamic = false;
+      size_t Elems = std::max<size_t>(Bd.Array.size(), 1);
+      Bd.Offsets.assign(Elems, 0);
+      Bd.Ranges.assign(Elems, 0);
       if (Args[I].Text != "AS") {
         unsupported(L, "BIND BUFFER without AS (OpenCL kernel arguments)");
         return Error::success();
@@ -158,6 +175,9 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         return err(L, "BIND: missing buffer type");
       StringRef Kind = Args[I + 1].Text;
       I += 2;
+      Dynamic = Kind.consume_back("_dynamic");
+      if (Dynamic && Kind != "storage" && Kind != "uniform")
+        return err(L, "BIND: unknown buffer type '" + Kind + "_dynamic'");
       if (Kind == "storage")
         Bd.Kind = BindKind::Storage;
       else if (Kind == "uniform")
@@ -178,9 +198,32 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         unsupported(L, "BIND BUFFER AS " + Kind);
         return Error::success();
       }
+      if (!Bd.Array.empty() && Bd.Kind != BindKind::Storage &&
+          Bd.Kind != BindKind::Uniform)
+        return err(L, "BIND BUFFER_ARRAY: only storage and uniform buffers");
       for (; I < Args.size(); ++I) {
         StringRef K = Args[I].Text;
         uint64_t N;
+        if (K == "OFFSET" || K == "DESCRIPTOR_OFFSET" ||
+            K == "DESCRIPTOR_RANGE") {
+          // One value per descriptor (array element).
+          if (K == "OFFSET" && !Dynamic)
+            return err(L, "BIND: OFFSET is for a dynamic buffer");
+          if (Bd.Kind != BindKind::Storage && Bd.Kind != BindKind::Uniform)
+            return err(L, "BIND: " + K + " is for storage and uniform buffers");
+          for (size_t E = 0; E < Elems; ++E) {
+            if (I + 1 + E >= Args.size() ||
+                !parseUnsigned(Args[I + 1 + E].Text, N) || N > (1ull << 32))
+              return err(L, "BIND: " + K + " needs " + Twine(Elems) +
+                                " number(s)");
+            if (K == "DESCRIPTOR_RANGE")
+              Bd.Ranges[E] = N;
+            else
+              Bd.Offsets[E] += N;
+          }
+          I += Elems;
+          continue;
+        }
         if (I + 1 >= Args.size())
           return err(L, "BIND: " + K + " needs a value");
         if (!parseUnsigned(Args[I + 1].Text, N))
@@ -191,8 +234,7 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           Bd.Binding = uint32_t(N);
         else if (K == "LOCATION")
           Bd.Location = uint32_t(N);
-        else if (K == "BASE_MIP_LEVEL" || K == "DESCRIPTOR_OFFSET" ||
-                 K == "DESCRIPTOR_RANGE") {
+        else if (K == "BASE_MIP_LEVEL") {
           unsupported(L, "BIND ... " + K);
           return Error::success();
         } else

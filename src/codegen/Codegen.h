@@ -9,7 +9,7 @@
 #define SPIRV2LLVM_CODEGEN_CODEGEN_H
 
 #include "cfg/FunctionAnalysis.h"
-#include "codegen/InterfaceLayout.h"
+#include "codegen/common/InterfaceLayout.h"
 #include "parser/Module.h"
 #include "uniformity/Uniformity.h"
 

@@ -26,6 +26,7 @@
 #include "frontend/PreOptimizerCheck.h"
 #include "frontend/Frontend.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
@@ -118,19 +119,16 @@ private:
   uint32_t partType(uint32_t TypeId, uint32_t Index) const;
 };
 
-/// What an OpSpecConstantOp opcode asks of its operands.
-enum class Form {
-  Convert,  // one operand of the result's kind and count, any width
-  Quantize, // QuantizeToF16: a 32-bit float operand of the result type
-  Unary,    // one operand of the result's kind, count and width
-  Binary,   // two operands of the result's kind, count and width
-  Shift,    // Binary, but the shift amount may have any width
-  Compare,  // boolean result; two integer operands of one type
-  Select,
-  Shuffle,
-  Extract,
-  Insert,
-};
+/// What an OpSpecConstantOp opcode asks of its operands (the specop
+/// column of the opcode table, parser/OpcodeProperties.txt):
+///  Convert   one operand of the result's kind and count, any width
+///  Quantize  QuantizeToF16: a 32-bit float operand of the result type
+///  Unary     one operand of the result's kind, count and width
+///  Binary    two operands of the result's kind, count and width
+///  Shift     Binary, but the shift amount may have any width
+///  Compare   boolean result; two integer operands of one type
+///  Select, Shuffle, Extract, Insert: as the opcodes themselves
+using Form = SpecConstantForm;
 
 struct SpecOpRule {
   Form F;
@@ -141,62 +139,24 @@ struct SpecOpRule {
 /// are Kernel-only (float arithmetic, conversions, pointer casts) or belong
 /// to extensions the translator does not support.
 std::optional<SpecOpRule> ruleFor(Op Inner) {
-  switch (Inner) {
-  case Op::OpSConvert:
-  case Op::OpUConvert:
-    return SpecOpRule{Form::Convert, Kind::Int};
-  case Op::OpFConvert:
-    return SpecOpRule{Form::Convert, Kind::Float};
-  case Op::OpQuantizeToF16:
-    return SpecOpRule{Form::Quantize, Kind::Float};
-  case Op::OpSNegate:
-  case Op::OpNot:
-    return SpecOpRule{Form::Unary, Kind::Int};
-  case Op::OpLogicalNot:
-    return SpecOpRule{Form::Unary, Kind::Bool};
-  case Op::OpIAdd:
-  case Op::OpISub:
-  case Op::OpIMul:
-  case Op::OpUDiv:
-  case Op::OpSDiv:
-  case Op::OpUMod:
-  case Op::OpSRem:
-  case Op::OpSMod:
-  case Op::OpBitwiseOr:
-  case Op::OpBitwiseXor:
-  case Op::OpBitwiseAnd:
-    return SpecOpRule{Form::Binary, Kind::Int};
-  case Op::OpShiftRightLogical:
-  case Op::OpShiftRightArithmetic:
-  case Op::OpShiftLeftLogical:
-    return SpecOpRule{Form::Shift, Kind::Int};
-  case Op::OpLogicalOr:
-  case Op::OpLogicalAnd:
-  case Op::OpLogicalEqual:
-  case Op::OpLogicalNotEqual:
-    return SpecOpRule{Form::Binary, Kind::Bool};
-  case Op::OpIEqual:
-  case Op::OpINotEqual:
-  case Op::OpULessThan:
-  case Op::OpSLessThan:
-  case Op::OpUGreaterThan:
-  case Op::OpSGreaterThan:
-  case Op::OpULessThanEqual:
-  case Op::OpSLessThanEqual:
-  case Op::OpUGreaterThanEqual:
-  case Op::OpSGreaterThanEqual:
-    return SpecOpRule{Form::Compare, Kind::Bool};
-  case Op::OpSelect:
-    return SpecOpRule{Form::Select, Kind::Other};
-  case Op::OpVectorShuffle:
-    return SpecOpRule{Form::Shuffle, Kind::Other};
-  case Op::OpCompositeExtract:
-    return SpecOpRule{Form::Extract, Kind::Other};
-  case Op::OpCompositeInsert:
-    return SpecOpRule{Form::Insert, Kind::Other};
-  default:
+  const OpcodeInfo &Info = opcodeInfo(Inner);
+  if (Info.SpecForm == Form::None)
     return std::nullopt;
+  Kind K = Kind::Other;
+  switch (Info.SpecKind) {
+  case SpecConstantKind::Bool:
+    K = Kind::Bool;
+    break;
+  case SpecConstantKind::Int:
+    K = Kind::Int;
+    break;
+  case SpecConstantKind::Float:
+    K = Kind::Float;
+    break;
+  case SpecConstantKind::Other:
+    break;
   }
+  return SpecOpRule{Info.SpecForm, K};
 }
 
 std::optional<Shape> Checker::shapeOf(uint32_t TypeId) const {
@@ -459,6 +419,8 @@ llvm::Error Checker::checkSpecOp() {
     if (!sameType(Operand(1), Result))
       return WrongType(1, "the result type " + name(Result));
     return checkIndices(w(5), 6, Operand(0));
+  case Form::None:
+    break; // ruleFor returns no rule for these
   }
   llvm_unreachable("every form is handled above");
 }

@@ -9,6 +9,7 @@
 #include "parser/Parser.h"
 
 #include "parser/Decoder.h"
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 #include "support/Limits.h"
@@ -65,67 +66,15 @@ using limits::MaxTypeBytes;
 using limits::MaxTypeDepth;
 
 bool isTypeDecl(spv::Op Op) {
-  switch (Op) {
-  case spv::Op::OpTypeVoid:
-  case spv::Op::OpTypeBool:
-  case spv::Op::OpTypeInt:
-  case spv::Op::OpTypeFloat:
-  case spv::Op::OpTypeVector:
-  case spv::Op::OpTypeMatrix:
-  case spv::Op::OpTypeImage:
-  case spv::Op::OpTypeSampler:
-  case spv::Op::OpTypeSampledImage:
-  case spv::Op::OpTypeArray:
-  case spv::Op::OpTypeRuntimeArray:
-  case spv::Op::OpTypeStruct:
-  case spv::Op::OpTypeOpaque:
-  case spv::Op::OpTypePointer:
-  case spv::Op::OpTypeFunction:
-  case spv::Op::OpTypeEvent:
-  case spv::Op::OpTypeDeviceEvent:
-  case spv::Op::OpTypeReserveId:
-  case spv::Op::OpTypeQueue:
-  case spv::Op::OpTypePipe:
-  case spv::Op::OpTypeAccelerationStructureKHR:
-  case spv::Op::OpTypeRayQueryKHR:
-    return true;
-  default:
-    return false;
-  }
+  return hasOpcodeFlag(Op, OpcodeFlag::TypeDecl);
 }
 
 bool isConstantDecl(spv::Op Op) {
-  switch (Op) {
-  case spv::Op::OpConstantTrue:
-  case spv::Op::OpConstantFalse:
-  case spv::Op::OpConstant:
-  case spv::Op::OpConstantComposite:
-  case spv::Op::OpConstantNull:
-  case spv::Op::OpSpecConstantTrue:
-  case spv::Op::OpSpecConstantFalse:
-  case spv::Op::OpSpecConstant:
-  case spv::Op::OpSpecConstantComposite:
-  case spv::Op::OpSpecConstantOp:
-    return true;
-  default:
-    return false;
-  }
+  return hasOpcodeFlag(Op, OpcodeFlag::ConstantDecl);
 }
 
 bool isTerminator(spv::Op Op) {
-  switch (Op) {
-  case spv::Op::OpBranch:
-  case spv::Op::OpBranchConditional:
-  case spv::Op::OpSwitch:
-  case spv::Op::OpReturn:
-  case spv::Op::OpReturnValue:
-  case spv::Op::OpKill:
-  case spv::Op::OpTerminateInvocation:
-  case spv::Op::OpUnreachable:
-    return true;
-  default:
-    return false;
-  }
+  return hasOpcodeFlag(Op, OpcodeFlag::Terminator);
 }
 
 IdKind kindOfDefinition(spv::Op Op) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "parser/Parser.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 #include "support/Limits.h"
@@ -35,6 +36,22 @@ public:
 
 private:
   Error check(const Function &F, const Instruction &I);
+  Error checkShape(const Instruction &I, const Type *R);
+  // One per opcode that check() sends on.
+  Error checkVectorShuffle(const Instruction &I, const Type *R);
+  Error checkVectorExtractDynamic(const Instruction &I, const Type *R);
+  Error checkVectorInsertDynamic(const Instruction &I, const Type *R);
+  Error checkBranchConditional(const Function &F, const Instruction &I);
+  Error checkSwitch(const Function &F, const Instruction &I);
+  Error checkPhi(const Function &F, const Instruction &I);
+  Error checkReturnValue(const Function &F, const Instruction &I);
+  Error checkReturn(const Function &F, const Instruction &I);
+  Error checkFunctionCall(const Function &F, const Instruction &I);
+  Error needOperands(const Instruction &I, size_t N) const;
+  /// Whether result type \p R is a scalar or vector of \p Kind (\p What
+  /// names it in the message).
+  Error resultIs(const Instruction &I, const Type *R, TypeKind Kind,
+                 const char *What) const;
   Error checkAccessChain(const Instruction &I);
   Error checkConstruct(const Instruction &I);
   Error checkValueSize(const Instruction &I);
@@ -278,21 +295,29 @@ Error TypeChecker::checkConstruct(const Instruction &I) {
   }
 }
 
-Error TypeChecker::check(const Function &F, const Instruction &I) {
-  const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
-  auto NeedOperands = [&](size_t N) -> Error {
-    if (I.Operands.size() < N)
-      return errorAt(I, "expected " + Twine(N) + " operands, got " +
-                            Twine(I.Operands.size()));
-    return Error::success();
-  };
-  auto ResultIs = [&](TypeKind Kind, const char *What) -> Error {
-    if (!isScalarOrVectorOf(R, Kind))
-      return errorAt(I, "result type " +
-                            (I.ResultType ? name(I.ResultType.value())
-                                          : std::string("(none)")) +
-                            " is not " + What);
-    return Error::success();
+Error TypeChecker::needOperands(const Instruction &I, size_t N) const {
+  if (I.Operands.size() < N)
+    return errorAt(I, "expected " + Twine(N) + " operands, got " +
+                          Twine(I.Operands.size()));
+  return Error::success();
+}
+
+Error TypeChecker::resultIs(const Instruction &I, const Type *R, TypeKind Kind,
+                            const char *What) const {
+  if (!isScalarOrVectorOf(R, Kind))
+    return errorAt(I, "result type " +
+                          (I.ResultType ? name(I.ResultType.value())
+                                        : std::string("(none)")) +
+                          " is not " + What);
+  return Error::success();
+}
+
+/// The opcodes with one rule for their operand and result types (the Shape
+/// column of the opcode table); success for the others.
+Error TypeChecker::checkShape(const Instruction &I, const Type *R) {
+  auto NeedOperands = [&](size_t N) { return needOperands(I, N); };
+  auto ResultIs = [&](TypeKind Kind, const char *What) {
+    return resultIs(I, R, Kind, What);
   };
   // Unary or binary operation: result and operands of one kind.
   auto Arith = [&](TypeKind Kind, const char *What, size_t N,
@@ -330,95 +355,79 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
     return expectLike(I, 0, From, R, /*AnyWidth=*/true);
   };
 
-  switch (I.Opcode) {
-  case Op::OpFAdd:
-  case Op::OpFSub:
-  case Op::OpFMul:
-  case Op::OpFDiv:
-  case Op::OpFRem:
-  case Op::OpFMod:
+  const OperandShape Shape = opcodeInfo(I.Opcode).Shape;
+  switch (Shape) {
+  case OperandShape::FloatBinary:
     return Arith(TypeKind::Float, "a float scalar or vector", 2);
-  case Op::OpFNegate:
+  case OperandShape::FloatUnary:
     return Arith(TypeKind::Float, "a float scalar or vector", 1);
-  case Op::OpIAdd:
-  case Op::OpISub:
-  case Op::OpIMul:
-  case Op::OpSDiv:
-  case Op::OpUDiv:
-  case Op::OpSRem:
-  case Op::OpSMod:
-  case Op::OpUMod:
-  case Op::OpBitwiseAnd:
-  case Op::OpBitwiseOr:
-  case Op::OpBitwiseXor:
+  case OperandShape::IntBinary:
     return Arith(TypeKind::Int, "an integer scalar or vector", 2);
-  case Op::OpSNegate:
-  case Op::OpNot:
-  case Op::OpBitReverse:
+  case OperandShape::IntUnary:
     return Arith(TypeKind::Int, "an integer scalar or vector", 1);
-  case Op::OpShiftLeftLogical:
-  case Op::OpShiftRightLogical:
-  case Op::OpShiftRightArithmetic:
+  case OperandShape::Shift:
     if (Error E = Arith(TypeKind::Int, "an integer scalar or vector", 2,
                         /*AnyWidth=*/true))
       return E;
     return expectLike(I, 0, TypeKind::Int, R);
-  case Op::OpBitCount:
+  case OperandShape::IntUnaryAnyWidth:
     return Arith(TypeKind::Int, "an integer scalar or vector", 1,
                  /*AnyWidth=*/true);
-  case Op::OpLogicalAnd:
-  case Op::OpLogicalOr:
-  case Op::OpLogicalEqual:
-  case Op::OpLogicalNotEqual:
+  case OperandShape::BoolBinary:
     return Arith(TypeKind::Bool, "a boolean scalar or vector", 2);
-  case Op::OpLogicalNot:
+  case OperandShape::BoolUnary:
     return Arith(TypeKind::Bool, "a boolean scalar or vector", 1);
-  case Op::OpIEqual:
-  case Op::OpINotEqual:
-  case Op::OpUGreaterThan:
-  case Op::OpSGreaterThan:
-  case Op::OpUGreaterThanEqual:
-  case Op::OpSGreaterThanEqual:
-  case Op::OpULessThan:
-  case Op::OpSLessThan:
-  case Op::OpULessThanEqual:
-  case Op::OpSLessThanEqual:
+  case OperandShape::IntCompare:
     return Compare(TypeKind::Int);
-  case Op::OpFOrdEqual:
-  case Op::OpFUnordEqual:
-  case Op::OpFOrdNotEqual:
-  case Op::OpFUnordNotEqual:
-  case Op::OpFOrdLessThan:
-  case Op::OpFUnordLessThan:
-  case Op::OpFOrdGreaterThan:
-  case Op::OpFUnordGreaterThan:
-  case Op::OpFOrdLessThanEqual:
-  case Op::OpFUnordLessThanEqual:
-  case Op::OpFOrdGreaterThanEqual:
-  case Op::OpFUnordGreaterThanEqual:
+  case OperandShape::FloatCompare:
     return Compare(TypeKind::Float);
-  case Op::OpIsNan:
-  case Op::OpIsInf:
+  case OperandShape::FloatTest:
     if (Error E = NeedOperands(1))
       return E;
     if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar or vector"))
       return E;
     return expectLike(I, 0, TypeKind::Float, R, /*AnyWidth=*/true);
-  case Op::OpConvertFToU:
-  case Op::OpConvertFToS:
+  case OperandShape::FloatToInt:
     return Convert(TypeKind::Float, TypeKind::Int,
                    "an integer scalar or vector");
-  case Op::OpConvertSToF:
-  case Op::OpConvertUToF:
+  case OperandShape::IntToFloat:
     return Convert(TypeKind::Int, TypeKind::Float, "a float scalar or vector");
-  case Op::OpUConvert:
-  case Op::OpSConvert:
+  case OperandShape::IntToInt:
     return Convert(TypeKind::Int, TypeKind::Int, "an integer scalar or vector");
-  case Op::OpFConvert:
+  case OperandShape::FloatToFloat:
     return Convert(TypeKind::Float, TypeKind::Float,
                    "a float scalar or vector");
-  case Op::OpSelect: {
+  // Arithmetic group operations: the value has the result type, of the
+  // kind the opcode names (spirv-val lets a mismatched value through).
+  case OperandShape::GroupInt:
+  case OperandShape::GroupFloat:
+  case OperandShape::GroupBool: {
     if (Error E = NeedOperands(3))
+      return E;
+    if (Error E = Shape == OperandShape::GroupFloat
+                      ? ResultIs(TypeKind::Float, "a float scalar or vector")
+                  : Shape == OperandShape::GroupBool
+                      ? ResultIs(TypeKind::Bool, "a boolean scalar or vector")
+                      : ResultIs(TypeKind::Int, "an integer scalar or vector"))
+      return E;
+    if (!sameType(M.typeOf(I.Operands[2]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[2],
+                          "of the result type " + name(I.ResultType.value()));
+    return Error::success();
+  }
+  case OperandShape::None:
+    break;
+  }
+  return Error::success();
+}
+
+Error TypeChecker::check(const Function &F, const Instruction &I) {
+  const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
+  if (opcodeInfo(I.Opcode).Shape != OperandShape::None)
+    return checkShape(I, R);
+  switch (I.Opcode) {
+  case Op::OpSelect: {
+    if (Error E = needOperands(I, 3))
       return E;
     const Type *C = typeOfValue(I.Operands[0]);
     if (!isScalarOrVectorOf(C, TypeKind::Bool))
@@ -435,7 +444,7 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
     return Error::success();
   }
   case Op::OpLoad: {
-    if (Error E = NeedOperands(1))
+    if (Error E = needOperands(I, 1))
       return E;
     const Type *P = typeOfValue(I.Operands[0]);
     if (!P || P->Kind != TypeKind::Pointer)
@@ -448,7 +457,7 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
     return Error::success();
   }
   case Op::OpStore: {
-    if (Error E = NeedOperands(2))
+    if (Error E = needOperands(I, 2))
       return E;
     const Type *P = typeOfValue(I.Operands[0]);
     if (!P || P->Kind != TypeKind::Pointer)
@@ -462,15 +471,15 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   case Op::OpAccessChain:
   case Op::OpInBoundsAccessChain:
   case Op::OpPtrAccessChain:
-    if (Error E = NeedOperands(1))
+    if (Error E = needOperands(I, 1))
       return E;
     return checkAccessChain(I);
   case Op::OpCompositeExtract:
-    if (Error E = NeedOperands(1))
+    if (Error E = needOperands(I, 1))
       return E;
     return checkCompositeIndices(I, I.Operands[0], 1, I.ResultType.value());
   case Op::OpCompositeInsert:
-    if (Error E = NeedOperands(2))
+    if (Error E = needOperands(I, 2))
       return E;
     if (!sameType(M.typeOf(I.Operands[1]).value(), I.ResultType.value()))
       return wrongOperand(I, I.Operands[1],
@@ -507,7 +516,7 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   case Op::OpMatrixTimesMatrix:
   case Op::OpOuterProduct: {
     size_t N = I.Opcode == Op::OpTranspose ? 1 : 2;
-    if (Error E = NeedOperands(N))
+    if (Error E = needOperands(I, N))
       return E;
     for (size_t K = 0; K < N; ++K) {
       bool WantMatrix =
@@ -529,7 +538,7 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   }
   // Dot product: float vectors of one type, the result their component.
   case Op::OpDot: {
-    if (Error E = NeedOperands(2))
+    if (Error E = needOperands(I, 2))
       return E;
     if (!R || R->Kind != TypeKind::Float)
       return errorAt(I, "result type " + name(I.ResultType.value()) +
@@ -546,42 +555,6 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
       return wrongOperand(I, I.Operands[1], "of the first operand's type");
     return Error::success();
   }
-  // Arithmetic group operations: the value has the result type, of the
-  // kind the opcode names (spirv-val lets a mismatched value through).
-  case Op::OpGroupNonUniformIAdd:
-  case Op::OpGroupNonUniformIMul:
-  case Op::OpGroupNonUniformSMin:
-  case Op::OpGroupNonUniformUMin:
-  case Op::OpGroupNonUniformSMax:
-  case Op::OpGroupNonUniformUMax:
-  case Op::OpGroupNonUniformBitwiseAnd:
-  case Op::OpGroupNonUniformBitwiseOr:
-  case Op::OpGroupNonUniformBitwiseXor:
-  case Op::OpGroupNonUniformFAdd:
-  case Op::OpGroupNonUniformFMul:
-  case Op::OpGroupNonUniformFMin:
-  case Op::OpGroupNonUniformFMax:
-  case Op::OpGroupNonUniformLogicalAnd:
-  case Op::OpGroupNonUniformLogicalOr:
-  case Op::OpGroupNonUniformLogicalXor: {
-    bool Float = I.Opcode == Op::OpGroupNonUniformFAdd ||
-                 I.Opcode == Op::OpGroupNonUniformFMul ||
-                 I.Opcode == Op::OpGroupNonUniformFMin ||
-                 I.Opcode == Op::OpGroupNonUniformFMax;
-    bool Logical = I.Opcode == Op::OpGroupNonUniformLogicalAnd ||
-                   I.Opcode == Op::OpGroupNonUniformLogicalOr ||
-                   I.Opcode == Op::OpGroupNonUniformLogicalXor;
-    if (Error E = NeedOperands(3))
-      return E;
-    if (Error E = Float     ? ResultIs(TypeKind::Float, "a float scalar or vector")
-                  : Logical ? ResultIs(TypeKind::Bool, "a boolean scalar or vector")
-                            : ResultIs(TypeKind::Int, "an integer scalar or vector"))
-      return E;
-    if (!sameType(M.typeOf(I.Operands[2]).value(), I.ResultType.value()))
-      return wrongOperand(I, I.Operands[2],
-                          "of the result type " + name(I.ResultType.value()));
-    return Error::success();
-  }
   // Votes and ballots: the predicate is a boolean scalar (spirv-val lets
   // a vector through). The KHR forms have no scope operand.
   case Op::OpGroupNonUniformAll:
@@ -596,135 +569,164 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
                I.Opcode == Op::OpSubgroupAnyKHR ||
                I.Opcode == Op::OpSubgroupBallotKHR;
     size_t K = Khr ? 0 : 1;
-    if (Error E = NeedOperands(K + 1))
+    if (Error E = needOperands(I, K + 1))
       return E;
     const Type *PT = typeOfValue(I.Operands[K]);
     if (!PT || PT->Kind != TypeKind::Bool)
       return wrongOperand(I, I.Operands[K], "a boolean scalar");
     return Error::success();
   }
-  case Op::OpVectorShuffle: {
-    if (Error E = NeedOperands(2))
-      return E;
-    const Type *A = typeOfValue(I.Operands[0]);
-    const Type *B = typeOfValue(I.Operands[1]);
-    if (!A || A->Kind != TypeKind::Vector)
-      return wrongOperand(I, I.Operands[0], "a vector");
-    if (!B || B->Kind != TypeKind::Vector)
-      return wrongOperand(I, I.Operands[1], "a vector");
-    if (!R || R->Kind != TypeKind::Vector || R->Count != I.Operands.size() - 2)
-      return errorAt(I, "result type " + name(I.ResultType.value()) +
-                            " is not a vector of " +
-                            Twine(I.Operands.size() - 2) + " components");
-    if (!sameType(A->Element.value(), R->Element.value()) ||
-        !sameType(B->Element.value(), R->Element.value()))
-      return errorAt(I, "operand component types differ from the result's");
-    for (size_t K = 2; K < I.Operands.size(); ++K)
-      if (I.Operands[K] != 0xffffffffu &&
-          I.Operands[K] >= A->Count + B->Count)
-        return errorAt(I, "component " + Twine(I.Operands[K]) +
-                              " is out of range (the operands have " +
-                              Twine(A->Count + B->Count) + ")");
-    return Error::success();
-  }
-  case Op::OpVectorExtractDynamic: {
-    if (Error E = NeedOperands(2))
-      return E;
-    const Type *V = typeOfValue(I.Operands[0]);
-    if (!V || V->Kind != TypeKind::Vector ||
-        !sameType(V->Element.value(), I.ResultType.value()))
-      return wrongOperand(I, I.Operands[0],
-                          "a vector of " + name(I.ResultType.value()));
-    if (!isScalarOrVectorOf(typeOfValue(I.Operands[1]), TypeKind::Int) ||
-        typeOfValue(I.Operands[1])->Kind == TypeKind::Vector)
-      return wrongOperand(I, I.Operands[1], "an integer scalar");
-    return Error::success();
-  }
-  case Op::OpVectorInsertDynamic: {
-    if (Error E = NeedOperands(3))
-      return E;
-    const Type *V = typeOfValue(I.Operands[0]);
-    if (!V || V->Kind != TypeKind::Vector ||
-        !sameType(M.typeOf(I.Operands[0]).value(), I.ResultType.value()))
-      return wrongOperand(I, I.Operands[0],
-                          "of the result type " + name(I.ResultType.value()));
-    if (!sameType(M.typeOf(I.Operands[1]).value(), V->Element.value()))
-      return wrongOperand(I, I.Operands[1],
-                          "a component of " + name(I.ResultType.value()));
-    const Type *IT = typeOfValue(I.Operands[2]);
-    if (!IT || IT->Kind != TypeKind::Int)
-      return wrongOperand(I, I.Operands[2], "an integer scalar");
-    return Error::success();
-  }
-  case Op::OpBranchConditional: {
-    if (Error E = NeedOperands(3))
-      return E;
-    const Type *C = typeOfValue(I.Operands[0]);
-    if (!C || C->Kind != TypeKind::Bool)
-      return wrongOperand(I, I.Operands[0], "a boolean scalar");
-    return Error::success();
-  }
-  case Op::OpSwitch: {
-    if (Error E = NeedOperands(2))
-      return E;
-    const Type *S = typeOfValue(I.Operands[0]);
-    if (!S || S->Kind != TypeKind::Int)
-      return wrongOperand(I, I.Operands[0], "an integer scalar");
-    // Case literals take one word up to 32 bits, two above.
-    size_t LitWords = S->Width > 32 ? 2 : 1;
-    if ((I.Operands.size() - 2) % (LitWords + 1) != 0)
-      return errorAt(I, "case list does not match the selector width (" +
-                            Twine(S->Width) + " bits)");
-    return Error::success();
-  }
+  case Op::OpVectorShuffle:
+    return checkVectorShuffle(I, R);
+  case Op::OpVectorExtractDynamic:
+    return checkVectorExtractDynamic(I, R);
+  case Op::OpVectorInsertDynamic:
+    return checkVectorInsertDynamic(I, R);
+  case Op::OpBranchConditional:
+    return checkBranchConditional(F, I);
+  case Op::OpSwitch:
+    return checkSwitch(F, I);
   case Op::OpPhi:
-    for (size_t K = 0; K + 1 < I.Operands.size(); K += 2)
-      if (!sameType(M.typeOf(I.Operands[K]).value(), I.ResultType.value()))
-        return wrongOperand(I, I.Operands[K],
-                            "of the result type " + name(I.ResultType.value()));
-    if (I.Operands.size() % 2 != 0)
-      return errorAt(I, "operands do not come in (value, parent) pairs");
-    return Error::success();
+    return checkPhi(F, I);
   case Op::OpReturnValue:
-    if (Error E = NeedOperands(1))
-      return E;
-    if (!sameType(M.typeOf(I.Operands[0]).value(), F.ResultType.value()))
-      return wrongOperand(I, I.Operands[0],
-                          "of the function's return type " +
-                              name(F.ResultType.value()));
-    return Error::success();
-  case Op::OpReturn: {
-    const Type *RT = M.findType(F.ResultType.value());
-    if (!RT || RT->Kind != TypeKind::Void)
-      return errorAt(I, "function " + name(F.Id.value()) + " returns " +
-                            name(F.ResultType.value()) + ", not void");
-    return Error::success();
-  }
-  case Op::OpFunctionCall: {
-    if (Error E = NeedOperands(1))
-      return E;
-    const Function *Callee = M.findFunction(I.Operands[0]);
-    if (!Callee)
-      return errorAt(I, name(I.Operands[0]) + " is not a function");
-    if (!sameType(Callee->ResultType.value(), I.ResultType.value()))
-      return errorAt(I, "result type " + name(I.ResultType.value()) +
-                            " is not the return type of " +
-                            name(I.Operands[0]));
-    if (Callee->Params.size() != I.Operands.size() - 1)
-      return errorAt(I, name(I.Operands[0]) + " takes " +
-                            Twine(Callee->Params.size()) +
-                            " arguments, the call passes " +
-                            Twine(I.Operands.size() - 1));
-    for (size_t K = 1; K < I.Operands.size(); ++K)
-      if (!sameType(M.typeOf(I.Operands[K]).value(),
-                    M.typeOf(Callee->Params[K - 1].value()).value()))
-        return wrongOperand(I, I.Operands[K],
-                            "of the type of parameter " + Twine(K - 1));
-    return Error::success();
-  }
+    return checkReturnValue(F, I);
+  case Op::OpReturn:
+    return checkReturn(F, I);
+  case Op::OpFunctionCall:
+    return checkFunctionCall(F, I);
   default:
     return Error::success();
   }
+}
+
+Error TypeChecker::checkVectorShuffle(const Instruction &I, const Type *R) {
+  if (Error E = needOperands(I, 2))
+    return E;
+  const Type *A = typeOfValue(I.Operands[0]);
+  const Type *B = typeOfValue(I.Operands[1]);
+  if (!A || A->Kind != TypeKind::Vector)
+    return wrongOperand(I, I.Operands[0], "a vector");
+  if (!B || B->Kind != TypeKind::Vector)
+    return wrongOperand(I, I.Operands[1], "a vector");
+  if (!R || R->Kind != TypeKind::Vector || R->Count != I.Operands.size() - 2)
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a vector of " +
+                          Twine(I.Operands.size() - 2) + " components");
+  if (!sameType(A->Element.value(), R->Element.value()) ||
+      !sameType(B->Element.value(), R->Element.value()))
+    return errorAt(I, "operand component types differ from the result's");
+  for (size_t K = 2; K < I.Operands.size(); ++K)
+    if (I.Operands[K] != 0xffffffffu && I.Operands[K] >= A->Count + B->Count)
+      return errorAt(I, "component " + Twine(I.Operands[K]) +
+                            " is out of range (the operands have " +
+                            Twine(A->Count + B->Count) + ")");
+  return Error::success();
+}
+
+Error TypeChecker::checkVectorExtractDynamic(const Instruction &I,
+                                             const Type *R) {
+  if (Error E = needOperands(I, 2))
+    return E;
+  const Type *V = typeOfValue(I.Operands[0]);
+  if (!V || V->Kind != TypeKind::Vector ||
+      !sameType(V->Element.value(), I.ResultType.value()))
+    return wrongOperand(I, I.Operands[0],
+                        "a vector of " + name(I.ResultType.value()));
+  if (!isScalarOrVectorOf(typeOfValue(I.Operands[1]), TypeKind::Int) ||
+      typeOfValue(I.Operands[1])->Kind == TypeKind::Vector)
+    return wrongOperand(I, I.Operands[1], "an integer scalar");
+  return Error::success();
+}
+
+Error TypeChecker::checkVectorInsertDynamic(const Instruction &I,
+                                            const Type *R) {
+  if (Error E = needOperands(I, 3))
+    return E;
+  const Type *V = typeOfValue(I.Operands[0]);
+  if (!V || V->Kind != TypeKind::Vector ||
+      !sameType(M.typeOf(I.Operands[0]).value(), I.ResultType.value()))
+    return wrongOperand(I, I.Operands[0],
+                        "of the result type " + name(I.ResultType.value()));
+  if (!sameType(M.typeOf(I.Operands[1]).value(), V->Element.value()))
+    return wrongOperand(I, I.Operands[1],
+                        "a component of " + name(I.ResultType.value()));
+  const Type *IT = typeOfValue(I.Operands[2]);
+  if (!IT || IT->Kind != TypeKind::Int)
+    return wrongOperand(I, I.Operands[2], "an integer scalar");
+  return Error::success();
+}
+
+Error TypeChecker::checkBranchConditional(const Function &F,
+                                          const Instruction &I) {
+  if (Error E = needOperands(I, 3))
+    return E;
+  const Type *C = typeOfValue(I.Operands[0]);
+  if (!C || C->Kind != TypeKind::Bool)
+    return wrongOperand(I, I.Operands[0], "a boolean scalar");
+  return Error::success();
+}
+
+Error TypeChecker::checkSwitch(const Function &F, const Instruction &I) {
+  if (Error E = needOperands(I, 2))
+    return E;
+  const Type *S = typeOfValue(I.Operands[0]);
+  if (!S || S->Kind != TypeKind::Int)
+    return wrongOperand(I, I.Operands[0], "an integer scalar");
+  // Case literals take one word up to 32 bits, two above.
+  size_t LitWords = S->Width > 32 ? 2 : 1;
+  if ((I.Operands.size() - 2) % (LitWords + 1) != 0)
+    return errorAt(I, "case list does not match the selector width (" +
+                          Twine(S->Width) + " bits)");
+  return Error::success();
+}
+
+Error TypeChecker::checkPhi(const Function &F, const Instruction &I) {
+  for (size_t K = 0; K + 1 < I.Operands.size(); K += 2)
+    if (!sameType(M.typeOf(I.Operands[K]).value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[K],
+                          "of the result type " + name(I.ResultType.value()));
+  if (I.Operands.size() % 2 != 0)
+    return errorAt(I, "operands do not come in (value, parent) pairs");
+  return Error::success();
+}
+
+Error TypeChecker::checkReturnValue(const Function &F, const Instruction &I) {
+  if (Error E = needOperands(I, 1))
+    return E;
+  if (!sameType(M.typeOf(I.Operands[0]).value(), F.ResultType.value()))
+    return wrongOperand(I, I.Operands[0],
+                        "of the function's return type " +
+                            name(F.ResultType.value()));
+  return Error::success();
+}
+
+Error TypeChecker::checkReturn(const Function &F, const Instruction &I) {
+  const Type *RT = M.findType(F.ResultType.value());
+  if (!RT || RT->Kind != TypeKind::Void)
+    return errorAt(I, "function " + name(F.Id.value()) + " returns " +
+                          name(F.ResultType.value()) + ", not void");
+  return Error::success();
+}
+
+Error TypeChecker::checkFunctionCall(const Function &F, const Instruction &I) {
+  if (Error E = needOperands(I, 1))
+    return E;
+  const Function *Callee = M.findFunction(I.Operands[0]);
+  if (!Callee)
+    return errorAt(I, name(I.Operands[0]) + " is not a function");
+  if (!sameType(Callee->ResultType.value(), I.ResultType.value()))
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not the return type of " + name(I.Operands[0]));
+  if (Callee->Params.size() != I.Operands.size() - 1)
+    return errorAt(
+        I, name(I.Operands[0]) + " takes " + Twine(Callee->Params.size()) +
+               " arguments, the call passes " + Twine(I.Operands.size() - 1));
+  for (size_t K = 1; K < I.Operands.size(); ++K)
+    if (!sameType(M.typeOf(I.Operands[K]).value(),
+                  M.typeOf(Callee->Params[K - 1].value()).value()))
+      return wrongOperand(I, I.Operands[K],
+                          "of the type of parameter " + Twine(K - 1));
+  return Error::success();
 }
 
 /// Subgroup operations other than votes and arithmetic. The emitters read

@@ -29,14 +29,20 @@
 #include "support/Diagnostic.h"
 #include "support/StatusBridge.h"
 
+#include "runtime/FaultGuard.h"
+#include "runtime/FaultReport.h"
 #include "runtime/Fiber.h"
 #include "runtime/ThreadPool.h"
+#include "runtime/Watchdog.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <sys/mman.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -67,23 +73,37 @@ namespace {
 /// Stack of one fiber. Shader code keeps almost everything in registers;
 /// the generous size is for -O0 code and large private arrays. Stacks are
 /// reserved lazily (MAP_NORESERVE) and kept per thread across dispatches.
+/// Each has an inaccessible guard page below it, so that an overflow
+/// faults (and is reported as one, FaultReport.h) instead of writing over
+/// the next stack.
 constexpr size_t FiberStackSize = 256 * 1024;
 
 struct FiberStacks {
-  std::vector<void *> Stacks;
+  std::vector<void *> Stacks; ///< usable bottoms, one page above each map
+  size_t Page = size_t(sysconf(_SC_PAGESIZE));
   ~FiberStacks() {
     for (void *S : Stacks)
-      munmap(S, FiberStackSize);
+      munmap(static_cast<char *>(S) - Page, FiberStackSize + Page);
   }
   bool ensure(size_t N) {
     while (Stacks.size() < N) {
-      void *S = mmap(nullptr, FiberStackSize, PROT_READ | PROT_WRITE,
+      void *M = mmap(nullptr, FiberStackSize + Page, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (S == MAP_FAILED)
+      if (M == MAP_FAILED)
         return false;
-      Stacks.push_back(S);
+      mprotect(M, Page, PROT_NONE);
+      Stacks.push_back(static_cast<char *>(M) + Page);
     }
     return true;
+  }
+  /// Whether \p Addr is in the guard page of one of the stacks.
+  bool isGuard(uintptr_t Addr) const {
+    for (void *S : Stacks) {
+      auto Bottom = reinterpret_cast<uintptr_t>(S);
+      if (Addr < Bottom && Addr >= Bottom - Page)
+        return true;
+    }
+    return false;
   }
 };
 thread_local FiberStacks ThreadStacks;
@@ -111,6 +131,13 @@ void fiberBarrier(void *P) {
 }
 
 void noBarrier(void *) {}
+
+/// "2 s", "0.25 s".
+std::string formatSeconds(std::chrono::nanoseconds D) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%g s", double(D.count()) / 1e9);
+  return Buf;
+}
 
 } // namespace
 
@@ -232,14 +259,23 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
   const bool UseFibers = CI.HasBarriers && GroupsPerWorkgroup > 1;
   std::atomic<uint64_t> Next{0};
   std::atomic<bool> OutOfMemory{false};
-  // Generated code reads the watchdog flag as a plain 32-bit word (abi.h).
+  // The stop flag generated code reads (as a plain 32-bit word, abi.h):
+  // set by the watchdog (the embedder's flag, the deadline) or by a worker
+  // that faulted. Watchdog.h explains why it is not the embedder's flag.
   static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
                 std::atomic<uint32_t>::is_always_lock_free);
-  const volatile uint32_t *CancelFlag =
-      reinterpret_cast<const volatile uint32_t *>(R.Cancel);
-  auto Cancelled = [&] {
-    return R.Cancel && R.Cancel->load(std::memory_order_relaxed) != 0;
-  };
+  std::atomic<uint32_t> Stop{0};
+  const volatile uint32_t *StopFlag =
+      reinterpret_cast<const volatile uint32_t *>(&Stop);
+  auto Cancelled = [&] { return Stop.load(std::memory_order_relaxed) != 0; };
+  std::optional<std::chrono::steady_clock::time_point> Deadline;
+  if (R.Timeout.count() > 0)
+    Deadline = std::chrono::steady_clock::now() + R.Timeout;
+  WatchdogTicket Ticket(Stop, Deadline, R.Cancel);
+  // The first fault of the dispatch, described by the worker that took
+  // it (only that thread can tell its own fiber stacks apart).
+  std::mutex FaultMutex;
+  std::string FaultMessage;
 
   auto Worker = [&](unsigned) {
     std::vector<uint8_t> Shared(std::max<uint32_t>(CI.WorkgroupMemorySize, 16));
@@ -262,7 +298,7 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
         A.num_workgroups[K] = Groups[K];
       A.first_local_index = G * W;
       A.subgroup_id = G;
-      A.cancel = CancelFlag;
+      A.cancel = StopFlag;
       A.barrier = noBarrier;
       if (UseFibers) {
         GroupFiber &F = Fibers[G];
@@ -273,47 +309,73 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
         A.barrier_ctx = &F;
       }
     }
-    for (;;) {
-      if (Cancelled())
-        break;
-      uint64_t Begin = Next.fetch_add(Batch, std::memory_order_relaxed);
-      if (Begin >= Total)
-        break;
-      uint64_t End = std::min(Total, Begin + Batch);
-      for (uint64_t Wg = Begin; Wg < End; ++Wg) {
-        uint32_t Id[3] = {uint32_t(Wg % Groups[0]),
-                          uint32_t(Wg / Groups[0] % Groups[1]),
-                          uint32_t(Wg / (uint64_t(Groups[0]) * Groups[1]))};
-        if (CI.WorkgroupMemorySize)
-          std::memset(Shared.data(), 0, Shared.size());
-        for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
-          for (int K = 0; K < 3; ++K)
-            Args[G].workgroup_id[K] = Id[K];
-        if (!UseFibers) {
+    // Everything with a destructor lives above: a fault jumps out of
+    // RunWorkgroups without unwinding it (FaultGuard.h).
+    auto RunWorkgroups = [&] {
+      for (;;) {
+        if (Cancelled())
+          break;
+        uint64_t Begin = Next.fetch_add(Batch, std::memory_order_relaxed);
+        if (Begin >= Total)
+          break;
+        uint64_t End = std::min(Total, Begin + Batch);
+        for (uint64_t Wg = Begin; Wg < End; ++Wg) {
+          uint32_t Id[3] = {uint32_t(Wg % Groups[0]),
+                            uint32_t(Wg / Groups[0] % Groups[1]),
+                            uint32_t(Wg / (uint64_t(Groups[0]) * Groups[1]))};
+          if (CI.WorkgroupMemorySize)
+            std::memset(Shared.data(), 0, Shared.size());
           for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
-            Entry(&Args[G]);
-          continue;
-        }
-        // One fiber per group; rounds until every fiber has returned. A
-        // round takes every group to its next barrier.
-        for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
-          Fibers[G].Done = false;
-          // Stack tops staggered by a few cache lines: equal offsets
-          // modulo 4 KiB would put every fiber's frame in one L1 set.
-          fiber::makeContext(Fibers[G].Self, ThreadStacks.Stacks[G],
-                             FiberStackSize - (G % 16) * 192, fiberMain,
-                             &Fibers[G]);
-        }
-        for (bool Running = true; Running;) {
-          Running = false;
-          for (GroupFiber &F : Fibers) {
-            if (F.Done)
-              continue;
-            fiber::switchContext(Scheduler, F.Self);
-            Running |= !F.Done;
+            for (int K = 0; K < 3; ++K)
+              Args[G].workgroup_id[K] = Id[K];
+          if (!UseFibers) {
+            for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
+              Entry(&Args[G]);
+            continue;
+          }
+          // One fiber per group; rounds until every fiber has returned. A
+          // round takes every group to its next barrier.
+          for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
+            Fibers[G].Done = false;
+            // Stack tops staggered by a few cache lines: equal offsets
+            // modulo 4 KiB would put every fiber's frame in one L1 set.
+            fiber::makeContext(Fibers[G].Self, ThreadStacks.Stacks[G],
+                               FiberStackSize - (G % 16) * 192, fiberMain,
+                               &Fibers[G]);
+          }
+          for (bool Running = true; Running;) {
+            Running = false;
+            for (GroupFiber &F : Fibers) {
+              if (F.Done)
+                continue;
+              fiber::switchContext(Scheduler, F.Self);
+              Running |= !F.Done;
+            }
           }
         }
       }
+    };
+    if (!R.CatchFaults) {
+      RunWorkgroups();
+      return;
+    }
+    FaultInfo F;
+    if (runGuarded(RunWorkgroups, F))
+      return;
+    if (UseFibers)
+      fiber::resumedOnThread(Scheduler);
+    Stop.store(1);
+    std::lock_guard<std::mutex> L(FaultMutex);
+    if (FaultMessage.empty()) {
+      std::vector<ResourceRange> Ranges = resourceRanges(R, &CI);
+      if (CI.WorkgroupMemorySize)
+        Ranges.push_back({"the workgroup's shared memory",
+                          reinterpret_cast<uintptr_t>(Shared.data()),
+                          reinterpret_cast<uintptr_t>(Shared.data()) +
+                              CI.WorkgroupMemorySize});
+      bool StackOverflow = (UseFibers && ThreadStacks.isGuard(F.Address)) ||
+                           isBelowThreadStack(F.Address);
+      FaultMessage = describeFault(F, Ranges, StackOverflow);
     }
   };
 
@@ -323,9 +385,22 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
                              std::to_string(GroupsPerWorkgroup) +
                              " SIMD groups",
                          StatusCode::ExecutionFailed);
-  if (Cancelled())
+  if (!FaultMessage.empty())
+    return Status::error("dispatch stopped: " + FaultMessage,
+                         StatusCode::ExecutionFailed);
+  switch (Ticket.reason()) {
+  case StopKind::Deadline:
+    return Status::error("dispatch timed out after " +
+                             formatSeconds(R.Timeout) +
+                             " (the time limit): invocations still running "
+                             "were stopped at their next loop iteration",
+                         StatusCode::ExecutionFailed);
+  case StopKind::Cancelled:
     return Status::error("dispatch cancelled: the watchdog flag was set",
                          StatusCode::ExecutionFailed);
+  case StopKind::None:
+    break;
+  }
   return Status::success();
 }
 

@@ -3,6 +3,10 @@
 
 #include <cstdint>
 
+#if S2L_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
+#endif
+
 #if S2L_ASM_FIBERS
 // s2l_fiber_switch(void **SaveSp, void *NewSp): pushes the System V
 // callee-saved registers, stores the stack pointer, loads the other one and
@@ -50,6 +54,41 @@ extern "C" char s2l_fiber_start[];
 
 namespace spirv2llvm::fiber {
 
+namespace {
+#if S2L_TSAN_FIBERS
+void tsanPrepare(Context &C) {
+  if (!C.Tsan) {
+    C.Tsan = __tsan_create_fiber(0);
+    C.OwnsTsan = true;
+  }
+}
+void tsanSwitch(Context &From, Context &To) {
+  if (!From.Tsan)
+    From.Tsan = __tsan_get_current_fiber(); // the thread's own
+  __tsan_switch_to_fiber(To.Tsan, 0);
+}
+#else
+void tsanPrepare(Context &) {}
+void tsanSwitch(Context &, Context &) {}
+#endif
+} // namespace
+
+#if S2L_TSAN_FIBERS
+Context::~Context() {
+  if (OwnsTsan)
+    __tsan_destroy_fiber(Tsan);
+}
+#endif
+
+void resumedOnThread(Context &Thread) {
+#if S2L_TSAN_FIBERS
+  if (Thread.Tsan)
+    __tsan_switch_to_fiber(Thread.Tsan, 0);
+#else
+  (void)Thread;
+#endif
+}
+
 #if S2L_ASM_FIBERS
 
 void makeContext(Context &C, void *Stack, size_t Size, void (*Fn)(void *),
@@ -66,9 +105,11 @@ void makeContext(Context &C, void *Stack, size_t Size, void (*Fn)(void *),
   Frame[5] = 0;                                    // rbp
   Frame[6] = reinterpret_cast<uint64_t>(s2l_fiber_start);
   C.Sp = Frame;
+  tsanPrepare(C);
 }
 
 void switchContext(Context &From, Context &To) {
+  tsanSwitch(From, To);
   s2l_fiber_switch(&From.Sp, To.Sp);
 }
 
@@ -94,9 +135,11 @@ void makeContext(Context &C, void *Stack, size_t Size, void (*Fn)(void *),
   auto P = reinterpret_cast<uintptr_t>(&C);
   makecontext(&C.Uc, reinterpret_cast<void (*)()>(trampoline), 2,
               unsigned(P), unsigned(uint64_t(P) >> 32));
+  tsanPrepare(C);
 }
 
 void switchContext(Context &From, Context &To) {
+  tsanSwitch(From, To);
   swapcontext(&From.Uc, &To.Uc);
 }
 

@@ -20,10 +20,29 @@
 #include <ucontext.h>
 #endif
 
+// ThreadSanitizer follows one stack per thread unless told about fibers
+// (its fiber API); without it every switch looks like a corrupt stack.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define S2L_TSAN_FIBERS 1
+#endif
+#endif
+#ifndef S2L_TSAN_FIBERS
+#define S2L_TSAN_FIBERS 0
+#endif
+
 namespace spirv2llvm::fiber {
 
 /// A suspended execution context.
 struct Context {
+#if S2L_TSAN_FIBERS
+  Context() = default;
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+  ~Context();
+  void *Tsan = nullptr; ///< ThreadSanitizer's fiber
+  bool OwnsTsan = false;
+#endif
 #if S2L_ASM_FIBERS
   void *Sp = nullptr; ///< where the switch left its saved registers
 #else
@@ -41,6 +60,11 @@ void makeContext(Context &C, void *Stack, size_t Size, void (*Fn)(void *),
 
 /// Saves the running context into \p From and resumes \p To.
 void switchContext(Context &From, Context &To);
+
+/// After a jump out of a fiber (a caught fault, FaultGuard.h) back onto
+/// the thread's own stack, whose context is \p Thread: tells the tools
+/// that follow stacks (ThreadSanitizer) where execution is now.
+void resumedOnThread(Context &Thread);
 
 } // namespace spirv2llvm::fiber
 

@@ -39,6 +39,14 @@ Expected<std::unique_ptr<orc::LLJIT>> compile(Translation &T,
   auto TM = JTMB->createTargetMachine();
   if (!TM)
     return TM.takeError();
+  // Stack probes (as clang's -fstack-clash-protection): a frame larger
+  // than a page touches it page by page, so that a shader with a large
+  // private array overflows into its stack's guard page, where the fault
+  // is caught and reported (FaultGuard.h), instead of jumping over the
+  // guard into other memory. Small frames are unchanged.
+  for (Function &F : T.IR->functions())
+    if (!F.isDeclaration())
+      F.addFnAttr("probe-stack", "inline-asm");
   T.IR->setDataLayout((*TM)->createDataLayout());
   T.IR->setTargetTriple((*TM)->getTargetTriple().str());
   if (T.OptLevel < OptLevel)

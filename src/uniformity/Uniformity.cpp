@@ -10,7 +10,11 @@
 //===----------------------------------------------------------------------===//
 #include "uniformity/Uniformity.h"
 
+#include "parser/OpcodeTable.h"
+
 #include "llvm/ADT/BitVector.h"
+
+#include <optional>
 
 #include <unordered_set>
 
@@ -67,56 +71,17 @@ bool isUniformBuiltIn(spv::BuiltIn B) {
   }
 }
 
-/// Opcodes whose result differs per lane whatever the operands.
-bool isAlwaysVarying(spv::Op Op) {
-  switch (Op) {
-  case spv::Op::OpFunctionCall:
-  case spv::Op::OpFunctionParameter:
-  case spv::Op::OpAtomicLoad:
-  case spv::Op::OpAtomicExchange:
-  case spv::Op::OpAtomicCompareExchange:
-  case spv::Op::OpAtomicIIncrement:
-  case spv::Op::OpAtomicIDecrement:
-  case spv::Op::OpAtomicIAdd:
-  case spv::Op::OpAtomicISub:
-  case spv::Op::OpAtomicSMin:
-  case spv::Op::OpAtomicUMin:
-  case spv::Op::OpAtomicSMax:
-  case spv::Op::OpAtomicUMax:
-  case spv::Op::OpAtomicAnd:
-  case spv::Op::OpAtomicOr:
-  case spv::Op::OpAtomicXor:
-  case spv::Op::OpDPdx:
-  case spv::Op::OpDPdy:
-  case spv::Op::OpFwidth:
-  case spv::Op::OpDPdxFine:
-  case spv::Op::OpDPdyFine:
-  case spv::Op::OpFwidthFine:
-  case spv::Op::OpDPdxCoarse:
-  case spv::Op::OpDPdyCoarse:
-  case spv::Op::OpFwidthCoarse:
-  case spv::Op::OpIsHelperInvocationEXT:
-  case spv::Op::OpSubgroupBallotKHR:
-  case spv::Op::OpSubgroupFirstInvocationKHR:
-  case spv::Op::OpSubgroupAllKHR:
-  case spv::Op::OpSubgroupAnyKHR:
-  case spv::Op::OpSubgroupAllEqualKHR:
-  case spv::Op::OpSubgroupReadInvocationKHR:
-    return true;
-  default:
-    break;
-  }
-  // Subgroup operations: conservatively Varying until they are modelled.
-  uint32_t V = static_cast<uint32_t>(Op);
-  return V >= static_cast<uint32_t>(spv::Op::OpGroupNonUniformElect) &&
-         V <= static_cast<uint32_t>(spv::Op::OpGroupNonUniformQuadSwap);
+/// A pointer derived from operand 0 (for the root variable walk).
+bool isPointerChain(spv::Op Op) {
+  return isAccessChain(Op) || Op == spv::Op::OpCopyObject;
 }
 
-bool isPointerChain(spv::Op Op) {
-  return Op == spv::Op::OpAccessChain || Op == spv::Op::OpInBoundsAccessChain ||
-         Op == spv::Op::OpPtrAccessChain ||
-         Op == spv::Op::OpInBoundsPtrAccessChain ||
-         Op == spv::Op::OpCopyObject;
+/// The group operation of an arithmetic group instruction or of
+/// OpGroupNonUniformBallotBitCount (the literal after the scope).
+std::optional<spv::GroupOperation> groupOperation(const Instruction &I) {
+  if (I.Operands.size() < 2 || I.OperandIsId[1])
+    return std::nullopt;
+  return spv::GroupOperation(I.Operands[1]);
 }
 
 class UniformityState {
@@ -615,8 +580,20 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
         continue;
 
       Uniformity U;
-      if (isAlwaysVarying(I.Opcode)) {
+      UniformityRule Rule = opcodeInfo(I.Opcode).Uniformity;
+      bool Reduce =
+          groupOperation(I) == spv::GroupOperation::Reduce;
+      if (Rule == UniformityRule::Varying ||
+          (Rule == UniformityRule::ReduceUniform && !Reduce) ||
+          (Rule == UniformityRule::ReduceOperands && !Reduce)) {
         U = Uniformity::Varying;
+      } else if (Rule == UniformityRule::Uniform ||
+                 Rule == UniformityRule::ReduceUniform) {
+        // The same in every active lane whatever the operands (a vote, a
+        // broadcast, a ballot, a reduction): the subgroup is the SIMD group.
+        U = Uniformity::Uniform;
+      } else if (Rule == UniformityRule::ReduceOperands) {
+        U = meet(operandsMeet(I), Uniformity::Uniform);
       } else if (I.Opcode == spv::Op::OpPhi) {
         U = operandsMeet(I);
         // Different incoming values are not one compile-time constant.

@@ -32,7 +32,15 @@
 //    (temporal divergence).
 //  - calls, function parameters, atomics and derivatives are Varying; a
 //    store to a Private variable in a function called from a Varying block
-//    makes the variable Varying.
+//    makes the variable Varying;
+//  - subgroup operations whose result every active lane shares (votes,
+//    broadcasts, ballots, Reduce group operations, the KHR ballot and vote
+//    forms) are Uniform whatever their operands, since the subgroup is the
+//    SIMD group (Mesa's nir_divergence_analysis does the same); ballot bit
+//    extracts, counts and finds are the meet of their operands; elect,
+//    inverse ballot, shuffles, quad operations, scans and clustered
+//    reductions are Varying. The rule of each opcode is a column of the
+//    opcode table (parser/OpcodeTable.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_UNIFORMITY_UNIFORMITY_H

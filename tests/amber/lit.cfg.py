@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "spirv2llvm-amber"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".amber"]
+config.suffixes = [".amber", ".vkscript"]
 config.excludes = ["inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
 config.test_source_root = os.path.join(os.path.dirname(__file__), "scripts")
 config.test_exec_root = os.path.join(config.s2l_obj_root, "tests", "amber")

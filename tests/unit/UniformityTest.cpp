@@ -1358,6 +1358,165 @@ TEST_F(UniformityTest, DerivativesAreVarying) {
   EXPECT_EQ(A.value("107"), U);
 }
 
+// --- subgroup operations ------------------------------------------------------
+
+/// \p Functions in a fragment shader that may use the subgroup operations.
+std::string subgroupFragment(llvm::StringRef Functions) {
+  std::string Text = fragment(Functions, "", "", R"(
+     %uint_3 = OpConstant %uint 3
+     %v4uint = OpTypeVector %uint 4
+)");
+  std::string Caps = "OpCapability Shader\n"
+                     "OpCapability GroupNonUniform\n"
+                     "OpCapability GroupNonUniformVote\n"
+                     "OpCapability GroupNonUniformBallot\n"
+                     "OpCapability GroupNonUniformArithmetic\n"
+                     "OpCapability GroupNonUniformShuffle\n"
+                     "OpCapability SubgroupBallotKHR\n"
+                     "OpExtension \"SPV_KHR_shader_ballot\"\n";
+  return Caps + Text.substr(std::string("OpCapability Shader\n").size());
+}
+
+// A subgroup is the SIMD group: a result every active lane shares is
+// Uniform whatever its operands (Mesa's divergence analysis does the same);
+// per-lane results (elect, scans, shuffles) stay Varying.
+TEST_F(UniformityTest, SubgroupSharedResultsAreUniform) {
+  std::string Text = subgroupFragment(R"(
+       %main = OpFunction %void None %voidfn
+        %100 = OpLabel
+        %101 = OpLoad %float %in_v
+        %102 = OpFOrdGreaterThan %bool %101 %float_0
+        %103 = OpGroupNonUniformAny %bool %uint_3 %102
+        %104 = OpGroupNonUniformAll %bool %uint_3 %102
+        %105 = OpGroupNonUniformAllEqual %bool %uint_3 %101
+        %106 = OpGroupNonUniformBroadcastFirst %float %uint_3 %101
+        %107 = OpGroupNonUniformBallot %v4uint %uint_3 %102
+        %108 = OpGroupNonUniformBallotBitCount %uint %uint_3 Reduce %107
+        %109 = OpGroupNonUniformBallotBitCount %uint %uint_3 InclusiveScan %107
+        %110 = OpGroupNonUniformFAdd %float %uint_3 Reduce %101
+        %111 = OpGroupNonUniformFAdd %float %uint_3 InclusiveScan %101
+        %112 = OpGroupNonUniformElect %bool %uint_3
+        %113 = OpGroupNonUniformShuffleXor %float %uint_3 %101 %uint_1
+        %114 = OpGroupNonUniformBroadcast %float %uint_3 %101 %uint_1
+        %115 = OpGroupNonUniformBallotBitExtract %bool %uint_3 %107 %uint_1
+        %116 = OpFAdd %float %110 %106
+        %117 = OpSubgroupFirstInvocationKHR %float %101
+        %118 = OpGroupNonUniformInverseBallot %bool %uint_3 %107
+        %119 = OpGroupNonUniformFAdd %float %uint_3 ExclusiveScan %101
+        %120 = OpGroupNonUniformBallotFindLSB %uint %uint_3 %107
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(run(Text));
+  EXPECT_EQ(A.value("101"), V);
+  EXPECT_EQ(A.value("102"), V);
+  EXPECT_EQ(A.value("103"), U) << "subgroupAny of a Varying predicate";
+  EXPECT_EQ(A.value("104"), U) << "subgroupAll";
+  EXPECT_EQ(A.value("105"), U) << "subgroupAllEqual";
+  EXPECT_EQ(A.value("106"), U) << "subgroupBroadcastFirst";
+  EXPECT_EQ(A.value("107"), U) << "subgroupBallot";
+  EXPECT_EQ(A.value("108"), U) << "bit count (Reduce) of a Uniform ballot";
+  EXPECT_EQ(A.value("109"), V) << "bit count, inclusive scan";
+  EXPECT_EQ(A.value("110"), U) << "subgroupAdd (Reduce)";
+  EXPECT_EQ(A.value("111"), V) << "subgroupInclusiveAdd";
+  EXPECT_EQ(A.value("112"), V) << "subgroupElect";
+  EXPECT_EQ(A.value("113"), V) << "subgroupShuffleXor";
+  EXPECT_EQ(A.value("114"), U) << "subgroupBroadcast";
+  EXPECT_EQ(A.value("115"), U) << "bit extract of a Uniform ballot";
+  EXPECT_EQ(A.value("116"), U) << "arithmetic on Uniform results";
+  EXPECT_EQ(A.value("117"), U) << "readFirstInvocationARB";
+  EXPECT_EQ(A.value("118"), V) << "subgroupInverseBallot";
+  EXPECT_EQ(A.value("119"), V) << "subgroupExclusiveAdd";
+  EXPECT_EQ(A.value("120"), U) << "find LSB of a Uniform ballot";
+}
+
+// A branch on a vote is Uniform, so its arms run with all lanes or none; a
+// loop whose exit is a vote is not divergent, so values from it stay
+// Uniform after it. In a Varying arm the vote is still Uniform (the lanes
+// that run it agree), but the phi where the arms join is Varying.
+TEST_F(UniformityTest, BranchesAndLoopsOnVotesAreUniform) {
+  std::string Text = subgroupFragment(R"(
+       %main = OpFunction %void None %voidfn
+        %100 = OpLabel
+        %101 = OpLoad %float %in_v
+        %102 = OpFOrdGreaterThan %bool %101 %float_0
+        %103 = OpGroupNonUniformAny %bool %uint_3 %102
+               OpSelectionMerge %105 None
+               OpBranchConditional %103 %104 %105
+        %104 = OpLabel
+               OpBranch %105
+        %105 = OpLabel
+               OpBranch %106
+        %106 = OpLabel
+        %107 = OpPhi %int %int_0 %105 %111 %110
+        %108 = OpSLessThan %bool %107 %int_8
+        %112 = OpGroupNonUniformAll %bool %uint_3 %108
+               OpLoopMerge %113 %110 None
+               OpBranchConditional %112 %109 %113
+        %109 = OpLabel
+               OpBranch %110
+        %110 = OpLabel
+        %111 = OpIAdd %int %107 %int_1
+               OpBranch %106
+        %113 = OpLabel
+        %114 = OpIAdd %int %111 %int_1
+               OpSelectionMerge %117 None
+               OpBranchConditional %102 %115 %116
+        %115 = OpLabel
+        %118 = OpGroupNonUniformAny %bool %uint_3 %102
+               OpBranch %117
+        %116 = OpLabel
+               OpBranch %117
+        %117 = OpLabel
+        %119 = OpPhi %bool %118 %115 %102 %116
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(run(Text));
+  EXPECT_FALSE(A.varyingBranch("100")) << "a branch on subgroupAny";
+  EXPECT_EQ(A.block("104"), U);
+  EXPECT_FALSE(A.varyingBranch("106")) << "a loop exit on subgroupAll";
+  EXPECT_FALSE(A.divergentLoop("106"));
+  EXPECT_EQ(A.block("109"), U);
+  EXPECT_EQ(A.value("111"), U);
+  EXPECT_EQ(A.value("114"), U) << "no temporal divergence";
+  EXPECT_TRUE(A.varyingBranch("113"));
+  EXPECT_EQ(A.block("115"), V);
+  EXPECT_EQ(A.value("118"), U) << "a vote in a Varying arm";
+  EXPECT_EQ(A.value("119"), V) << "joined with the other arm's value";
+}
+
+// Each iteration's lanes agree on a reduction, but lanes leave a divergent
+// loop in different iterations, so after the loop it is Varying.
+TEST_F(UniformityTest, SubgroupResultOfDivergentLoopIsVaryingAfterIt) {
+  std::string Text = subgroupFragment(R"(
+       %main = OpFunction %void None %voidfn
+        %100 = OpLabel
+        %101 = OpLoad %float %in_v
+        %102 = OpConvertFToS %int %101
+               OpBranch %103
+        %103 = OpLabel
+        %104 = OpPhi %int %int_0 %100 %108 %107
+        %105 = OpSLessThan %bool %104 %102
+        %110 = OpGroupNonUniformIAdd %int %uint_3 Reduce %104
+               OpLoopMerge %109 %107 None
+               OpBranchConditional %105 %106 %109
+        %106 = OpLabel
+               OpBranch %107
+        %107 = OpLabel
+        %108 = OpIAdd %int %104 %int_1
+               OpBranch %103
+        %109 = OpLabel
+        %111 = OpIAdd %int %110 %int_1
+               OpReturn
+               OpFunctionEnd
+)");
+  ASSERT_TRUE(run(Text));
+  EXPECT_TRUE(A.divergentLoop("103"));
+  EXPECT_EQ(A.value("111"), V) << "the reduction, used after the loop";
+  EXPECT_EQ(A.value("110"), V);
+}
+
 TEST_F(UniformityTest, CallsAndParametersAreVarying) {
   std::string Text = fragment(R"(
        %main = OpFunction %void None %voidfn

@@ -14,6 +14,7 @@
 #include "RunCommand.h"
 
 #include "ArgParse.h"
+#include "runtime/GuardedBuffer.h"
 
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
@@ -83,6 +84,9 @@ Dispatch:
                           unguarded)
   --repeat N              one warm-up dispatch, then N timed ones, each from
                           the initial buffer contents (default: one dispatch)
+  --timeout SECONDS       stop a dispatch that runs longer (running
+                          invocations leave their loops) and exit 1
+                          (default: no limit)
 
 Output:
   --dump [SET.]BINDING[[INDEX]]:PATH  write the buffer to PATH after the run (the
@@ -94,7 +98,12 @@ The last line is
          minv_per_s=X compile_ms=X
 (invocations per dispatch, timed dispatches, millions of invocations per
 second at the median, translate + JIT time). Exit status: 0 success, 1 the
-shader failed to translate, compile or run, 2 bad usage.
+shader failed to translate, compile or run (an access outside its buffers
+that faults, a trap, a dispatch over --timeout), 2 bad usage.
+
+Each buffer lies between large inaccessible regions: without
+--robust-buffer-access, a shader indexing far outside a buffer faults, and
+the fault is reported with the buffer it missed instead of crashing.
 )";
 
 std::string bindingName(uint32_t Set, uint32_t Binding,
@@ -410,6 +419,13 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
       if (R < 0 || !parseU32(V, N) || N == 0)
         return Quoted("--repeat") + ": malformed number (a positive count)";
       O.Repeat = N;
+    } else if ((R = Value("--timeout", V))) {
+      double Seconds = 0;
+      if (R < 0 || StringRef(V).getAsDouble(Seconds) || !(Seconds > 0) ||
+          Seconds > 1e6)
+        return Quoted("--timeout") +
+               ": malformed time (positive seconds, for example 2 or 0.5)";
+      O.Timeout = std::chrono::nanoseconds(int64_t(Seconds * 1e9));
     } else if ((R = Value("--dump", V))) {
       RunDump D;
       auto [Ref, Path] = StringRef(V).split(':');
@@ -463,11 +479,14 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
 
   // The buffers first: a file that cannot be read is bad usage, whatever
   // the shader.
-  std::vector<std::vector<uint8_t>> Data(O.Buffers.size());
+  std::vector<GuardedBuffer> Data;
   for (size_t I = 0; I < O.Buffers.size(); ++I) {
     const RunBuffer &B = O.Buffers[I];
-    Data[I].resize(B.Size);
-    if (Error E = fillBuffer(B.Init, Data[I]))
+    Data.emplace_back(B.Size);
+    if (!Data[I].data())
+      return Fail("--buffer '" + B.Spec + "': cannot allocate " +
+                  Twine(B.Size) + " bytes");
+    if (Error E = fillBuffer(B.Init, {Data[I].data(), Data[I].size()}))
       return Usage("--buffer '" + B.Spec + "': " + toString(std::move(E)));
   }
 
@@ -499,6 +518,7 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
       R.bind(O.Buffers[I].Set, O.Buffers[I].Binding, Data[I].data(),
              Data[I].size());
   R.PushConstants = O.PushConstants;
+  R.Timeout = O.Timeout;
 
   if (!O.Quiet) {
     printSummary(O, Entry, **S, Out);
@@ -512,7 +532,8 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   unsigned Total = O.Repeat ? Timed + 1 : 1;
   std::vector<std::vector<uint8_t>> Initial;
   if (Total > 1)
-    Initial = Data;
+    for (const GuardedBuffer &B : Data)
+      Initial.emplace_back(B.data(), B.data() + B.size());
   std::vector<double> Ms;
   for (unsigned D = 0; D < Total; ++D) {
     if (D > 0)

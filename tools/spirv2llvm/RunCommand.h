@@ -9,7 +9,8 @@
 //   RESULT invocations=N dispatches=N median_ms=X min_ms=X max_ms=X
 //          minv_per_s=X compile_ms=X            (one line)
 //
-// Exit status: 0 success, 1 the shader failed to translate, compile or run,
+// Exit status: 0 success, 1 the shader failed to translate, compile or run
+// (including a fault caught in its code and a dispatch over --timeout),
 // 2 bad usage (including buffers or push constants that do not match what
 // the shader reads).
 //
@@ -24,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +67,8 @@ struct RunOptions {
   /// one dispatch, timed.
   std::optional<unsigned> Repeat;
   std::vector<RunDump> Dumps;
+  /// --timeout: the time limit of each dispatch (zero: none).
+  std::chrono::nanoseconds Timeout{0};
   bool Quiet = false;
   bool Help = false;
 

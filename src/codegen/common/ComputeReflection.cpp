@@ -1,0 +1,145 @@
+//===- ComputeReflection.cpp - What a compute entry needs -----------------===//
+#include "codegen/common/ComputeReflection.h"
+#include "codegen/Codegen.h"
+#include "support/Diagnostic.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
+                                 MemoryLayout &ML) {
+  ComputeReflection R;
+  ComputeInfo &Compute = R.Info;
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  auto fail = [&](const Twine &Msg) { R.Errors.push_back(Msg.str()); };
+  auto &WorkgroupOffsets = R.WorkgroupOffsets;
+  // Workgroup size (compute only): LocalSize, LocalSizeId, or a
+  // WorkgroupSize constant, which wins over both. Bindings and push
+  // constants are reflected for every stage: graphics hosts need them too.
+  bool IsCompute = EP.Model == spv::ExecutionModel::GLCompute;
+  for (const auto &[Mode, Lits] : EP.Modes) {
+    if (!IsCompute)
+      break;
+    if (Mode == spv::ExecutionMode::LocalSize && Lits.size() >= 3)
+      WorkgroupSize = {Lits[0], Lits[1], Lits[2]};
+    if (Mode == spv::ExecutionMode::LocalSizeId && Lits.size() >= 3)
+      for (int K = 0; K < 3; ++K)
+        if (const spirv2llvm::Constant *C = M.findConstant(Lits[K]))
+          WorkgroupSize[K] = uint32_t(C->scalarBits());
+  }
+  for (ValueId C : IsCompute ? M.ConstantOrder : std::vector<ValueId>{}) {
+    auto BI = M.decorationValue(C.value(), spv::Decoration::BuiltIn);
+    if (!BI || spv::BuiltIn(*BI) != spv::BuiltIn::WorkgroupSize)
+      continue;
+    const spirv2llvm::Constant *K = M.findConstant(C.value());
+    for (size_t I = 0; I < 3 && I < K->Elements.size(); ++I)
+      if (const spirv2llvm::Constant *E =
+              M.findConstant(K->Elements[I].value()))
+        WorkgroupSize[I] = uint32_t(E->scalarBits());
+  }
+  for (uint32_t &S : WorkgroupSize)
+    if (S == 0) {
+      fail("workgroup size has a zero dimension");
+      S = 1;
+    }
+  if (uint64_t(WorkgroupSize[0]) * WorkgroupSize[1] * WorkgroupSize[2] >
+      1024 * 1024)
+    fail("workgroup size " + Twine(WorkgroupSize[0]) + "x" +
+         Twine(WorkgroupSize[1]) + "x" + Twine(WorkgroupSize[2]) +
+         " is too large");
+  Compute.WorkgroupSize = WorkgroupSize;
+
+  uint64_t WgOffset = 0;
+  uint64_t AliasedWorkgroupSize = 0;
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    switch (V.Storage) {
+    case spv::StorageClass::StorageBuffer:
+    case spv::StorageClass::Uniform: {
+      ComputeInfo::Binding Bd;
+      Bd.Set = M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
+                   .value_or(0);
+      Bd.Binding =
+          M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      // An array of blocks is a descriptor array: sizes are per element.
+      // Arrays of arrays of blocks are one flat array (EmitDescriptorArrays).
+      TypeId Block = V.Pointee;
+      uint64_t Elements = 1;
+      for (const spirv2llvm::Type *VT = &M.type(Block);
+           VT->Kind == TypeKind::Array || VT->Kind == TypeKind::RuntimeArray;
+           VT = &M.type(Block)) {
+        Bd.IsArray = true;
+        Elements *= VT->Kind == TypeKind::Array ? VT->Count : 0;
+        Block = VT->Element;
+      }
+      if (Bd.IsArray)
+        Bd.ArraySize = uint32_t(std::min<uint64_t>(Elements, UINT32_MAX));
+      Bd.IsUniform = V.Storage == spv::StorageClass::Uniform &&
+                     !M.hasDecoration(Block.value(),
+                                      spv::Decoration::BufferBlock);
+      Bd.MinSize = ML.sizeOf(Block);
+      const spirv2llvm::Type &PT = M.type(Block);
+      if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
+          M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)
+        Bd.HasRuntimeArray = true;
+      Compute.Bindings.push_back(Bd);
+      break;
+    }
+    case spv::StorageClass::PushConstant:
+      Compute.PushConstantSize =
+          std::max<uint32_t>(Compute.PushConstantSize,
+                             uint32_t(ML.sizeOf(V.Pointee)));
+      break;
+    case spv::StorageClass::Workgroup: {
+      if (M.hasDecoration(V.Pointee.value(), spv::Decoration::Block)) {
+        // WorkgroupMemoryExplicitLayoutKHR: Block-decorated Workgroup
+        // variables have explicit layouts and all alias the same memory.
+        WorkgroupOffsets[Id.value()] = 0;
+        AliasedWorkgroupSize = std::max<uint64_t>(AliasedWorkgroupSize,
+                                                  ML.sizeOf(V.Pointee));
+        break;
+      }
+      uint32_t Align = std::max<uint32_t>(ML.alignOf(V.Pointee), 4);
+      WgOffset = (WgOffset + Align - 1) / Align * Align;
+      WorkgroupOffsets[Id.value()] = uint32_t(WgOffset);
+      WgOffset += ML.sizeOf(V.Pointee);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  WgOffset = std::max<uint64_t>(WgOffset, AliasedWorkgroupSize);
+  Compute.WorkgroupMemorySize = uint32_t((WgOffset + 15) / 16 * 16);
+  for (const Instruction &I : M.Insts)
+    if (I.Opcode == spv::Op::OpControlBarrier)
+      Compute.HasBarriers = true;
+  return R;
+}
+
+} // namespace spirv2llvm
+
+namespace spirv2llvm {
+
+Expected<EntryReflection> reflectEntryPoint(const Module &M,
+                                            const EntryPoint &EP,
+                                            unsigned Width) {
+  EntryReflection R;
+  MemoryLayout ML(M);
+  ComputeReflection C = reflectCompute(M, EP, ML);
+  if (!C.Errors.empty())
+    return makeError(C.Errors.front());
+  R.Compute = std::move(C.Info);
+  Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, Width);
+  if (!L)
+    return L.takeError();
+  R.Layout = std::move(*L);
+  return R;
+}
+
+} // namespace spirv2llvm

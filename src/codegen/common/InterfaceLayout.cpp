@@ -1,0 +1,179 @@
+//===- InterfaceLayout.cpp - Where interface variables live ---------------===//
+#include "codegen/common/InterfaceLayout.h"
+
+#include "parser/SpirvNames.h"
+#include "support/Diagnostic.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+Error flattenType(const Module &M, TypeId T, std::vector<ScalarType> &Out) {
+  // Iterative over an explicit stack: types nest as deep as the input says.
+  std::vector<TypeId> Stack{T};
+  // Expanding in reverse keeps component order: push members last-first.
+  while (!Stack.empty()) {
+    TypeId Cur = Stack.back();
+    Stack.pop_back();
+    const Type *Ty = M.findType(Cur.value());
+    if (!Ty)
+      return makeError("id " + M.friendlyName(Cur.value()) +
+                       " is not a type");
+    if (Out.size() > (1u << 20))
+      return makeError("type " + M.friendlyName(T.value()) +
+                       " has too many components");
+    switch (Ty->Kind) {
+    case TypeKind::Bool:
+      Out.push_back({ScalarKind::Bool, 1});
+      break;
+    case TypeKind::Int:
+      Out.push_back({Ty->Signed ? ScalarKind::Int : ScalarKind::UInt,
+                     Ty->Width});
+      break;
+    case TypeKind::Float:
+      Out.push_back({ScalarKind::Float, Ty->Width});
+      break;
+    case TypeKind::Pointer:
+      // A PhysicalStorageBuffer pointer value is its 64-bit address.
+      if (Ty->Storage != spv::StorageClass::PhysicalStorageBuffer)
+        return makeError("type " + M.friendlyName(Cur.value()) +
+                         " has no flat component form");
+      Out.push_back({ScalarKind::UInt, 64});
+      break;
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      for (uint32_t I = 0; I < Ty->Count; ++I)
+        Stack.push_back(Ty->Element);
+      break;
+    case TypeKind::Struct:
+      for (size_t I = Ty->Members.size(); I-- > 0;)
+        Stack.push_back(Ty->Members[I]);
+      break;
+    default:
+      return makeError("type " + M.friendlyName(Cur.value()) +
+                       " has no flat component form");
+    }
+  }
+  return Error::success();
+}
+
+const InterfaceVariable *InterfaceLayout::find(uint32_t Id) const {
+  for (const auto *List : {&Inputs, &Outputs})
+    for (const InterfaceVariable &V : *List)
+      if (V.Id == Id)
+        return &V;
+  return nullptr;
+}
+
+const InterfaceVariable *
+InterfaceLayout::findByName(const std::string &Name) const {
+  for (const auto *List : {&Inputs, &Outputs})
+    for (const InterfaceVariable &V : *List)
+      if (V.Name == Name)
+        return &V;
+  return nullptr;
+}
+
+const InterfaceVariable *
+InterfaceLayout::findInputLocation(int32_t Location) const {
+  for (const InterfaceVariable &V : Inputs)
+    if (V.Location == Location)
+      return &V;
+  return nullptr;
+}
+
+const InterfaceVariable *
+InterfaceLayout::findOutputLocation(int32_t Location) const {
+  for (const InterfaceVariable &V : Outputs)
+    if (V.Location == Location)
+      return &V;
+  return nullptr;
+}
+
+void InterfaceLayout::print(raw_ostream &OS) const {
+  OS << "width " << Width << "\n";
+  for (const auto *List : {&Inputs, &Outputs}) {
+    bool In = List == &Inputs;
+    OS << (In ? "inputs" : "outputs") << " (" << (In ? InputSize : OutputSize)
+       << " bytes)\n";
+    for (const InterfaceVariable &V : *List) {
+      OS << "  %" << V.Name;
+      if (V.Location >= 0)
+        OS << " location " << V.Location;
+      if (V.BuiltIn >= 0) {
+        const char *N = builtInName(static_cast<spv::BuiltIn>(V.BuiltIn));
+        OS << " builtin " << (N ? N : std::to_string(V.BuiltIn));
+      }
+      OS << " offset " << V.Offset << " components " << V.Components.size()
+         << "\n";
+    }
+  }
+}
+
+bool isComputedBuiltIn(const Module &M, const EntryPoint &EP, uint32_t Var) {
+  auto BI = M.decorationValue(Var, spv::Decoration::BuiltIn);
+  if (!BI)
+    return false;
+  if (EP.Model == spv::ExecutionModel::GLCompute)
+    return true;
+  switch (spv::BuiltIn(*BI)) {
+  case spv::BuiltIn::SubgroupSize:
+  case spv::BuiltIn::SubgroupLocalInvocationId:
+  case spv::BuiltIn::SubgroupEqMask:
+  case spv::BuiltIn::SubgroupGeMask:
+  case spv::BuiltIn::SubgroupGtMask:
+  case spv::BuiltIn::SubgroupLeMask:
+  case spv::BuiltIn::SubgroupLtMask:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
+                                                 const EntryPoint &EP,
+                                                 unsigned Width) {
+  InterfaceLayout L;
+  L.Width = Width;
+  for (ValueId Id : EP.Interface) {
+    const Variable *Var = M.findVariable(Id.value());
+    if (!Var || (Var->Storage != spv::StorageClass::Input &&
+                 Var->Storage != spv::StorageClass::Output))
+      continue;
+    // Computed from the group's arguments and the lane index.
+    if (isComputedBuiltIn(M, EP, Id.value()))
+      continue;
+    InterfaceVariable IV;
+    IV.Id = Id.value();
+    auto NameIt = M.Names.find(Id.value());
+    IV.Name = NameIt != M.Names.end() && !NameIt->second.empty()
+                  ? NameIt->second
+                  : M.friendlyName(Id.value()).substr(1);
+    IV.IsInput = Var->Storage == spv::StorageClass::Input;
+    if (auto Loc = M.decorationValue(Id.value(), spv::Decoration::Location))
+      IV.Location = int32_t(*Loc);
+    if (auto BI = M.decorationValue(Id.value(), spv::Decoration::BuiltIn))
+      IV.BuiltIn = int32_t(*BI);
+    IV.Flat = M.hasDecoration(Id.value(), spv::Decoration::Flat);
+    IV.NoPerspective =
+        M.hasDecoration(Id.value(), spv::Decoration::NoPerspective);
+    if (Error E = flattenType(M, Var->Pointee, IV.Components))
+      return makeError("interface variable " + M.friendlyName(Id.value()) +
+                       ": " + toString(std::move(E)));
+    uint32_t &Size =
+        Var->Storage == spv::StorageClass::Input ? L.InputSize : L.OutputSize;
+    for (const ScalarType &S : IV.Components) {
+      uint32_t Bytes = S.bytes() * Width;
+      Size = (Size + Bytes - 1) / Bytes * Bytes;
+      IV.ComponentOffsets.push_back(Size);
+      Size += Bytes;
+    }
+    IV.Offset = IV.ComponentOffsets.empty() ? Size : IV.ComponentOffsets[0];
+    (Var->Storage == spv::StorageClass::Input ? L.Inputs : L.Outputs)
+        .push_back(std::move(IV));
+  }
+  return L;
+}
+
+} // namespace spirv2llvm

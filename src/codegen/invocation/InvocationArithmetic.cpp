@@ -1,0 +1,811 @@
+//===- InvocationArithmetic.cpp - Values: arithmetic, composites, math ----===//
+//
+// Component-wise instructions apply the shared ComponentOps.h and
+// GlslComponentWise.h builders to whole values: a vec4 operation is one
+// <4 x T> LLVM operation. Composites are LLVM vectors (extractelement,
+// insertelement, shufflevector) and aggregates (extractvalue, insertvalue);
+// matrices are arrays of column vectors, so matrix products are sums of
+// column vectors scaled by splatted components.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/common/ComponentOps.h"
+#include "codegen/common/GlslComponentWise.h"
+#include "codegen/invocation/InvocationEmitter.h"
+
+#include "parser/SpirvNames.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+
+using namespace llvm;
+
+namespace spirv2llvm::invocation {
+
+using llvm::Constant;
+using llvm::Type;
+
+namespace {
+
+/// Sum of the products of the components of \p X and \p Y, in component
+/// order (OpDot; the same rounding as the SIMD back end).
+Value *dot(IRBuilder<> &B, Value *X, Value *Y) {
+  auto *VT = dyn_cast<FixedVectorType>(X->getType());
+  if (!VT)
+    return B.CreateFMul(X, Y);
+  Value *P = B.CreateFMul(X, Y);
+  Value *Sum = B.CreateExtractElement(P, uint64_t(0));
+  for (unsigned C = 1; C < VT->getNumElements(); ++C)
+    Sum = B.CreateFAdd(Sum, B.CreateExtractElement(P, uint64_t(C)));
+  return Sum;
+}
+
+Value *splatTo(IRBuilder<> &B, Value *S, Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return B.CreateVectorSplat(VT->getNumElements(), S);
+  return S;
+}
+
+} // namespace
+
+bool InvocationEmitter::emitArithmetic(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  if (isComponentBinary(I.Opcode)) {
+    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
+    // Shift amounts may have another width than the shifted value, which
+    // the shared builder handles; other operands must match.
+    bool Shift = I.Opcode == Op::OpShiftLeftLogical ||
+                 I.Opcode == Op::OpShiftRightLogical ||
+                 I.Opcode == Op::OpShiftRightArithmetic;
+    if (!Shift && X->getType() != Y->getType()) {
+      failAt(I, "operands have different types");
+      return true;
+    }
+    if (Shift && (!X->getType()->isIntOrIntVectorTy() ||
+                  !Y->getType()->isIntOrIntVectorTy())) {
+      failAt(I, "shift operands must be integers");
+      return true;
+    }
+    if (Shift && isa<FixedVectorType>(X->getType()) !=
+                     isa<FixedVectorType>(Y->getType())) {
+      failAt(I, "shift operands must both be scalars or vectors");
+      return true;
+    }
+    if (Shift && X->getType()->getScalarSizeInBits() !=
+                     Y->getType()->getScalarSizeInBits()) {
+      // Widen or narrow the amount to the shifted value's width first.
+      Y = B.CreateZExtOrTrunc(Y, X->getType());
+    }
+    set(Id, emitComponentBinary(B, I.Opcode, X, Y));
+    return true;
+  }
+  if (isComponentUnary(I.Opcode)) {
+    if (I.Opcode == Op::OpCopyObject) {
+      auto P = Pointers.find(I.Operands[0]);
+      if (P != Pointers.end()) {
+        Pointers[Id] = P->second;
+        return true;
+      }
+    }
+    Value *X = get(I.Operands[0]);
+    Type *T = typeOf(I.ResultType);
+    if (I.Opcode == Op::OpCopyLogical || I.Opcode == Op::OpCopyObject) {
+      // Types that differ only in decorations are the same LLVM type.
+      if (X->getType() != T) {
+        failAt(I, "operand and result types differ");
+        return true;
+      }
+      set(Id, X);
+      return true;
+    }
+    if (I.Opcode == Op::OpBitcast &&
+        X->getType()->getPrimitiveSizeInBits() !=
+            T->getPrimitiveSizeInBits()) {
+      failAt(I, "operand and result have different sizes");
+      return true;
+    }
+    Value *V = emitComponentUnary(B, I.Opcode, X, T);
+    if (V->getType() != T) {
+      failAt(I, "operand and result types do not match");
+      return true;
+    }
+    set(Id, V);
+    return true;
+  }
+  switch (I.Opcode) {
+  case Op::OpSelect: {
+    Value *C = get(I.Operands[0]), *X = get(I.Operands[1]),
+          *Y = get(I.Operands[2]);
+    if (X->getType() != Y->getType()) {
+      failAt(I, "operands have different types");
+      return true;
+    }
+    set(Id, B.CreateSelect(C, X, Y));
+    return true;
+  }
+  case Op::OpVectorTimesScalar: {
+    Value *X = get(I.Operands[0]), *S = get(I.Operands[1]);
+    set(Id, B.CreateFMul(X, splatTo(B, S, X->getType())));
+    return true;
+  }
+  case Op::OpDot:
+    set(Id, dot(B, get(I.Operands[0]), get(I.Operands[1])));
+    return true;
+  case Op::OpAny:
+    set(Id, B.CreateOrReduce(get(I.Operands[0])));
+    return true;
+  case Op::OpAll:
+    set(Id, B.CreateAndReduce(get(I.Operands[0])));
+    return true;
+  case Op::OpIsNan: {
+    Value *X = get(I.Operands[0]);
+    set(Id, B.CreateFCmpUNO(X, X));
+    return true;
+  }
+  case Op::OpIsInf: {
+    Value *X = get(I.Operands[0]);
+    set(Id, B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, X),
+                            ConstantFP::getInfinity(X->getType())));
+    return true;
+  }
+  case Op::OpUndef:
+    set(Id, Constant::getNullValue(typeOf(I.ResultType)));
+    return true;
+  case Op::OpQuantizeToF16: {
+    Value *X = get(I.Operands[0]);
+    if (!X->getType()->isFPOrFPVectorTy() ||
+        !X->getType()->getScalarType()->isFloatTy() ||
+        X->getType() != typeOf(I.ResultType)) {
+      failAt(I, "operand and result must be the same 32-bit float type");
+      return true;
+    }
+    MathBuilder MB(B, *LM);
+    set(Id, MB.quantizeToF16(X));
+    return true;
+  }
+  case Op::OpBitFieldInsert:
+  case Op::OpBitFieldSExtract:
+  case Op::OpBitFieldUExtract: {
+    bool Insert = I.Opcode == Op::OpBitFieldInsert;
+    Value *X = get(I.Operands[0]);
+    Value *Ins = Insert ? get(I.Operands[1]) : nullptr;
+    Type *T = X->getType();
+    if (!T->isIntOrIntVectorTy() || (Ins && Ins->getType() != T)) {
+      failAt(I, "base and insert must be integers of the result's type");
+      return true;
+    }
+    // Offset and count are scalars of any width: match X's shape.
+    auto Amount = [&](size_t K) {
+      Value *A = get(I.Operands[K]);
+      A = B.CreateZExtOrTrunc(A, T->getScalarType());
+      return splatTo(B, A, T);
+    };
+    Value *Off = Amount(Insert ? 2 : 1), *Cnt = Amount(Insert ? 3 : 2);
+    set(Id, Insert ? emitBitFieldInsert(B, X, Ins, Off, Cnt)
+                   : emitBitFieldExtract(B, X, Off, Cnt,
+                                         I.Opcode == Op::OpBitFieldSExtract));
+    return true;
+  }
+  case Op::OpIAddCarry:
+  case Op::OpISubBorrow:
+  case Op::OpUMulExtended:
+  case Op::OpSMulExtended: {
+    // Result struct {result or low bits, carry or high bits}.
+    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
+    Type *T = X->getType();
+    if (!T->isIntOrIntVectorTy() || Y->getType() != T) {
+      failAt(I, "operands must be integers of one type");
+      return true;
+    }
+    Value *Lo, *Hi;
+    if (I.Opcode == Op::OpIAddCarry || I.Opcode == Op::OpISubBorrow) {
+      Value *Pair = B.CreateBinaryIntrinsic(I.Opcode == Op::OpIAddCarry
+                                                ? Intrinsic::uadd_with_overflow
+                                                : Intrinsic::usub_with_overflow,
+                                            X, Y);
+      Lo = B.CreateExtractValue(Pair, 0);
+      Hi = B.CreateZExt(B.CreateExtractValue(Pair, 1), T);
+    } else {
+      bool Signed = I.Opcode == Op::OpSMulExtended;
+      unsigned Bits = T->getScalarSizeInBits();
+      Type *Wide = T->getWithNewBitWidth(2 * Bits);
+      Value *P = B.CreateMul(Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide),
+                             Signed ? B.CreateSExt(Y, Wide) : B.CreateZExt(Y, Wide));
+      Lo = B.CreateTrunc(P, T);
+      Hi = B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(Wide, Bits)), T);
+    }
+    Type *RT = typeOf(I.ResultType);
+    auto *ST = dyn_cast<StructType>(RT);
+    if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T ||
+        ST->getElementType(1) != T) {
+      failAt(I, "result must be a struct of two members of the operands' type");
+      return true;
+    }
+    Value *R = B.CreateInsertValue(PoisonValue::get(RT), Lo, 0);
+    set(Id, B.CreateInsertValue(R, Hi, 1));
+    return true;
+  }
+  case Op::OpBitCount:
+  case Op::OpBitReverse: {
+    Value *X = get(I.Operands[0]);
+    if (!X->getType()->isIntOrIntVectorTy()) {
+      failAt(I, "operand must be an integer");
+      return true;
+    }
+    Value *R = B.CreateUnaryIntrinsic(I.Opcode == Op::OpBitCount
+                                          ? Intrinsic::ctpop
+                                          : Intrinsic::bitreverse,
+                                      X);
+    // OpBitCount's result may be narrower or wider than its operand.
+    set(Id, B.CreateZExtOrTrunc(R, typeOf(I.ResultType)));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool InvocationEmitter::emitComposite(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  switch (I.Opcode) {
+  case Op::OpCompositeExtract: {
+    Value *V = get(I.Operands[0]);
+    for (size_t K = 1; K < I.Operands.size(); ++K) {
+      Type *T = V->getType();
+      if (isa<FixedVectorType>(T)) {
+        // A vector component is always the last index.
+        if (K + 1 != I.Operands.size() ||
+            I.Operands[K] >= cast<FixedVectorType>(T)->getNumElements()) {
+          failAt(I, "index out of range");
+          return true;
+        }
+        V = B.CreateExtractElement(V, uint64_t(I.Operands[K]));
+        continue;
+      }
+      if (!ExtractValueInst::getIndexedType(T, I.Operands[K])) {
+        failAt(I, "index out of range");
+        return true;
+      }
+      V = B.CreateExtractValue(V, I.Operands[K]);
+    }
+    set(Id, V);
+    return true;
+  }
+  case Op::OpCompositeInsert: {
+    Value *Obj = get(I.Operands[0]), *Comp = get(I.Operands[1]);
+    SmallVector<unsigned, 4> Path(I.Operands.begin() + 2, I.Operands.end());
+    // Walk down, remembering each level, then rebuild upwards.
+    SmallVector<Value *, 4> Levels{Comp};
+    for (size_t K = 0; K < Path.size(); ++K) {
+      Type *T = Levels.back()->getType();
+      bool Ok = isa<FixedVectorType>(T)
+                    ? Path[K] < cast<FixedVectorType>(T)->getNumElements() &&
+                          K + 1 == Path.size()
+                    : ExtractValueInst::getIndexedType(T, Path[K]) != nullptr;
+      if (!Ok) {
+        failAt(I, "index out of range");
+        return true;
+      }
+      if (K + 1 < Path.size())
+        Levels.push_back(B.CreateExtractValue(Levels.back(), Path[K]));
+    }
+    Value *V = Obj;
+    for (size_t K = Path.size(); K-- > 0;) {
+      Value *Outer = Levels[K];
+      V = isa<FixedVectorType>(Outer->getType())
+              ? B.CreateInsertElement(Outer, V, uint64_t(Path[K]))
+              : B.CreateInsertValue(Outer, V, Path[K]);
+    }
+    if (V->getType() != Comp->getType()) {
+      failAt(I, "result does not have the composite's type");
+      return true;
+    }
+    set(Id, V);
+    return true;
+  }
+  case Op::OpCompositeConstruct: {
+    Type *T = typeOf(I.ResultType);
+    Value *R = PoisonValue::get(T);
+    if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+      unsigned Pos = 0;
+      for (size_t K = 0; K < I.Operands.size(); ++K) {
+        Value *C = get(I.Operands[K]);
+        if (auto *CT = dyn_cast<FixedVectorType>(C->getType())) {
+          for (unsigned E = 0; E < CT->getNumElements(); ++E)
+            if (Pos < VT->getNumElements())
+              R = B.CreateInsertElement(
+                  R, B.CreateExtractElement(C, uint64_t(E)), uint64_t(Pos++));
+        } else if (Pos < VT->getNumElements()) {
+          R = B.CreateInsertElement(R, C, uint64_t(Pos++));
+        }
+      }
+      if (Pos != VT->getNumElements()) {
+        failAt(I, "constituents do not fill the vector");
+        return true;
+      }
+    } else {
+      for (size_t K = 0; K < I.Operands.size(); ++K) {
+        Value *C = get(I.Operands[K]);
+        Type *ET = ExtractValueInst::getIndexedType(T, unsigned(K));
+        if (ET != C->getType()) {
+          failAt(I, "constituent " + Twine(K) +
+                        " does not have the element's type");
+          return true;
+        }
+        R = B.CreateInsertValue(R, C, unsigned(K));
+      }
+    }
+    set(Id, R);
+    return true;
+  }
+  case Op::OpVectorShuffle: {
+    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
+    auto *XT = dyn_cast<FixedVectorType>(X->getType());
+    auto *YT = dyn_cast<FixedVectorType>(Y->getType());
+    if (!XT || !YT) {
+      failAt(I, "operands must be vectors");
+      return true;
+    }
+    unsigned NX = XT->getNumElements(), NY = YT->getNumElements();
+    SmallVector<int, 8> Mask;
+    for (size_t K = 2; K < I.Operands.size(); ++K) {
+      uint32_t S = I.Operands[K];
+      // 0xFFFFFFFF is an undefined component: component 0, deterministic.
+      Mask.push_back(S == 0xFFFFFFFFu || S >= NX + NY ? 0 : int(S));
+    }
+    if (NX == NY) {
+      set(Id, B.CreateShuffleVector(X, Y, Mask));
+      return true;
+    }
+    Value *R = PoisonValue::get(typeOf(I.ResultType));
+    for (size_t K = 0; K < Mask.size(); ++K) {
+      unsigned S = unsigned(Mask[K]);
+      Value *E = S < NX ? B.CreateExtractElement(X, uint64_t(S))
+                        : B.CreateExtractElement(Y, uint64_t(S - NX));
+      R = B.CreateInsertElement(R, E, uint64_t(K));
+    }
+    set(Id, R);
+    return true;
+  }
+  case Op::OpVectorExtractDynamic:
+  case Op::OpVectorInsertDynamic: {
+    bool Insert = I.Opcode == Op::OpVectorInsertDynamic;
+    Value *V = get(I.Operands[0]);
+    Value *Idx = get(I.Operands[Insert ? 2 : 1]);
+    auto *VT = dyn_cast<FixedVectorType>(V->getType());
+    if (!VT || !Idx->getType()->isIntegerTy()) {
+      failAt(I, "operands must be a vector and an integer index");
+      return true;
+    }
+    // An out-of-range index reads or writes the last component instead of
+    // making poison.
+    Idx = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, Idx,
+        ConstantInt::get(Idx->getType(), VT->getNumElements() - 1));
+    set(Id, Insert ? B.CreateInsertElement(V, get(I.Operands[1]), Idx)
+                   : B.CreateExtractElement(V, Idx));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool InvocationEmitter::emitMatrix(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  auto Columns = [&](Value *Mat) {
+    SmallVector<Value *, 4> Cols;
+    auto *AT = cast<ArrayType>(Mat->getType());
+    for (unsigned C = 0; C < AT->getNumElements(); ++C)
+      Cols.push_back(B.CreateExtractValue(Mat, C));
+    return Cols;
+  };
+  auto Build = [&](ArrayRef<Value *> Cols) {
+    Value *R = PoisonValue::get(typeOf(I.ResultType));
+    for (unsigned C = 0; C < Cols.size(); ++C)
+      R = B.CreateInsertValue(R, Cols[C], C);
+    return R;
+  };
+  // sum over k of Cols[k] * V[k]: a matrix times a vector.
+  auto Combine = [&](ArrayRef<Value *> Cols, Value *V) {
+    Value *Sum = nullptr;
+    for (unsigned K = 0; K < Cols.size(); ++K) {
+      Value *S = B.CreateExtractElement(V, uint64_t(K));
+      Value *P = B.CreateFMul(Cols[K], splatTo(B, S, Cols[K]->getType()));
+      Sum = Sum ? B.CreateFAdd(Sum, P) : P;
+    }
+    return Sum;
+  };
+  auto IsMatrix = [&](Value *V) {
+    auto *AT = dyn_cast<ArrayType>(V->getType());
+    return AT && AT->getNumElements() &&
+           isa<FixedVectorType>(AT->getElementType());
+  };
+  switch (I.Opcode) {
+  case Op::OpTranspose: {
+    Value *X = get(I.Operands[0]);
+    if (!IsMatrix(X)) {
+      failAt(I, "operand must be a matrix");
+      return true;
+    }
+    SmallVector<Value *, 4> Cols = Columns(X);
+    auto *RT = cast<ArrayType>(typeOf(I.ResultType));
+    SmallVector<Value *, 4> Out;
+    for (unsigned R = 0; R < RT->getNumElements(); ++R) {
+      Value *Col = PoisonValue::get(RT->getElementType());
+      for (unsigned C = 0; C < Cols.size(); ++C)
+        Col = B.CreateInsertElement(
+            Col, B.CreateExtractElement(Cols[C], uint64_t(R)), uint64_t(C));
+      Out.push_back(Col);
+    }
+    set(Id, Build(Out));
+    return true;
+  }
+  case Op::OpMatrixTimesScalar: {
+    Value *X = get(I.Operands[0]), *S = get(I.Operands[1]);
+    if (!IsMatrix(X)) {
+      failAt(I, "operand must be a matrix");
+      return true;
+    }
+    SmallVector<Value *, 4> Cols = Columns(X);
+    for (Value *&C : Cols)
+      C = B.CreateFMul(C, splatTo(B, S, C->getType()));
+    set(Id, Build(Cols));
+    return true;
+  }
+  case Op::OpMatrixTimesVector: {
+    Value *X = get(I.Operands[0]), *V = get(I.Operands[1]);
+    if (!IsMatrix(X)) {
+      failAt(I, "operand must be a matrix");
+      return true;
+    }
+    set(Id, Combine(Columns(X), V));
+    return true;
+  }
+  case Op::OpVectorTimesMatrix: {
+    Value *V = get(I.Operands[0]), *X = get(I.Operands[1]);
+    if (!IsMatrix(X)) {
+      failAt(I, "operand must be a matrix");
+      return true;
+    }
+    Value *R = PoisonValue::get(typeOf(I.ResultType));
+    SmallVector<Value *, 4> Cols = Columns(X);
+    for (unsigned C = 0; C < Cols.size(); ++C)
+      R = B.CreateInsertElement(R, dot(B, V, Cols[C]), uint64_t(C));
+    set(Id, R);
+    return true;
+  }
+  case Op::OpMatrixTimesMatrix: {
+    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
+    if (!IsMatrix(X) || !IsMatrix(Y)) {
+      failAt(I, "operands must be matrices");
+      return true;
+    }
+    SmallVector<Value *, 4> XC = Columns(X), Out;
+    for (Value *YC : Columns(Y))
+      Out.push_back(Combine(XC, YC));
+    set(Id, Build(Out));
+    return true;
+  }
+  case Op::OpOuterProduct: {
+    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
+    auto *YT = dyn_cast<FixedVectorType>(Y->getType());
+    if (!YT || !isa<FixedVectorType>(X->getType())) {
+      failAt(I, "operands must be vectors");
+      return true;
+    }
+    SmallVector<Value *, 4> Out;
+    for (unsigned C = 0; C < YT->getNumElements(); ++C)
+      Out.push_back(B.CreateFMul(
+          X, splatTo(B, B.CreateExtractElement(Y, uint64_t(C)),
+                     X->getType())));
+    set(Id, Build(Out));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
+  if (I.Operands.size() < 2 || !I.Result.value()) {
+    failAt(I, "GLSL.std.450 instruction without an instruction number or "
+              "result");
+    return false;
+  }
+  const uint32_t Inst = I.Operands[1];
+  const char *Name = glslStd450Name(Inst);
+  const std::string What =
+      "GLSL.std.450 " + (Name ? std::string(Name) : std::to_string(Inst));
+  const uint32_t Id = I.Result.value();
+  Type *RT = typeOf(I.ResultType);
+  SmallVector<Value *, 3> Args;
+  // Modf and Frexp write their second result through a pointer.
+  const bool PointerOut = Inst == GLSLstd450Modf || Inst == GLSLstd450Frexp;
+  for (size_t K = 2; K < I.Operands.size(); ++K) {
+    if (PointerOut && K == 3)
+      continue;
+    if (Pointers.count(I.Operands[K])) {
+      failAt(I, "unsupported: " + What + " with a pointer operand in the "
+                "invocation back end");
+      return false;
+    }
+    Args.push_back(get(I.Operands[K]));
+  }
+  auto Need = [&](size_t N) {
+    if (Args.size() == N)
+      return true;
+    failAt(I, What + " takes " + Twine(N) + " operands, not " +
+                  Twine(Args.size()));
+    return false;
+  };
+  MathBuilder MB(B, *LM);
+  GlslComponentOp Op = glslComponentOp(B, MB, Inst);
+  if (Op.Map) {
+    bool Float = RT->getScalarType()->isFloatingPointTy();
+    if (Float != Op.FloatOp || Args.empty()) {
+      failAt(I, What + ": result type must be " +
+                    (Op.FloatOp ? "floating-point" : "integer"));
+      return false;
+    }
+    for (Value *X : Args)
+      if (X->getType() != RT) {
+        failAt(I, What + ": operands must have the result's type");
+        return false;
+      }
+    set(Id, Op.Transcendental ? MB.viaFloat(Args, Op.Map) : Op.Map(Args));
+    return true;
+  }
+  switch (Inst) {
+  case GLSLstd450Length:
+  case GLSLstd450Distance: {
+    if (!Need(Inst == GLSLstd450Length ? 1 : 2))
+      return false;
+    Value *X = Args[0];
+    if (Inst == GLSLstd450Distance)
+      X = B.CreateFSub(X, Args[1]);
+    // A scalar's length is exact; the vector formula would overflow.
+    set(Id, isa<FixedVectorType>(X->getType())
+                ? MB.unary(Intrinsic::sqrt, dot(B, X, X))
+                : MB.unary(Intrinsic::fabs, X));
+    return true;
+  }
+  case GLSLstd450Normalize: {
+    if (!Need(1))
+      return false;
+    Value *X = Args[0];
+    Value *Len = isa<FixedVectorType>(X->getType())
+                     ? MB.unary(Intrinsic::sqrt, dot(B, X, X))
+                     : MB.unary(Intrinsic::fabs, X);
+    set(Id, B.CreateFDiv(X, splatTo(B, Len, X->getType())));
+    return true;
+  }
+  case GLSLstd450Cross: {
+    if (!Need(2))
+      return false;
+    Value *X = Args[0], *Y = Args[1];
+    auto *VT = dyn_cast<FixedVectorType>(X->getType());
+    if (!VT || VT->getNumElements() != 3 || Y->getType() != VT) {
+      failAt(I, What + ": operands must be 3-component vectors");
+      return false;
+    }
+    // x.yzx * y.zxy - y.yzx * x.zxy
+    SmallVector<int, 3> YZX{1, 2, 0}, ZXY{2, 0, 1};
+    Value *L = B.CreateFMul(B.CreateShuffleVector(X, YZX),
+                            B.CreateShuffleVector(Y, ZXY));
+    Value *R = B.CreateFMul(B.CreateShuffleVector(Y, YZX),
+                            B.CreateShuffleVector(X, ZXY));
+    set(Id, B.CreateFSub(L, R));
+    return true;
+  }
+  case GLSLstd450Reflect: {
+    if (!Need(2))
+      return false;
+    // I - 2 * dot(N, I) * N
+    Value *In = Args[0], *N = Args[1];
+    Value *D = dot(B, N, In);
+    Value *D2 = B.CreateFMul(ConstantFP::get(D->getType(), 2.0), D);
+    set(Id, B.CreateFSub(In, B.CreateFMul(splatTo(B, D2, N->getType()), N)));
+    return true;
+  }
+  case GLSLstd450FaceForward: {
+    if (!Need(3))
+      return false;
+    // dot(Nref, I) < 0 ? N : -N
+    Value *D = dot(B, Args[2], Args[1]);
+    Value *Front = B.CreateFCmpOLT(D, ConstantFP::get(D->getType(), 0.0));
+    set(Id, B.CreateSelect(Front, Args[0], B.CreateFNeg(Args[0])));
+    return true;
+  }
+  case GLSLstd450Modf:
+  case GLSLstd450ModfStruct:
+  case GLSLstd450Frexp:
+  case GLSLstd450FrexpStruct: {
+    if (!Need(1))
+      return false;
+    bool IsModf = Inst == GLSLstd450Modf || Inst == GLSLstd450ModfStruct;
+    bool Struct = Inst == GLSLstd450ModfStruct || Inst == GLSLstd450FrexpStruct;
+    Value *X = Args[0];
+    Type *T = X->getType();
+    if (!T->isFPOrFPVectorTy()) {
+      failAt(I, What + ": operand must be floating-point");
+      return false;
+    }
+    // The second result's type: the struct's second member or the pointee.
+    InvPointer P;
+    Type *SecondT = nullptr;
+    if (Struct) {
+      auto *ST = dyn_cast<StructType>(RT);
+      if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T) {
+        failAt(I, What + ": result must be a struct of x's type and the "
+                         "second part");
+        return false;
+      }
+      SecondT = ST->getElementType(1);
+    } else {
+      if (I.Operands.size() != 4 || !pointerOf(I, I.Operands[3], P))
+        return false;
+      SecondT = typeOf(P.Pointee);
+      if (RT != T) {
+        failAt(I, What + ": result does not have x's type");
+        return false;
+      }
+    }
+    Value *First, *Second;
+    if (IsModf) {
+      std::tie(First, Second) = MB.modf(X);
+    } else {
+      auto [Mant, Exp] = MB.frexp(X);
+      First = Mant;
+      Second = SecondT->isIntOrIntVectorTy()
+                   ? B.CreateSExtOrTrunc(Exp, SecondT)
+                   : nullptr;
+    }
+    if (!Second || Second->getType() != SecondT) {
+      failAt(I, What + ": the second part does not have the right type");
+      return false;
+    }
+    if (Struct) {
+      Value *R = B.CreateInsertValue(PoisonValue::get(RT), First, 0);
+      set(Id, B.CreateInsertValue(R, Second, 1));
+    } else {
+      store(P, Second);
+      set(Id, First);
+    }
+    return true;
+  }
+  case GLSLstd450Refract: {
+    if (!Need(3))
+      return false;
+    // k = 1 - eta^2 * (1 - dot(N, I)^2);
+    // k < 0 ? 0 : eta * I - (eta * dot(N, I) + sqrt(k)) * N
+    Value *In = Args[0], *N = Args[1];
+    Type *T = In->getType();
+    Value *D = dot(B, N, In);
+    Type *ST = D->getType();
+    Value *Eta = B.CreateFPCast(Args[2], ST);
+    Value *One = MB.fconst(ST, 1.0);
+    Value *K = B.CreateFSub(
+        One, B.CreateFMul(B.CreateFMul(Eta, Eta),
+                          B.CreateFSub(One, B.CreateFMul(D, D))));
+    Value *Total = B.CreateFCmpOLT(K, MB.fconst(ST, 0.0));
+    Value *S = B.CreateFAdd(B.CreateFMul(Eta, D), MB.unary(Intrinsic::sqrt, K));
+    Value *V = B.CreateFSub(B.CreateFMul(splatTo(B, Eta, T), In),
+                            B.CreateFMul(splatTo(B, S, T), N));
+    set(Id, B.CreateSelect(Total, Constant::getNullValue(T), V));
+    return true;
+  }
+  case GLSLstd450Determinant:
+  case GLSLstd450MatrixInverse: {
+    if (!Need(1))
+      return false;
+    auto *MT = dyn_cast<ArrayType>(Args[0]->getType());
+    auto *CT = MT ? dyn_cast<FixedVectorType>(MT->getElementType()) : nullptr;
+    unsigned N = MT ? unsigned(MT->getNumElements()) : 0;
+    if (!CT || CT->getNumElements() != N || N < 2 || N > 4 ||
+        !CT->getElementType()->isFloatingPointTy()) {
+      failAt(I, What + ": operand must be a square floating-point matrix");
+      return false;
+    }
+    if (Inst == GLSLstd450Determinant ? RT != CT->getElementType()
+                                      : RT != MT) {
+      failAt(I, What + ": result type does not match the matrix");
+      return false;
+    }
+    SmallVector<Value *, 16> Cols(N * N); // column-major
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Col = B.CreateExtractValue(Args[0], C);
+      for (unsigned R = 0; R < N; ++R)
+        Cols[C * N + R] = B.CreateExtractElement(Col, uint64_t(R));
+    }
+    SmallVector<Value *, 16> Out = MB.determinantOrInverse(
+        Cols, N, Inst == GLSLstd450MatrixInverse);
+    if (Inst == GLSLstd450Determinant) {
+      set(Id, Out[0]);
+      return true;
+    }
+    Value *R = PoisonValue::get(RT);
+    for (unsigned C = 0; C < N; ++C) {
+      Value *Col = PoisonValue::get(CT);
+      for (unsigned Rw = 0; Rw < N; ++Rw)
+        Col = B.CreateInsertElement(Col, Out[C * N + Rw], uint64_t(Rw));
+      R = B.CreateInsertValue(R, Col, C);
+    }
+    set(Id, R);
+    return true;
+  }
+  case GLSLstd450Ldexp:
+    if (!Need(2))
+      return false;
+    set(Id, MB.ldexp(Args[0], Args[1]));
+    return true;
+  case GLSLstd450FindILsb:
+  case GLSLstd450FindUMsb:
+  case GLSLstd450FindSMsb: {
+    if (!Need(1))
+      return false;
+    Value *V = Args[0];
+    Type *T = V->getType();
+    if (!T->isIntOrIntVectorTy() || T != RT) {
+      failAt(I, What + ": operand and result must be the same integer type");
+      return false;
+    }
+    set(Id, MB.findBit(V, Inst != GLSLstd450FindILsb,
+                       Inst == GLSLstd450FindSMsb));
+    return true;
+  }
+  case GLSLstd450PackSnorm4x8:
+  case GLSLstd450PackUnorm4x8:
+  case GLSLstd450PackSnorm2x16:
+  case GLSLstd450PackUnorm2x16:
+  case GLSLstd450PackHalf2x16:
+  case GLSLstd450UnpackSnorm4x8:
+  case GLSLstd450UnpackUnorm4x8:
+  case GLSLstd450UnpackSnorm2x16:
+  case GLSLstd450UnpackUnorm2x16:
+  case GLSLstd450UnpackHalf2x16: {
+    if (!Need(1))
+      return false;
+    GlslPacking PK = *glslPacking(Inst);
+    Type *I32 = B.getInt32Ty();
+    auto *FloatVec = FixedVectorType::get(B.getFloatTy(), PK.Count);
+    Type *In = Args[0]->getType();
+    if (PK.Pack ? (In != FloatVec || RT != I32)
+                : (In != I32 || RT != FloatVec)) {
+      failAt(I, What + ": " +
+                    (PK.Pack ? "operand" : "result") + " must be a vector of " +
+                    Twine(PK.Count) + " 32-bit floats and " +
+                    (PK.Pack ? "result" : "operand") + " a 32-bit integer");
+      return false;
+    }
+    if (PK.Pack) {
+      SmallVector<Value *, 4> Comps;
+      for (unsigned C = 0; C < PK.Count; ++C)
+        Comps.push_back(B.CreateExtractElement(Args[0], uint64_t(C)));
+      set(Id, MB.packComponents(Comps, I32, PK.Bits, PK.Snorm, PK.Half));
+      return true;
+    }
+    Value *R = PoisonValue::get(RT);
+    SmallVector<Value *, 4> Comps = MB.unpackComponents(
+        Args[0], B.getFloatTy(), PK.Count, PK.Bits, PK.Snorm, PK.Half);
+    for (unsigned C = 0; C < PK.Count; ++C)
+      R = B.CreateInsertElement(R, Comps[C], uint64_t(C));
+    set(Id, R);
+    return true;
+  }
+  case GLSLstd450PackDouble2x32:
+  case GLSLstd450UnpackDouble2x32:
+    // uvec2 <-> double: the same 64 bits, the first component the low word
+    // (little-endian, as LLVM's vector bitcast).
+    if (!Need(1))
+      return false;
+    set(Id, B.CreateBitCast(Args[0], RT));
+    return true;
+  default:
+    failAt(I, "unsupported: " + What + " in the invocation back end");
+    return false;
+  }
+}
+
+} // namespace spirv2llvm::invocation

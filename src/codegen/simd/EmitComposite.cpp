@@ -1,0 +1,169 @@
+//===- EmitComposite.cpp - Building and taking apart composites -----------===//
+//
+// With values kept as flat component lists, constructing, extracting,
+// inserting and shuffling are index arithmetic over the lists and emit no
+// code, except dynamic indices, which become per-component selects.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/simd/SimdEmitter.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+// LLVM's Type and Constant, not the parser's, unless qualified.
+using llvm::Constant;
+using llvm::Type;
+
+namespace {
+
+/// First component and component count of the member reached by literal
+/// \p Indices from type \p T. Returns false for an index out of range.
+bool memberRange(const Module &M, TypeId T,
+                 ArrayRef<uint32_t> Indices, uint32_t &First, uint32_t &Count,
+                 std::function<size_t(TypeId)> CompCount) {
+  First = 0;
+  for (uint32_t Index : Indices) {
+    const spirv2llvm::Type *Ty = M.findType(T.value());
+    if (!Ty)
+      return false;
+    switch (Ty->Kind) {
+    case TypeKind::Vector:
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      if (Index >= Ty->Count)
+        return false;
+      First += Index * CompCount(Ty->Element);
+      T = Ty->Element;
+      break;
+    case TypeKind::Struct:
+      if (Index >= Ty->Members.size())
+        return false;
+      for (uint32_t K = 0; K < Index; ++K)
+        First += CompCount(Ty->Members[K]);
+      T = Ty->Members[Index];
+      break;
+    default:
+      return false;
+    }
+  }
+  Count = uint32_t(CompCount(T));
+  return true;
+}
+
+} // namespace
+
+bool SimdEmitter::emitComposite(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  bool Varying = isVarying(Id);
+  auto CompCount = [&](TypeId T) { return components(T).size(); };
+  switch (I.Opcode) {
+  case Op::OpCompositeConstruct: {
+    LaneValue R;
+    R.Varying = Varying;
+    for (uint32_t Op : I.Operands) {
+      LaneValue V = coerce(get(Op), Varying);
+      R.Comps.append(V.Comps.begin(), V.Comps.end());
+    }
+    if (R.Comps.size() != components(I.ResultType).size()) {
+      failAt(I, "constituents do not add up to the result type");
+      return true;
+    }
+    set(Id, std::move(R));
+    return true;
+  }
+  case Op::OpCompositeExtract:
+  case Op::OpCompositeInsert: {
+    bool Insert = I.Opcode == Op::OpCompositeInsert;
+    uint32_t CompositeOp = Insert ? 1 : 0;
+    uint32_t Composite = I.Operands[CompositeOp];
+    ArrayRef<uint32_t> Indices =
+        ArrayRef<uint32_t>(I.Operands).drop_front(CompositeOp + 1);
+    uint32_t First, Count;
+    if (!memberRange(M, M.typeOf(Composite), Indices, First, Count,
+                     CompCount)) {
+      failAt(I, "index out of range for the composite's type");
+      return true;
+    }
+    LaneValue C = coerce(get(Composite), Varying);
+    LaneValue R;
+    R.Varying = Varying;
+    if (!Insert) {
+      if (First + Count > C.Comps.size()) {
+        failAt(I, "index out of range");
+        return true;
+      }
+      R.Comps.assign(C.Comps.begin() + First, C.Comps.begin() + First + Count);
+    } else {
+      LaneValue Obj = coerce(get(I.Operands[0]), Varying);
+      if (Obj.Comps.size() != Count || First + Count > C.Comps.size()) {
+        failAt(I, "object does not match the member it replaces");
+        return true;
+      }
+      R = C;
+      for (uint32_t K = 0; K < Count; ++K)
+        R.Comps[First + K] = Obj.Comps[K];
+    }
+    set(Id, std::move(R));
+    return true;
+  }
+  case Op::OpVectorShuffle: {
+    LaneValue X = coerce(get(I.Operands[0]), Varying);
+    LaneValue Y = coerce(get(I.Operands[1]), Varying);
+    const std::vector<ScalarType> &RC = components(I.ResultType);
+    LaneValue R;
+    R.Varying = Varying;
+    for (size_t K = 2; K < I.Operands.size(); ++K) {
+      uint32_t S = I.Operands[K];
+      if (S == 0xFFFFFFFFu) {
+        // Undefined component: zero, never poison.
+        R.Comps.push_back(
+            Constant::getNullValue(laneType(RC[R.Comps.size() % RC.size()],
+                                            Varying)));
+      } else if (S < X.Comps.size()) {
+        R.Comps.push_back(X.Comps[S]);
+      } else if (S - X.Comps.size() < Y.Comps.size()) {
+        R.Comps.push_back(Y.Comps[S - X.Comps.size()]);
+      } else {
+        failAt(I, "component index " + Twine(S) + " out of range");
+        return true;
+      }
+    }
+    set(Id, std::move(R));
+    return true;
+  }
+  case Op::OpVectorExtractDynamic:
+  case Op::OpVectorInsertDynamic: {
+    bool Insert = I.Opcode == Op::OpVectorInsertDynamic;
+    LaneValue Vec = coerce(get(I.Operands[0]), Varying);
+    LaneValue Index = get(I.Operands[Insert ? 2 : 1]);
+    Value *Idx = Index.Comps[0];
+    if (Varying)
+      Idx = splat(Idx);
+    LaneValue R;
+    R.Varying = Varying;
+    if (!Insert) {
+      // An out-of-range index gives component 0 (an undefined value).
+      Value *Acc = Vec.Comps[0];
+      for (size_t C = 1; C < Vec.Comps.size(); ++C)
+        Acc = B.CreateSelect(
+            B.CreateICmpEQ(Idx, ConstantInt::get(Idx->getType(), C)),
+            Vec.Comps[C], Acc);
+      R.Comps.push_back(Acc);
+    } else {
+      LaneValue Obj = coerce(get(I.Operands[1]), Varying);
+      for (size_t C = 0; C < Vec.Comps.size(); ++C)
+        R.Comps.push_back(B.CreateSelect(
+            B.CreateICmpEQ(Idx, ConstantInt::get(Idx->getType(), C)),
+            Obj.Comps[0], Vec.Comps[C]));
+    }
+    set(Id, std::move(R));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace spirv2llvm::simd

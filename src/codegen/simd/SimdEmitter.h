@@ -1,0 +1,428 @@
+//===- SimdEmitter.h - Per-emission state of the SIMD back end --*- C++ -*-===//
+//
+// Translates one entry point so that one call runs W invocations.
+//
+// Values are lists of scalar components (a vec3 is 3, a mat4 16, a struct
+// its flattened members). A Uniform value's components are scalars; a
+// Varying value's are <W x T> (structure of arrays). Mixing splats.
+//
+// Control flow (the linearization of Karrenberg and Hack, "Whole-Function
+// Vectorization", CGO 2011, in its simplest form): blocks are emitted in the
+// structure tree's order, which is a topological order of every loop level.
+// Each block has a lane mask that its incoming edges OR into; the block runs
+// behind an any-lane test of its mask, so an arm no lane takes is skipped.
+// A branch computes one mask per outgoing edge (a uniform condition selects
+// the whole mask or none). A loop is a real LLVM loop around its blocks: the
+// back edge's mask becomes the header's mask for the next iteration, and the
+// loop repeats while any lane continues. Phis become per-edge selects.
+//
+// Masks, values used outside their block and phis live in allocas during
+// emission; mem2reg turns them into SSA at the end, which also places the
+// phis that skipped blocks need. Values live out of a divergent loop are
+// stored under the block's mask, so a lane that left keeps its last value.
+//
+// Calls that canonicalization did not inline (--no-inline,
+// --no-canonicalize) become LLVM functions taking the lane mask
+// (EmitCall.cpp). Images and samplers are rejected with a diagnostic naming
+// the instruction (later issues). Subgroup operations work on the W lanes of a
+// call, which is one subgroup (EmitSubgroup.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
+#define SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
+
+#include "codegen/Codegen.h"
+#include "codegen/common/MemoryLayout.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace spirv2llvm::simd {
+
+/// A SPIR-V value as LLVM components.
+struct LaneValue {
+  llvm::SmallVector<llvm::Value *, 4> Comps;
+  bool Varying = false;
+};
+
+/// A pointer. Register pointers (Function, Private, Input, Output
+/// variables held as one slot per component) are a root variable and a
+/// first component. Memory pointers (buffers, push constants, workgroup
+/// memory) are a uniform base address plus a byte offset that is a scalar
+/// or, when lanes differ, <W x i64>; when the lanes' offsets are known to
+/// be base + lane * stride, AffineBase/AffineStride say so, which lets
+/// consecutive lanes use one vector access.
+struct PointerValue {
+  uint32_t Var = 0;
+  uint32_t FirstComp = 0;
+  TypeId Pointee;
+
+  bool InMemory = false;
+  spv::StorageClass Storage = spv::StorageClass::Function;
+  llvm::Value *Base = nullptr;   ///< ptr, uniform
+  llvm::Value *Size = nullptr;   ///< i64 bytes valid from Base (robust access)
+  llvm::Value *Offset = nullptr; ///< i64 or <W x i64>
+  llvm::Value *AffineBase = nullptr; ///< i64: lane 0's offset, if affine
+  int64_t AffineStride = 0;
+  MatrixLayout ML{};            ///< layout of a matrix pointee
+  uint64_t VecStride = 0;        ///< component stride of a vector pointee
+  /// Per-lane bases (<W x ptr>) and sizes (<W x i64>, null: unchecked) when
+  /// lanes point into different buffers: an element of a descriptor array
+  /// picked by a varying index, or a varying PhysicalStorageBuffer pointer.
+  /// Base is then unused and Offset always <W x i64>.
+  llvm::Value *LaneBase = nullptr;
+  llvm::Value *LaneSize = nullptr;
+  /// Bounds-check every access even without robust buffer access (elements
+  /// of descriptor arrays: an index past the array reads zero).
+  bool ForceBounds = false;
+  /// Base/Size/LaneBase/LaneSize were computed in some block rather than
+  /// the entry: other blocks reload them from slots, like the offset.
+  bool DynamicBase = false;
+  /// An arrayed binding before its element is chosen: the array of
+  /// s2l_descriptor and its element count (i64).
+  llvm::Value *DescArray = nullptr;
+  llvm::Value *DescCount = nullptr;
+  bool offsetVarying() const { return Offset->getType()->isVectorTy(); }
+};
+
+/// Slots carrying a memory pointer's parts to the blocks that use it.
+struct PointerSlotSet {
+  llvm::AllocaInst *Offset = nullptr, *Affine = nullptr, *Base = nullptr,
+                   *Size = nullptr, *LaneBase = nullptr, *LaneSize = nullptr;
+};
+
+/// A register variable's component: a pointer to a scalar (Uniform
+/// contents) or <W x T> (Varying). Usually an alloca; in a callee, a
+/// pointer the caller passed.
+struct VarSlot {
+  llvm::Value *Ptr;
+  llvm::Type *Ty;
+};
+
+/// How a callee receives a parameter.
+enum class ParamAbi {
+  Value,           ///< its components, as <W x T>
+  RegisterPointer, ///< a pointer per component of the pointee's <W x T> slots
+  MemoryPointer,   ///< base, size in bytes and <W x i64> byte offset
+};
+
+/// A function called from the entry point, emitted as its own LLVM function
+/// `Ret @name(ptr args, ptr env, <W x i1> mask, params...)`.
+struct CalleeInfo {
+  llvm::Function *LF = nullptr;
+  std::vector<ParamAbi> Params;
+  /// Whether it (or something it calls) kills invocations.
+  bool MayKill = false;
+};
+
+/// Whether splats and uniform products stay affine (stride 0) across
+/// blocks and arithmetic; off only for A/B measurements
+/// (-s2l-no-uniform-affine, which s2l-bench accepts).
+bool trackUniformAffine();
+
+class SimdEmitter {
+public:
+  SimdEmitter(const Module &M, const EntryPoint &EP,
+              const cfg::ModuleAnalysis &MA, const UniformityInfo &UI,
+              const CodegenOptions &Opts, llvm::LLVMContext &Ctx);
+
+  llvm::Expected<CodegenResult> run();
+
+private:
+  // --- set-up (SimdEmitter.cpp) -------------------------------------------
+  void createEntryFunction();
+  /// Slots, variables and the body of the current function.
+  void emitFunctionBody();
+  /// Forgets everything that belongs to one LLVM function.
+  void resetFunctionState();
+  void findCrossBlockValues();
+  llvm::AllocaInst *createSlot(llvm::Type *T, const llvm::Twine &Name);
+  void finishFunction();
+  void promoteSlots();
+
+  // --- values and types (SimdValues.cpp) ----------------------------------
+  /// The flattened scalar components of a type (cached).
+  const std::vector<ScalarType> &components(TypeId T);
+  llvm::Type *scalarType(const ScalarType &S);
+  llvm::Type *laneType(const ScalarType &S, bool Varying);
+  llvm::VectorType *maskType();
+  llvm::Value *splat(llvm::Value *V);
+  /// Splats a uniform value's components when \p Varying is set.
+  LaneValue coerce(LaneValue V, bool Varying);
+  /// Components of a constant (always uniform).
+  LaneValue constantValue(uint32_t Id);
+  /// The value of \p Id in the current block.
+  LaneValue get(uint32_t Id);
+  /// Defines \p Id in the current block (and its slot if used elsewhere).
+  void set(uint32_t Id, LaneValue V);
+  bool isVarying(uint32_t Id) const {
+    return UI.value(Id) == Uniformity::Varying;
+  }
+  std::string llvmName(uint32_t Id) const;
+  llvm::Value *anyLane(llvm::Value *Mask);
+  /// Records the first error; emission continues with poison values.
+  void fail(const llvm::Twine &Msg);
+  void failAt(const Instruction &I, const llvm::Twine &Msg);
+
+  // --- calls (EmitCall.cpp) ------------------------------------------------
+  /// Finds the functions the entry point calls, their parameter ABIs and
+  /// the variables that must live in memory; declares the callees.
+  void analyzeCalls();
+  /// The root variable or parameter of a pointer (through access chains).
+  uint32_t pointerRoot(uint32_t Ptr) const;
+  void declareCallees();
+  void emitCallee(uint32_t FnIndex);
+  bool emitCall(const Instruction &I);
+  /// Entry function: the table of pointers callees find the killed mask and
+  /// the Private variables in. Callee: reads it.
+  void createEnvironment();
+  void loadEnvironment();
+  /// The mask of lanes a uniform block runs with.
+  llvm::Value *uniformBlockMask();
+  /// The lanes whose stores to memory shared with the host or the group
+  /// take effect: the current ones, less any demoted to helpers.
+  llvm::Value *storeMask();
+
+  // --- control flow (EmitControlFlow.cpp) ----------------------------------
+  void emitItems(uint32_t Node);
+  void emitBlock(cfg::BlockIndex B);
+  /// Whether a divergent block is cheaper to run unguarded (with possibly
+  /// no lane active) than behind an any-lane branch.
+  bool isCheapUnguarded(const Block &Blk) const;
+  void emitLoop(uint32_t Node);
+  /// llvm.loop metadata for the hints of the loop headed by \p Header.
+  llvm::MDNode *loopMetadata(cfg::BlockIndex Header);
+  void emitTerminator(cfg::BlockIndex B, const Instruction &T);
+  /// OpDemoteToHelperInvocation and OpIsHelperInvocationEXT.
+  bool emitHelperInvocation(const Instruction &I);
+  /// Sends lanes \p EdgeMask from \p From to \p To: ORs them into To's mask
+  /// (or its loop's continue mask for a back edge) and updates To's phis.
+  /// \p Taken, if known, is a scalar that is true iff some lane takes the
+  /// edge (a uniform branch's condition); otherwise it is computed from the
+  /// mask when a uniform target or phi needs it.
+  void addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
+               llvm::Value *EdgeMask, llvm::Value *Taken);
+  /// Uniform blocks run with all lanes of the call or none.
+  bool isUniformBlock(cfg::BlockIndex Bk) const {
+    return UI.block(Fn, Bk) != Uniformity::Varying;
+  }
+
+  // --- instructions (EmitInstruction.cpp is the one opcode dispatch) ------
+  void emitInstruction(const Instruction &I);
+  bool emitArithmetic(const Instruction &I);
+  /// OpBitcast between types of different component counts.
+  LaneValue bitcastRepacked(const LaneValue &X,
+                            const std::vector<ScalarType> &To, bool Varying);
+  /// OpExtInst of GLSL.std.450 (EmitGlslStd450.cpp); false after a
+  /// diagnostic.
+  bool emitGlslStd450(const Instruction &I);
+  bool emitComposite(const Instruction &I);
+  bool emitMatrix(const Instruction &I);
+  bool emitBitwise(const Instruction &I);
+  bool emitSubgroup(const Instruction &I);
+  /// OpDPdx/OpDPdy/OpFwidth and their Fine and Coarse forms
+  /// (EmitDerivative.cpp).
+  bool emitDerivative(const Instruction &I);
+  bool emitMemory(const Instruction &I);
+
+  // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
+  // --- dynamically indexed interface variables (EmitInterface.cpp) --------
+  /// Continues access chain \p I from operand \p FirstIndex on as a packed
+  /// interface-memory pointer (P is a register or such a pointer).
+  bool interfaceAccessChain(const Instruction &I, PointerValue P,
+                            size_t FirstIndex);
+  llvm::Value *interfaceAddresses(const PointerValue &P, uint64_t Comp,
+                                  uint32_t S, bool &PerLane);
+  LaneValue loadInterfaceMemory(const PointerValue &P, bool Varying);
+  void storeInterfaceMemory(const PointerValue &P, LaneValue V);
+
+  void createVariables();
+  void createMemoryVariables();
+  /// Lane-interleaved memory for a dynamically indexed Function or Private
+  /// variable.
+  void createLaneMemory(const Variable &V);
+  bool emitAccessChain(const Instruction &I);
+  LaneValue loadMemory(const PointerValue &P, bool Varying);
+  void storeMemory(const PointerValue &P, LaneValue V);
+  /// Per-lane in-bounds mask of an access of \p Bytes at \p Offset
+  /// (nullptr when robust access is off).
+  llvm::Value *inBounds(const PointerValue &P, llvm::Value *Offset,
+                        uint64_t Bytes);
+  /// \p Offset clamped so an access of \p Bytes stays inside the
+  /// per-invocation variable \p P.
+  llvm::Value *clampToVariable(const PointerValue &P, llvm::Value *Offset,
+                               uint64_t Bytes);
+  /// Records the pointer \p Id and, if used in other blocks, its offsets.
+  void setPointer(uint32_t Id, PointerValue P);
+  /// Lane i's value is Base + i * Stride for affine integer vectors.
+  struct AffineInfo {
+    llvm::Value *Base;
+    int64_t Stride;
+  };
+  std::optional<AffineInfo> affineOf(llvm::Value *V);
+  /// Records \p Result of integer op \p Opcode on \p X, \p Y as affine
+  /// when the operands are.
+  void trackAffine(spv::Op Opcode, llvm::Value *Result, llvm::Value *X,
+                   llvm::Value *Y);
+  void setAffine(llvm::Value *V, llvm::Value *Base, int64_t Stride);
+
+  // --- lane-strided accesses as wide ones (EmitInterleaved.cpp) -----------
+  /// A value of same-typed scalars per lane, lanes Stride bytes apart.
+  struct InterleavedAccess {
+    llvm::Type *MemT;              ///< scalar type in memory
+    unsigned PerLane;              ///< Stride / size of the scalar
+    llvm::SmallVector<unsigned, 4> Position; ///< slot -> element in a lane
+    llvm::Value *Addr;             ///< lane 0's first element
+    llvm::Align Align;
+  };
+  /// The wide access for \p Slots at \p P, if lanes' values are
+  /// consecutive in memory and dense enough.
+  std::optional<InterleavedAccess>
+  interleavedAccess(const PointerValue &P,
+                    const std::vector<ScalarSlot> &Slots);
+  /// The wide access's element mask from each slot's lane mask.
+  llvm::Value *interleavedMask(const InterleavedAccess &IA,
+                               llvm::ArrayRef<llvm::Value *> SlotMasks);
+  llvm::SmallVector<llvm::Value *, 4>
+  loadInterleaved(const InterleavedAccess &IA,
+                  llvm::ArrayRef<llvm::Value *> SlotMasks);
+  void storeInterleaved(const InterleavedAccess &IA,
+                        llvm::ArrayRef<llvm::Value *> Comps,
+                        llvm::ArrayRef<llvm::Value *> SlotMasks);
+  llvm::Value *laneIndices(llvm::Type *ElemTy);
+
+  // --- descriptor arrays and physical pointers -----------------------------
+  // (EmitDescriptorArrays.cpp, EmitPhysicalPointers.cpp)
+  /// The pointer for an arrayed binding (set, binding) before indexing.
+  PointerValue descriptorArrayPointer(uint32_t Var, llvm::Value *Sets);
+  /// Picks the element of descriptor array \p P (in place) that the
+  /// indices of access chain \p I from operand \p First select (one per
+  /// array dimension); returns how many it used, 0 after a diagnostic.
+  size_t indexDescriptorArray(const Instruction &I, size_t First,
+                              PointerValue &P);
+  /// Whether \p T is a pointer type in PhysicalStorageBuffer.
+  bool isPhysicalPointerType(TypeId T) const;
+  /// A memory pointer for the PhysicalStorageBuffer pointer value \p Id.
+  bool physicalPointerOf(uint32_t Id, PointerValue &P);
+  /// The 64-bit address (i64 or <W x i64>) \p P points to.
+  llvm::Value *addressOf(const PointerValue &P);
+  /// OpConvertUToPtr, OpConvertPtrToU and pointer OpBitcast; false if
+  /// \p I is none of them.
+  bool emitPhysicalPointer(const Instruction &I);
+  /// The gather/scatter addresses of a varying access at \p Off.
+  llvm::Value *laneAddresses(const PointerValue &P, llvm::Value *Off);
+
+  // --- compute (EmitCompute.cpp) -------------------------------------------
+  bool isComputeBuiltIn(uint32_t Var) const;
+  LaneValue computeBuiltIn(uint32_t Var);
+  bool emitAtomic(const Instruction &I);
+  bool emitBarrier(const Instruction &I);
+  void computeReflection();
+  void computeWorkgroupSize();
+  void reflectResources();
+  llvm::Value *argField(unsigned Index, llvm::Type *T, const llvm::Twine &Name);
+  bool pointerOf(uint32_t Id, PointerValue &P);
+  LaneValue load(const PointerValue &P, bool Varying);
+  void store(const PointerValue &P, LaneValue V);
+  /// Address of lane 0 of component \p Comp of interface variable \p Var.
+  llvm::Value *interfaceAddress(uint32_t Var, uint32_t Comp);
+
+  const Module &M;
+  const EntryPoint &EP;
+  const cfg::ModuleAnalysis &MA;
+  const UniformityInfo &UI;
+  CodegenOptions Opts;
+  llvm::LLVMContext &Ctx;
+  unsigned W;
+
+  std::unique_ptr<llvm::Module> LM;
+  InterfaceLayout Layout;
+  llvm::Function *LF = nullptr;
+  llvm::IRBuilder<> B;
+  llvm::BasicBlock *AllocaBB = nullptr;
+  llvm::Value *EntryMask = nullptr;
+  llvm::Value *InputsPtr = nullptr;
+  llvm::Value *OutputsPtr = nullptr;
+  llvm::StructType *ArgsType = nullptr;
+  llvm::Value *ArgsPtr = nullptr;
+  llvm::Value *EnvPtr = nullptr;
+  /// s2l_group_args::cancel, never null (see createEntryFunction).
+  llvm::Value *CancelPtr = nullptr;
+  /// i1: the host has not asked to cancel (read at loop back edges).
+  llvm::Value *notCancelled();
+
+  uint32_t Fn = 0;                       ///< entry function index
+  const Function *F = nullptr;
+  const cfg::FunctionAnalysis *A = nullptr;
+
+  /// Per block: lane mask (Varying block) or reached flag (Uniform block).
+  std::vector<llvm::AllocaInst *> MaskSlots;
+  /// Per loop header: the same for lanes taking the back edge.
+  std::vector<llvm::AllocaInst *> ContSlots;
+  llvm::Value *KilledSlot = nullptr;
+  /// Lanes demoted to helper invocations (only if the module demotes).
+  llvm::Value *DemotedSlot = nullptr;
+  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
+      PhiSlots, ValueSlots;
+  std::unordered_map<uint32_t, llvm::SmallVector<VarSlot, 4>> VarSlots;
+  /// Value parameters of the current callee.
+  std::unordered_map<uint32_t, LaneValue> ParamValues;
+  /// Return value accumulator of the current callee (one per component).
+  llvm::SmallVector<llvm::AllocaInst *, 4> RetSlots;
+  /// Whether the current function calls one that may kill lanes.
+  bool FnMayKill = false;
+  std::unordered_map<uint32_t, cfg::BlockIndex> DefBlockOf; ///< result -> block
+  std::unordered_set<uint32_t> CrossBlock;   ///< values used in other blocks
+  std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
+  std::unordered_map<uint32_t, PointerValue> Pointers;
+  std::unordered_map<uint32_t, std::vector<ScalarType>> ComponentCache;
+  MemoryLayout ML;
+  /// Memory pointers used in other blocks: offset (and base) slots.
+  std::unordered_map<uint32_t, PointerSlotSet> PointerSlots;
+  std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
+  /// Function/Private variables some access chain indexes dynamically (or
+  /// passed to a parameter that is): they live in lane memory.
+  std::unordered_set<uint32_t> DynamicallyIndexed;
+  /// Reachable functions other than the entry point, callees first.
+  std::vector<uint32_t> CalleeOrder;
+  std::unordered_map<uint32_t, CalleeInfo> Callees;
+  /// Pointer parameters that need the memory ABI.
+  std::unordered_set<uint32_t> MemoryParams;
+  /// Private variables in the environment table, in order (entry 0 is the
+  /// killed mask); EnvIndex is each one's first entry.
+  std::vector<uint32_t> EnvVars;
+  std::unordered_map<uint32_t, unsigned> EnvIndex;
+  unsigned EnvSize = 2;
+  /// Whether a reachable function demotes lanes to helpers.
+  bool HasDemote = false;
+  /// Fragment shaders whose results depend on neighbours in the quad
+  /// (derivatives, quad operations, helper queries) run every lane of a
+  /// quad that has an active lane; the others as helpers.
+  bool NeedsHelpers = false;
+  llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
+  /// Affine values used in other blocks: slot of the base, and the stride.
+  std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>
+      AffineSlots;
+  ComputeInfo Compute;
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  std::unordered_map<uint32_t, uint32_t> WorkgroupOffsets; ///< var -> byte
+
+  /// Values defined or loaded in the current block.
+  std::unordered_map<uint32_t, LaneValue> Local;
+  cfg::BlockIndex CurBlock = cfg::NoBlock;
+  /// The current block runs without an any-lane guard (speculated), so its
+  /// mask may be empty.
+  bool CurUnguarded = false;
+  llvm::Value *CurMask = nullptr;
+  llvm::Error Err = llvm::Error::success();
+  bool Failed = false;
+};
+
+} // namespace spirv2llvm::simd
+
+#endif
