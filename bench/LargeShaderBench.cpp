@@ -35,7 +35,8 @@ cl::opt<unsigned> Ifs("ifs", cl::desc("if/else statements (default 5000)"),
                       cl::init(5000));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level"),
                            cl::init(2), cl::Prefix);
-cl::opt<unsigned> Threads("threads", cl::desc("dispatch threads (0: all)"),
+cl::opt<unsigned> Threads("dispatch-threads",
+                          cl::desc("dispatch threads (0: all)"),
                           cl::init(0));
 cl::opt<bool> SkipLavapipe("no-lavapipe", cl::desc("time spirv2llvm only"));
 cl::opt<std::string> DumpSpirv("dump-spirv",
