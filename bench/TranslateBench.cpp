@@ -13,9 +13,10 @@
 //    one module, one benchmark per shader (compute shaders by default).
 //
 //===----------------------------------------------------------------------===//
-#include "driver/Pipeline.h"
+#include "api/Pipeline.h"
 #include "parser/Parser.h"
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -121,7 +122,7 @@ void jitOne(benchmark::State &State, const CorpusModule *M) {
     State.ResumeTiming();
     auto J = JitShader::create(std::move(*T), 2);
     if (!J) {
-      State.SkipWithError(toString(J.takeError()).c_str());
+      State.SkipWithError(J.status().message().c_str());
       break;
     }
     benchmark::DoNotOptimize((*J)->entry());

@@ -4,10 +4,15 @@
 // shaders/examples/saxpy.comp, JIT it, bind two buffers and push constants,
 // dispatch it a few times, and check the result.
 //
-//   build/bin/s2l-example-compute [--width 8] [--threads 2]
+//   build/bin/s2l-example-compute [--width 8] [--threads 2] [--shader PATH]
+//
+// Build it against an installed spirv2llvm with examples/CMakeLists.txt
+// (find_package) or pkg-config plus llvm-config-19: the translate API
+// (spirv2llvm.h) hands out an llvm::Module, so it needs LLVM's headers.
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <cmath>
 #include <cstdio>
@@ -18,14 +23,20 @@
 int main(int Argc, char **Argv) {
   spirv2llvm::TranslateOptions Opts;
   unsigned Threads = 0;
+#ifdef S2L_SOURCE_DIR
+  std::string Path = S2L_SOURCE_DIR "/shaders/examples/saxpy.comp";
+#else
+  std::string Path = "saxpy.comp";
+#endif
   for (int I = 1; I + 1 < Argc; I += 2) {
     std::string A = Argv[I];
     if (A == "--width")
       Opts.Width = unsigned(std::stoul(Argv[I + 1]));
     else if (A == "--threads")
       Threads = unsigned(std::stoul(Argv[I + 1]));
+    else if (A == "--shader")
+      Path = Argv[I + 1];
   }
-  std::string Path = std::string(S2L_SOURCE_DIR) + "/shaders/examples/saxpy.comp";
   auto T = spirv2llvm::translateFile(Path, Opts);
   if (!T) {
     std::fprintf(stderr, "%s\n", llvm::toString(T.takeError()).c_str());
@@ -33,7 +44,7 @@ int main(int Argc, char **Argv) {
   }
   auto Shader = spirv2llvm::ComputeShader::create(std::move(*T));
   if (!Shader) {
-    std::fprintf(stderr, "%s\n", llvm::toString(Shader.takeError()).c_str());
+    std::fprintf(stderr, "%s\n", Shader.status().message().c_str());
     return 1;
   }
   const uint32_t N = 1 << 16;
@@ -54,12 +65,14 @@ int main(int Argc, char **Argv) {
 
   uint32_t LocalX = (*Shader)->info().WorkgroupSize[0];
   const int Dispatches = 3; // compile once, dispatch many times
-  for (int D = 0; D < Dispatches; ++D)
-    if (auto E = (*Shader)->dispatch({(N + LocalX - 1) / LocalX, 1, 1}, R,
-                                     Threads)) {
-      std::fprintf(stderr, "%s\n", llvm::toString(std::move(E)).c_str());
+  for (int D = 0; D < Dispatches; ++D) {
+    spirv2llvm::Status S =
+        (*Shader)->dispatch({(N + LocalX - 1) / LocalX, 1, 1}, R, Threads);
+    if (!S.ok()) {
+      std::fprintf(stderr, "%s\n", S.message().c_str());
       return 1;
     }
+  }
   for (uint32_t I = 0; I < N; ++I) {
     float Want = 1.0f + Dispatches * 2.0f * float(I);
     if (std::fabs(Y[I] - Want) > 1e-3f * std::fabs(Want)) {

@@ -7,11 +7,13 @@
 //   std::vector<uint32_t> Data(1024);
 //   spirv2llvm::DispatchResources R;
 //   R.bind(0, 0, Data.data(), Data.size() * 4);
-//   (*S)->dispatch({16, 1, 1}, R);            // all cores
+//   spirv2llvm::Status D = (*S)->dispatch({16, 1, 1}, R);   // all cores
+//   if (!D.ok()) std::cerr << D.message() << "\n";
 //
 // Workgroups are spread over a pool of threads; the SIMD groups of one
 // workgroup run on one thread, as fibers when the shader has barriers
-// (docs/compute.md explains the mechanism).
+// (docs/compute.md explains the mechanism). Like Jit.h, this header
+// compiles without LLVM's include path.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_COMPUTE_H
@@ -63,9 +65,11 @@ struct DispatchResources {
 class ComputeShader {
 public:
   /// JIT-compiles a translated GLCompute entry point.
-  static llvm::Expected<std::unique_ptr<ComputeShader>>
-  create(Translation T, unsigned OptLevel = 2);
+  static Result<std::unique_ptr<ComputeShader>>
+  create(Translation &&T, unsigned OptLevel = 2);
   ~ComputeShader();
+  ComputeShader(const ComputeShader &) = delete;
+  ComputeShader &operator=(const ComputeShader &) = delete;
 
   const ComputeInfo &info() const { return Info; }
   unsigned width() const { return Jit->width(); }
@@ -73,8 +77,8 @@ public:
   /// Runs X*Y*Z workgroups on \p Threads threads (0: all cores). Fails if
   /// a binding the shader uses is missing or smaller than its type, or
   /// there are fewer push-constant bytes than the shader reads.
-  llvm::Error dispatch(std::array<uint32_t, 3> Groups,
-                       const DispatchResources &R, unsigned Threads = 0);
+  Status dispatch(std::array<uint32_t, 3> Groups, const DispatchResources &R,
+                  unsigned Threads = 0);
 
 private:
   ComputeShader() = default;

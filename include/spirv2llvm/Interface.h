@@ -21,6 +21,9 @@ class raw_ostream;
 
 namespace spirv2llvm {
 
+/// Shader stage of an entry point.
+enum class Stage { Vertex, Fragment, Compute };
+
 enum class ScalarKind : uint8_t { Bool, Int, UInt, Float };
 
 struct ScalarType {

@@ -3,9 +3,11 @@
 // Compiles a Translation to machine code for the host with LLVM's ORC LLJIT
 // and hands out its entry point (abi.h). Compile once, run many times; the
 // entry point itself is reentrant, so groups may run on several threads.
+// This header compiles without LLVM's include path (errors are Status.h's).
 //
 //   auto T = spirv2llvm::translateFile("shader.frag", Opts);
 //   auto J = spirv2llvm::JitShader::create(std::move(*T));
+//   if (!J) { std::cerr << J.status().message(); ... }
 //   s2l_group_args Args = {};
 //   Args.active_mask = 0xf; Args.inputs = In; Args.outputs = Out;
 //   uint32_t Alive = (*J)->run(Args);
@@ -14,24 +16,27 @@
 #ifndef SPIRV2LLVM_JIT_H
 #define SPIRV2LLVM_JIT_H
 
+#include "spirv2llvm/Interface.h"
+#include "spirv2llvm/Status.h"
 #include "spirv2llvm/abi.h"
-#include "spirv2llvm/spirv2llvm.h"
 
 #include <memory>
 
-namespace llvm::orc {
-class LLJIT;
-}
-
 namespace spirv2llvm {
+
+/// Translation.h; it holds LLVM types, so only code that translates (and
+/// so includes spirv2llvm.h) makes one.
+struct Translation;
 
 class JitShader {
 public:
-  /// JIT-compiles \p T (its IR is optimized at \p OptLevel first if it was
-  /// translated at -O0).
-  static llvm::Expected<std::unique_ptr<JitShader>>
-  create(Translation T, unsigned OptLevel = 2);
+  /// JIT-compiles \p T, consuming it. Its IR is optimized at \p OptLevel
+  /// (0-3) first unless it was translated at that level or higher.
+  static Result<std::unique_ptr<JitShader>> create(Translation &&T,
+                                                   unsigned OptLevel = 2);
   ~JitShader();
+  JitShader(const JitShader &) = delete;
+  JitShader &operator=(const JitShader &) = delete;
 
   s2l_entry_fn entry() const { return Entry; }
   const InterfaceLayout &layout() const { return Layout; }
@@ -41,8 +46,11 @@ public:
   uint32_t run(const s2l_group_args &Args) const { return Entry(&Args); }
 
 private:
-  JitShader() = default;
-  std::unique_ptr<llvm::orc::LLJIT> J;
+  JitShader();
+  /// The JIT session that owns the code (LLVM's ORC), kept out of this
+  /// header.
+  struct Impl;
+  std::unique_ptr<Impl> P;
   s2l_entry_fn Entry = nullptr;
   InterfaceLayout Layout;
   Stage EntryStage = Stage::Fragment;

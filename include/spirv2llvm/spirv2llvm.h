@@ -15,12 +15,14 @@
 #define SPIRV2LLVM_SPIRV2LLVM_H
 
 #include "spirv2llvm/Interface.h"
+#include "spirv2llvm/Translation.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 #include <memory>
@@ -31,7 +33,6 @@
 namespace spirv2llvm {
 
 enum class InputKind { Auto, Binary, Assembly, Glsl, Hlsl };
-enum class Stage { Vertex, Fragment, Compute };
 
 /// Code generator (docs/backends.md).
 enum class Backend {
@@ -86,19 +87,6 @@ struct TranslateOptions {
   std::function<void(llvm::StringRef, llvm::StringRef)> PrintAfterStage;
 };
 
-/// The result of a translation: an LLVM module with one entry function
-/// (signature in abi.h) and the interface layout it expects.
-struct Translation {
-  std::unique_ptr<llvm::LLVMContext> Context;
-  std::unique_ptr<llvm::Module> IR;
-  std::string EntrySymbol;
-  std::string EntryName;
-  Stage EntryStage = Stage::Fragment;
-  InterfaceLayout Layout;
-  /// Compute entry points: workgroup size, bindings, push constants.
-  ComputeInfo Compute;
-};
-
 /// Translates \p Bytes; \p FileName is used for messages and, with
 /// InputKind::Auto, to pick the input kind.
 llvm::Expected<Translation> translateBytes(llvm::ArrayRef<uint8_t> Bytes,
@@ -108,6 +96,31 @@ llvm::Expected<Translation> translateBytes(llvm::ArrayRef<uint8_t> Bytes,
 /// Reads and translates \p Path.
 llvm::Expected<Translation> translateFile(llvm::StringRef Path,
                                           const TranslateOptions &Opts);
+
+/// Writes \p T as \p Kind to \p OS: IR text, bitcode, or object code or
+/// assembly for the host CPU (generated at T.OptLevel).
+llvm::Error emitTranslation(Translation &T, OutputKind Kind,
+                            llvm::raw_ostream &OS);
+
+/// What an entry point binds and passes, found without generating code.
+struct Reflection {
+  std::string EntryName;
+  Stage EntryStage = Stage::Fragment;
+  /// Inputs and outputs as the generated code would lay them out at
+  /// TranslateOptions::Width (1 for the one-invocation back ends).
+  InterfaceLayout Layout;
+  /// Workgroup size, buffer bindings, push-constant and workgroup-memory
+  /// sizes (bindings and push constants for every stage).
+  ComputeInfo Compute;
+  /// Every entry point of the module, as (name, stage).
+  std::vector<std::pair<std::string, Stage>> EntryPoints;
+};
+
+/// Loads, validates and analyzes \p Bytes as translateBytes() does, then
+/// reflects the chosen entry point instead of generating code.
+llvm::Expected<Reflection> reflectBytes(llvm::ArrayRef<uint8_t> Bytes,
+                                        llvm::StringRef FileName,
+                                        const TranslateOptions &Opts);
 
 /// Version string of the library ("0.1.0").
 const char *version();

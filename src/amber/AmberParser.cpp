@@ -262,6 +262,12 @@ Error Parser::parseBuffer(unsigned Line) {
                            toString(F.takeError()));
     if (!F) {
       consumeError(F.takeError());
+      StringRef T = A[TypeAt].Text;
+      if (T.ends_with("_PACK8") || T.ends_with("_PACK16") ||
+          T.ends_with("_PACK32")) {
+        unsupported(Line, "packed format '" + T + "'");
+        return Error::success();
+      }
       // Anything else names a STRUCT, which is skipped at its declaration;
       // an undeclared name is a syntax error.
       return err(Line, "unknown data type '" + A[TypeAt].Text + "'");
@@ -367,14 +373,21 @@ Error Parser::parseBuffer(unsigned Line) {
       if (Binary) {
         B.Data.assign(Content->begin(), Content->end());
       } else {
-        SmallVector<StringRef, 0> Words;
-        StringRef(*Content).split(Words, ' ', -1, false);
-        for (StringRef W : Words) {
-          SmallVector<StringRef, 4> Sub;
-          W.split(Sub, '\n', -1, false);
-          for (StringRef X : Sub)
-            if (!X.trim().empty())
-              Values.push_back(X.trim().str());
+        // Read as Amber's tokenizer reads DATA: whitespace-separated
+        // values, '#' comments to the end of the line, hexadecimal
+        // integers (writeComponent).
+        SmallVector<StringRef, 0> Lines;
+        StringRef(*Content).split(Lines, '\n');
+        for (StringRef Ln : Lines) {
+          Ln = Ln.take_until([](char C) { return C == '#'; });
+          while (true) {
+            Ln = Ln.ltrim();
+            if (Ln.empty())
+              break;
+            StringRef W = Ln.take_until([](char C) { return isSpace(C); });
+            Values.push_back(W.str());
+            Ln = Ln.drop_front(W.size());
+          }
         }
         if (Error E = Fill(Values))
           return E;

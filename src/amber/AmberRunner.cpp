@@ -11,7 +11,9 @@
 #include "amber/AmberParser.h"
 #include "amber/Expect.h"
 #include "amber/Graphics.h"
+#include "amber/VkScriptParser.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -30,6 +32,21 @@ namespace {
 /// compiled and assembled for Vulkan 1.0 (SPIR-V 1.0) like Amber does.
 std::string targetEnvFor(const ShaderDecl &D) {
   return D.TargetEnv.empty() ? "vulkan1.0" : D.TargetEnv;
+}
+
+/// glslang rejects a GLSL extension it does not know ("'#extension' :
+/// extension not supported: GL_EXT_x"): that is a feature this machine
+/// lacks, so the script SKIPs naming it. Other errors pass unchanged.
+Error unknownExtensionIsUnsupported(Error E) {
+  std::string Msg = toString(std::move(E));
+  StringRef Marker = "'#extension' : extension not supported: ";
+  size_t At = Msg.find(Marker.str());
+  if (At == std::string::npos)
+    return makeError(Msg);
+  StringRef Name = StringRef(Msg).substr(At + Marker.size());
+  Name = Name.take_until([](char C) { return isSpace(C); });
+  return makeUnsupported("GLSL extension " + Name +
+                         " (unknown to this glslang)");
 }
 
 class Runner {
@@ -92,7 +109,7 @@ Expected<Translation> Runner::translate(const ShaderDecl &D,
                           D.Text.size());
   auto Tr = translateBytes(Bytes, FileName, T);
   if (!Tr)
-    return Tr.takeError();
+    return unknownExtensionIsUnsupported(Tr.takeError());
   if (Tr->EntryStage != St)
     return makeError("shader '" + D.Name + "': entry point '" +
                      Tr->EntryName + "' is not of the attached stage");
@@ -178,7 +195,7 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
       return T.takeError();
     auto CS = ComputeShader::create(std::move(*T));
     if (!CS)
-      return CS.takeError();
+      return makeError(CS.status().message());
     It = Compute.emplace(P.Name, std::move(*CS)).first;
   }
   DispatchResources R = resources(P);
@@ -187,7 +204,10 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
-  return It->second->dispatch(G, R, O.Threads);
+  Status D = It->second->dispatch(G, R, O.Threads);
+  if (!D.ok())
+    return makeError(D.message());
+  return Error::success();
 }
 
 Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
@@ -213,7 +233,7 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
       GS.VertexInfo = T->Compute;
       auto J = JitShader::create(std::move(*T));
       if (!J)
-        return J.takeError();
+        return makeError(J.status().message());
       GS.Vertex = std::move(*J);
     }
     auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
@@ -222,7 +242,7 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
     GS.FragmentInfo = T->Compute;
     auto J = JitShader::create(std::move(*T));
     if (!J)
-      return J.takeError();
+      return makeError(J.status().message());
     GS.Fragment = std::move(*J);
     It = Graphics.emplace(P.Name, std::move(GS)).first;
   }
@@ -430,7 +450,8 @@ ScriptResult runScriptFile(StringRef Path, const RunnerOptions &O) {
   sys::path::remove_filename(Dir);
   if (Dir.empty())
     Dir = ".";
-  auto S = parseScript((*Buf)->getBuffer(), Dir);
+  StringRef Text = (*Buf)->getBuffer();
+  auto S = isVkScript(Text) ? parseVkScript(Text, Dir) : parseScript(Text, Dir);
   if (!S)
     return {Outcome::Fail, toString(S.takeError())};
   return runScript(*S, O);

@@ -186,8 +186,9 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
     if (IsPos && !PosVar)
       PosVar = &V;
   }
-  if (!PosVar)
-    return makeError("vertex shader writes no gl_Position");
+  // Without gl_Position the positions are undefined (Vulkan); every
+  // vertex at the origin is one of the allowed outcomes: the shader runs
+  // for its side effects and its triangles have no area.
 
   for (size_t Base = 0; Base < N; Base += W) {
     unsigned Lanes = unsigned(std::min<size_t>(W, N - Base));
@@ -220,8 +221,9 @@ Expected<std::vector<ShadedVertex>> shadeVertices(const GraphicsShaders &S,
     for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
       ShadedVertex &SV = Out[Base + Lane];
       for (unsigned C = 0; C < 4; ++C)
-        SV.Pos[C] = asDouble(PosVar->Components[C],
-                             loadLane(OutBuf, *PosVar, C, Lane));
+        SV.Pos[C] = !PosVar ? (C == 3 ? 1.0 : 0.0)
+                            : asDouble(PosVar->Components[C],
+                                       loadLane(OutBuf, *PosVar, C, Lane));
       for (const InterfaceVariable &V : L.Outputs) {
         if (V.Location < 0)
           continue;

@@ -13,6 +13,7 @@
 
 #include "amber/AmberScript.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 #include "spirv2llvm/Jit.h"
 
 #include "llvm/Support/Error.h"

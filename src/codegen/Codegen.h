@@ -61,6 +61,18 @@ emitInvocationModule(const Module &M, const EntryPoint &EP,
                      const cfg::ModuleAnalysis &MA, const CodegenOptions &Opts,
                      llvm::LLVMContext &Ctx);
 
+/// What the back ends would report as CodegenResult::Layout and ::Compute,
+/// without generating code (reflection): the interface at \p Width lanes
+/// (1 for the one-invocation back ends) and the bindings, push constants,
+/// workgroup size and memory of any stage.
+struct EntryReflection {
+  InterfaceLayout Layout;
+  ComputeInfo Compute;
+};
+llvm::Expected<EntryReflection> reflectEntryPoint(const Module &M,
+                                                 const EntryPoint &EP,
+                                                 unsigned Width);
+
 } // namespace spirv2llvm
 
 #endif

@@ -1,5 +1,7 @@
 //===- ComputeReflection.cpp - What a compute entry needs -----------------===//
 #include "codegen/ComputeReflection.h"
+#include "codegen/Codegen.h"
+#include "support/Diagnostic.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -117,6 +119,26 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
   for (const Instruction &I : M.Insts)
     if (I.Opcode == spv::Op::OpControlBarrier)
       Compute.HasBarriers = true;
+  return R;
+}
+
+} // namespace spirv2llvm
+
+namespace spirv2llvm {
+
+Expected<EntryReflection> reflectEntryPoint(const Module &M,
+                                            const EntryPoint &EP,
+                                            unsigned Width) {
+  EntryReflection R;
+  MemoryLayout ML(M);
+  ComputeReflection C = reflectCompute(M, EP, ML);
+  if (!C.Errors.empty())
+    return makeError(C.Errors.front());
+  R.Compute = std::move(C.Info);
+  Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, Width);
+  if (!L)
+    return L.takeError();
+  R.Layout = std::move(*L);
   return R;
 }
 

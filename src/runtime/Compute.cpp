@@ -23,9 +23,11 @@
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
 
-#include "runtime/Optimizer.h"
+#include "target/Optimizer.h"
 #include "runtime/Groupshared.h"
+#include "spirv2llvm/Translation.h"
 #include "support/Diagnostic.h"
+#include "support/StatusBridge.h"
 
 #include "runtime/Fiber.h"
 #include "runtime/ThreadPool.h"
@@ -114,40 +116,32 @@ void noBarrier(void *) {}
 
 ComputeShader::~ComputeShader() = default;
 
-Expected<std::unique_ptr<ComputeShader>>
-ComputeShader::create(Translation T, unsigned OptLevel) {
+Result<std::unique_ptr<ComputeShader>>
+ComputeShader::create(Translation &&T, unsigned OptLevel) {
+  if (!T.IR)
+    return Status::error("the translation holds no module (already used?)");
   if (T.EntryStage != Stage::Compute)
-    return makeError("entry point \"" + T.EntryName +
-                     "\" is not a compute shader");
+    return Status::error("entry point \"" + T.EntryName +
+                         "\" is not a compute shader");
   std::unique_ptr<ComputeShader> S(new ComputeShader());
   // One-invocation back ends: groupshared globals into workgroup memory.
   Expected<uint32_t> Shared = mapGroupsharedToArgs(*T.IR, T.EntrySymbol);
   if (!Shared)
-    return Shared.takeError();
+    return toStatus(Shared.takeError(), StatusCode::InvalidInput);
   T.Compute.WorkgroupMemorySize =
       std::max(T.Compute.WorkgroupMemorySize, *Shared);
   S->Info = T.Compute;
   auto J = JitShader::create(std::move(T), OptLevel);
   if (!J)
-    return J.takeError();
+    return J.status();
   S->Jit = std::move(*J);
   return S;
 }
 
-Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
-                              const DispatchResources &R, unsigned Threads) {
-  // The table the shader reads: single blocks as bound, and for each
-  // descriptor array a descriptor pointing at its elements (abi.h).
-  std::vector<std::vector<s2l_descriptor>> Table = R.Sets;
-  for (const auto &[Key, Elems] : R.Arrays) {
-    auto [Set, Binding] = Key;
-    if (Table.size() <= Set)
-      Table.resize(Set + 1);
-    if (Table[Set].size() <= Binding)
-      Table[Set].resize(Binding + 1, s2l_descriptor{nullptr, 0});
-    Table[Set][Binding] = s2l_descriptor{
-        const_cast<s2l_descriptor *>(Elems.data()), uint64_t(Elems.size())};
-  }
+namespace {
+
+/// Checks \p R against what the shader binds (\p Info).
+Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
   for (const ComputeInfo::Binding &Bd : Info.Bindings) {
     std::string Where = "set " + std::to_string(Bd.Set) + ", binding " +
                         std::to_string(Bd.Binding);
@@ -189,10 +183,31 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
     return makeError("the shader reads " + Twine(Info.PushConstantSize) +
                      " bytes of push constants, " +
                      Twine(R.PushConstants.size()) + " given");
+  return Error::success();
+}
+
+} // namespace
+
+Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
+                               const DispatchResources &R, unsigned Threads) {
+  if (Error E = checkResources(Info, R))
+    return toStatus(std::move(E), StatusCode::InvalidArgument);
   uint64_t Total = uint64_t(Groups[0]) * Groups[1] * Groups[2];
   if (Total == 0)
-    return Error::success();
+    return Status::success();
 
+  // The table the shader reads: single blocks as bound, and for each
+  // descriptor array a descriptor pointing at its elements (abi.h).
+  std::vector<std::vector<s2l_descriptor>> Table = R.Sets;
+  for (const auto &[Key, Elems] : R.Arrays) {
+    auto [Set, Binding] = Key;
+    if (Table.size() <= Set)
+      Table.resize(Set + 1);
+    if (Table[Set].size() <= Binding)
+      Table[Set].resize(Binding + 1, s2l_descriptor{nullptr, 0});
+    Table[Set][Binding] = s2l_descriptor{
+        const_cast<s2l_descriptor *>(Elems.data()), uint64_t(Elems.size())};
+  }
   std::vector<const s2l_descriptor *> SetTable;
   for (const auto &Set : Table)
     SetTable.push_back(Set.data());
@@ -304,11 +319,14 @@ Error ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
 
   runOnWorkers(Threads, Worker);
   if (OutOfMemory)
-    return makeError("cannot allocate fiber stacks for the workgroup's " +
-                     Twine(GroupsPerWorkgroup) + " SIMD groups");
+    return Status::error("cannot allocate fiber stacks for the workgroup's " +
+                             std::to_string(GroupsPerWorkgroup) +
+                             " SIMD groups",
+                         StatusCode::ExecutionFailed);
   if (Cancelled())
-    return makeError("dispatch cancelled: the watchdog flag was set");
-  return Error::success();
+    return Status::error("dispatch cancelled: the watchdog flag was set",
+                         StatusCode::ExecutionFailed);
+  return Status::success();
 }
 
 } // namespace spirv2llvm

@@ -1,9 +1,11 @@
 //===- Jit.cpp - ORC LLJIT for translated shaders -------------------------===//
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/Translation.h"
 
-#include "runtime/Optimizer.h"
+#include "target/Optimizer.h"
 #include "runtime/VectorMath.h"
 #include "support/Diagnostic.h"
+#include "support/StatusBridge.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
@@ -12,10 +14,17 @@ using namespace llvm;
 
 namespace spirv2llvm {
 
+struct JitShader::Impl {
+  std::unique_ptr<orc::LLJIT> J;
+};
+
+JitShader::JitShader() : P(std::make_unique<Impl>()) {}
 JitShader::~JitShader() = default;
 
-Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
-                                                       unsigned OptLevel) {
+namespace {
+
+Expected<std::unique_ptr<orc::LLJIT>> compile(Translation &T,
+                                              unsigned OptLevel) {
   // --backend=dxil: dx.op calls are DXIL intrinsics with no CPU
   // implementation; say so instead of failing at symbol lookup.
   for (const Function &F : T.IR->functions())
@@ -32,7 +41,8 @@ Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
     return TM.takeError();
   T.IR->setDataLayout((*TM)->createDataLayout());
   T.IR->setTargetTriple((*TM)->getTargetTriple().str());
-  optimizeModule(*T.IR, OptLevel, TM->get());
+  if (T.OptLevel < OptLevel)
+    optimizeModule(*T.IR, OptLevel, TM->get());
   if (OptLevel > 0)
     useVectorMathLibrary(*T.IR);
 
@@ -40,18 +50,29 @@ Expected<std::unique_ptr<JitShader>> JitShader::create(Translation T,
                .create();
   if (!J)
     return J.takeError();
-  std::unique_ptr<JitShader> S(new JitShader());
-  S->Layout = T.Layout;
-  S->EntryStage = T.EntryStage;
-  std::string Symbol = T.EntrySymbol;
   if (Error E = (*J)->addIRModule(
           orc::ThreadSafeModule(std::move(T.IR), std::move(T.Context))))
     return E;
-  auto Addr = (*J)->lookup(Symbol);
+  return std::move(*J);
+}
+
+} // namespace
+
+Result<std::unique_ptr<JitShader>> JitShader::create(Translation &&T,
+                                                     unsigned OptLevel) {
+  if (!T.IR)
+    return Status::error("the translation holds no module (already used?)");
+  Expected<std::unique_ptr<orc::LLJIT>> J = compile(T, OptLevel);
+  if (!J)
+    return toStatus(J.takeError(), StatusCode::CompileFailed);
+  auto Addr = (*J)->lookup(T.EntrySymbol);
   if (!Addr)
-    return Addr.takeError();
+    return toStatus(Addr.takeError(), StatusCode::CompileFailed);
+  std::unique_ptr<JitShader> S(new JitShader());
+  S->Layout = T.Layout;
+  S->EntryStage = T.EntryStage;
   S->Entry = Addr->toPtr<s2l_entry_fn>();
-  S->J = std::move(*J);
+  S->P->J = std::move(*J);
   return S;
 }
 

@@ -26,6 +26,7 @@
 
 #include "VulkanComputeRunner.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -204,15 +205,16 @@ runJit(const ComputeShaderCase &S, const Config &C) {
     return T.takeError();
   auto Shader = ComputeShader::create(std::move(*T), jitOptLevel(C));
   if (!Shader)
-    return Shader.takeError();
+    return llvm::createStringError(Shader.status().message());
   std::array<std::vector<uint8_t>, 2> Data = {inContents(),
                                               outContents(C.LaneMask)};
   DispatchResources R;
   R.bind(0, 0, Data[0].data(), Data[0].size());
   R.bind(0, 1, Data[1].data(), Data[1].size());
   R.PushConstants = pushBytes();
-  if (llvm::Error E = (*Shader)->dispatch({Groups, 1, 1}, R, /*Threads=*/1))
-    return E;
+  if (Status E = (*Shader)->dispatch({Groups, 1, 1}, R, /*Threads=*/1);
+      !E.ok())
+    return llvm::createStringError(E.message());
   return Data;
 }
 

@@ -24,6 +24,7 @@
 #include "Suite.h"
 
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <gtest/gtest.h>
 
@@ -63,7 +64,7 @@ TEST_P(ControlFlowFragment, MatchesReference) {
                                     << modeName(C.Translation)
                                     << "): " << llvm::toString(T.takeError());
   auto J = JitShader::create(std::move(*T), jitOptLevel(C));
-  ASSERT_TRUE(static_cast<bool>(J)) << llvm::toString(J.takeError());
+  ASSERT_TRUE(static_cast<bool>(J)) << J.status().message();
   const InterfaceLayout &L = (*J)->layout();
   const InterfaceVariable *In = L.findInputLocation(0);
   const InterfaceVariable *Out = L.findOutputLocation(0);

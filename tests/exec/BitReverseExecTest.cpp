@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <gtest/gtest.h>
 
@@ -81,7 +82,7 @@ TEST_P(BitReverseExec, MatchesReferenceLaneByLane) {
   auto T = translateFile(Path, Opts);
   ASSERT_TRUE(!!T) << toString(T.takeError());
   auto J = JitShader::create(std::move(*T), C.OptLevel);
-  ASSERT_TRUE(!!J) << toString(J.takeError());
+  ASSERT_TRUE(!!J) << J.status().message();
   const InterfaceLayout &L = (*J)->layout();
   const InterfaceVariable *In = L.findInputLocation(0);
   const InterfaceVariable *Out = L.findOutputLocation(0);

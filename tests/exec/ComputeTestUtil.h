@@ -3,6 +3,7 @@
 #define SPIRV2LLVM_TESTS_EXEC_COMPUTETESTUTIL_H
 
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <memory>
 #include <string>
@@ -25,7 +26,7 @@ compileCompute(const std::string &Source, const TranslateOptions &Opts,
   }
   auto S = ComputeShader::create(std::move(*T));
   if (!S) {
-    Error = llvm::toString(S.takeError());
+    Error = S.status().message();
     return nullptr;
   }
   return std::move(*S);

@@ -177,8 +177,8 @@ bool run(const std::string &Source, unsigned W, size_t N,
   D.bind(0, 1, R.Varying.data(), OutSize);
   D.bind(0, 2, R.Uniform.data(), OutSize);
   D.PushConstants = InImage;
-  if (llvm::Error E = S->dispatch({uint32_t(N / LocalSize), 1, 1}, D)) {
-    ADD_FAILURE() << llvm::toString(std::move(E));
+  if (Status E = S->dispatch({uint32_t(N / LocalSize), 1, 1}, D); !E.ok()) {
+    ADD_FAILURE() << E.message();
     return false;
   }
   return true;
@@ -1735,8 +1735,7 @@ TEST_P(GlslStd450, NanAwareAndStructForms) {
   DispatchResources D;
   D.bind(0, 0, In.data(), In.size() * 4);
   D.bind(0, 1, Out.data(), Out.size() * 4);
-  ASSERT_FALSE(
-      llvm::errorToBool(Shader->dispatch({uint32_t(N / LocalSize), 1, 1}, D)));
+  ASSERT_TRUE(Shader->dispatch({uint32_t(N / LocalSize), 1, 1}, D).ok());
   Failures Fail("NMin/NMax/NClamp/ModfStruct/Frexp at W=" + std::to_string(W));
   auto Same = [](double A, double B) {
     return (std::isnan(A) && std::isnan(B)) || A == B;
@@ -1800,7 +1799,7 @@ TEST_P(GlslStd450, ModfIntoFreshVariable) {
   ASSERT_TRUE(Shader) << Error;
   DispatchResources D;
   D.bind(0, 0, V.data(), V.size() * 4);
-  ASSERT_FALSE(llvm::errorToBool(Shader->dispatch({4, 1, 1}, D)));
+  ASSERT_TRUE(Shader->dispatch({4, 1, 1}, D).ok());
   for (size_t K = 0; K < V.size(); ++K)
     EXPECT_EQ(V[K], Want[K]) << K;
 }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <gtest/gtest.h>
 
@@ -44,7 +45,7 @@ std::unique_ptr<JitShader> compile(const std::string &Source,
   if (!T)
     return nullptr;
   auto J = JitShader::create(std::move(*T), 2);
-  EXPECT_TRUE(!!J) << llvm::toString(J.takeError());
+  EXPECT_TRUE(!!J) << J.status().message();
   return J ? std::move(*J) : nullptr;
 }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <gtest/gtest.h>
 
@@ -43,7 +44,7 @@ TEST_P(InterfaceIndexing, MatchesReference) {
       "indexing.frag", Opts);
   ASSERT_TRUE(!!T) << llvm::toString(T.takeError());
   auto J = JitShader::create(std::move(*T), 2);
-  ASSERT_TRUE(!!J) << llvm::toString(J.takeError());
+  ASSERT_TRUE(!!J) << J.status().message();
   const InterfaceLayout &L = (*J)->layout();
   const InterfaceVariable *Vals = L.findInputLocation(0);
   const InterfaceVariable *K = L.findInputLocation(3);

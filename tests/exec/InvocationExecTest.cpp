@@ -12,6 +12,7 @@
 #include "ComputeTestUtil.h"
 
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +40,7 @@ std::unique_ptr<JitShader> compile(const std::string &Source,
   }
   auto J = JitShader::create(std::move(*T));
   if (!J) {
-    ADD_FAILURE() << llvm::toString(J.takeError());
+    ADD_FAILURE() << J.status().message();
     return nullptr;
   }
   return std::move(*J);
@@ -348,7 +349,7 @@ void main() {
   std::vector<uint32_t> X(64 * 32);
   DispatchResources R;
   R.bind(0, 0, X.data(), X.size() * 4);
-  ASSERT_FALSE(static_cast<bool>(S->dispatch({64, 1, 1}, R, 4)));
+  ASSERT_TRUE(S->dispatch({64, 1, 1}, R, 4).ok());
   for (uint32_t G = 0; G < 64; ++G)
     for (uint32_t L = 0; L < 32; ++L)
       ASSERT_EQ(X[G * 32 + L], G * 1000 + 31 - L) << G << " " << L;
@@ -389,7 +390,7 @@ void main() {
   std::vector<int32_t> X(32 * 12, -7);
   DispatchResources R;
   R.bind(0, 0, X.data(), X.size() * 4);
-  ASSERT_FALSE(static_cast<bool>(S->dispatch({2, 1, 1}, R, 2)));
+  ASSERT_TRUE(S->dispatch({2, 1, 1}, R, 2).ok());
   for (int I = 0; I < 32; ++I) {
     int V = I * 7 - 40, Pos = V > 0;
     std::vector<int32_t> Want = {1, 0, 1, Pos, V, 0, INT32_MAX, V, V, V,

@@ -108,7 +108,7 @@ void runAndCompare(
   R.bind(0, 1, Out.data(), Out.size() * 4);
   R.PushConstants.resize(4);
   std::memcpy(R.PushConstants.data(), &Mode, 4);
-  ASSERT_FALSE(llvm::errorToBool(S->dispatch({Groups, 1, 1}, R)));
+  ASSERT_TRUE(S->dispatch({Groups, 1, 1}, R).ok());
   for (uint32_t G = 0; G < Groups; ++G) {
     for (uint32_t Base = 0; Base < LocalSize; Base += W) {
       Subgroup SG{W, std::vector<bool>(W, false)};

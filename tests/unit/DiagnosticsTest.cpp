@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Cli.h"
+#include "Cli.h"
 #include "frontend/Frontend.h"
 
 #include <spirv/unified1/spirv.hpp11>

@@ -10,10 +10,11 @@
 // while ComputeShader::create still answers "not implemented".
 //
 //===----------------------------------------------------------------------===//
-#include "driver/RunCommand.h"
-#include "driver/BufferInit.h"
-#include "driver/Cli.h"
+#include "RunCommand.h"
+#include "BufferInit.h"
+#include "Cli.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -398,7 +399,7 @@ protected:
     ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
     auto S = ComputeShader::create(std::move(*T));
     if (!S) {
-      std::string Msg = llvm::toString(S.takeError());
+      std::string Msg = S.status().message();
       if (Msg.find("not implemented") != std::string::npos)
         GTEST_SKIP() << "compute runtime: " << Msg;
       FAIL() << "ComputeShader::create failed: " << Msg;

@@ -15,6 +15,7 @@
 
 #include "frontend/Frontend.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -205,7 +206,7 @@ jit(const BufCase &C, const std::vector<uint32_t> &Words,
     return T.takeError();
   auto S = ComputeShader::create(std::move(*T));
   if (!S)
-    return S.takeError();
+    return llvm::createStringError(S.status().message());
   std::vector<std::vector<uint8_t>> Data;
   for (const Buf &B : Bufs)
     Data.push_back(bytesOf(B.Words));
@@ -223,8 +224,8 @@ jit(const BufCase &C, const std::vector<uint32_t> &Words,
       R.bind(B.Set, B.Binding, Data[I].data(), Data[I].size());
     }
   }
-  if (llvm::Error E = (*S)->dispatch({1, 1, 1}, R, /*Threads=*/2))
-    return E;
+  if (Status E = (*S)->dispatch({1, 1, 1}, R, /*Threads=*/2); !E.ok())
+    return llvm::createStringError(E.message());
   return Data;
 }
 

@@ -49,6 +49,7 @@
 
 #include "frontend/Frontend.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 #include "spirv2llvm/Passes.h"
 
 #include "llvm/IR/Verifier.h"
@@ -965,7 +966,7 @@ jitResult(const Case &C, const std::vector<uint32_t> &Words, unsigned W,
       return std::move(E);
   auto S = ComputeShader::create(std::move(*T));
   if (!S)
-    return S.takeError();
+    return llvm::createStringError(S.status().message());
   std::vector<std::vector<uint8_t>> Data;
   for (const Buffer &B : C.Buffers)
     Data.push_back(initialContents(B));
@@ -976,8 +977,8 @@ jitResult(const Case &C, const std::vector<uint32_t> &Words, unsigned W,
   for (uint32_t Word : C.Push)
     for (int K = 0; K < 4; ++K)
       R.PushConstants.push_back(uint8_t(Word >> (8 * K)));
-  if (llvm::Error E = (*S)->dispatch(C.Groups, R, /*Threads=*/2))
-    return E;
+  if (Status E = (*S)->dispatch(C.Groups, R, /*Threads=*/2); !E.ok())
+    return llvm::createStringError(E.message());
   return Data;
 }
 

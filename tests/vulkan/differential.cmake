@@ -10,7 +10,7 @@
 # size and says which it skipped.)
 add_executable(s2l-differential-tests DifferentialTest.cpp)
 target_link_libraries(s2l-differential-tests PRIVATE s2l_vulkan_runner
-                      s2l_driver GTest::gtest_main)
+                      s2l_whitebox GTest::gtest_main)
 target_compile_definitions(s2l-differential-tests PRIVATE
   S2L_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 foreach(width_bits 4:128 8:256 16:512)
@@ -38,7 +38,7 @@ endforeach()
 # (BufferDifferentialTest.cpp), at W = 4 and 8 with the matching lavapipe.
 add_executable(s2l-buffer-differential-tests BufferDifferentialTest.cpp)
 target_link_libraries(s2l-buffer-differential-tests PRIVATE s2l_vulkan_runner
-                      s2l_driver GTest::gtest_main)
+                      s2l_whitebox GTest::gtest_main)
 target_compile_definitions(s2l-buffer-differential-tests PRIVATE
   S2L_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 foreach(width_bits 4:128 8:256)

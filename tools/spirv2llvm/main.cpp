@@ -1,5 +1,5 @@
 //===- main.cpp - spirv2llvm command ---------------------------------------===//
-#include "driver/Cli.h"
+#include "Cli.h"
 
 #include "llvm/Support/InitLLVM.h"
 

@@ -1,8 +1,8 @@
 //===- AmberCommand.cpp - `spirv2llvm amber`: run Amber scripts -----------===//
-#include "driver/AmberCommand.h"
+#include "AmberCommand.h"
 
 #include "amber/AmberRunner.h"
-#include "driver/ArgParse.h"
+#include "ArgParse.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

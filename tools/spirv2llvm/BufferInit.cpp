@@ -4,7 +4,7 @@
 // so that the result does not depend on the C locale.
 //
 //===----------------------------------------------------------------------===//
-#include "driver/BufferInit.h"
+#include "BufferInit.h"
 
 #include "support/Diagnostic.h"
 

@@ -4,8 +4,8 @@
 // print each stage's result (--print-cfg, --print-uniformity, ...).
 //
 //===----------------------------------------------------------------------===//
-#ifndef SPIRV2LLVM_DRIVER_PIPELINE_H
-#define SPIRV2LLVM_DRIVER_PIPELINE_H
+#ifndef SPIRV2LLVM_API_PIPELINE_H
+#define SPIRV2LLVM_API_PIPELINE_H
 
 #include "cfg/FunctionAnalysis.h"
 #include "parser/Module.h"

@@ -5,20 +5,17 @@
 // the result. Exit status: 0 success, 1 bad input, 2 bad usage.
 //
 //===----------------------------------------------------------------------===//
-#include "driver/Cli.h"
+#include "Cli.h"
 
 #include "cfg/CfgPrinter.h"
 #include "codegen/Codegen.h"
-#include "driver/AmberCommand.h"
-#include "driver/ArgParse.h"
-#include "driver/Pipeline.h"
-#include "driver/RunCommand.h"
+#include "AmberCommand.h"
+#include "ArgParse.h"
+#include "api/Pipeline.h"
+#include "RunCommand.h"
 #include "frontend/Frontend.h"
-#include "runtime/Optimizer.h"
 #include "support/Diagnostic.h"
 
-#include "llvm/Bitcode/BitcodeWriter.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -222,25 +219,12 @@ Error writeOutput(const CliOptions &O, Translation &T, raw_ostream &Out) {
       return makeError(O.Output + ": cannot write: " + EC.message());
     OS = &File->os();
   }
-  if (O.Emit == "ll") {
-    T.IR->print(*OS, nullptr);
-  } else if (O.Emit == "bc") {
-    WriteBitcodeToFile(*T.IR, *OS);
-  } else {
-    auto TM = createHostTargetMachine(O.T.OptLevel);
-    if (!TM)
-      return TM.takeError();
-    SmallString<0> Buffer;
-    raw_svector_ostream BOS(Buffer);
-    legacy::PassManager PM;
-    if ((*TM)->addPassesToEmitFile(PM, BOS, nullptr,
-                                   O.Emit == "obj"
-                                       ? CodeGenFileType::ObjectFile
-                                       : CodeGenFileType::AssemblyFile))
-      return makeError("the host target cannot emit " + O.Emit);
-    PM.run(*T.IR);
-    *OS << Buffer;
-  }
+  OutputKind Kind = O.Emit == "ll"   ? OutputKind::IRText
+                    : O.Emit == "bc" ? OutputKind::Bitcode
+                    : O.Emit == "obj" ? OutputKind::Object
+                                      : OutputKind::Assembly;
+  if (Error E = emitTranslation(T, Kind, *OS))
+    return E;
   if (File)
     File->keep();
   return Error::success();

@@ -11,11 +11,12 @@
 // Both exit 2; only what the shader itself does wrong exits 1.
 //
 //===----------------------------------------------------------------------===//
-#include "driver/RunCommand.h"
+#include "RunCommand.h"
 
-#include "driver/ArgParse.h"
+#include "ArgParse.h"
 
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -484,7 +485,7 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   std::string Entry = T->EntryName;
   auto S = ComputeShader::create(std::move(*T), O.JitOptLevel);
   if (!S)
-    return Fail(O.Shader + ": " + toString(S.takeError()));
+    return Fail(O.Shader + ": " + S.status().message());
   double CompileMs = msSince(CompileStart);
   if (auto Msg = checkResources(O, (*S)->info()))
     return Usage(*Msg);
@@ -518,8 +519,8 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
       for (size_t I = 0; I < Data.size(); ++I)
         std::memcpy(Data[I].data(), Initial[I].data(), Data[I].size());
     auto Start = std::chrono::steady_clock::now();
-    if (Error E = (*S)->dispatch(O.Groups, R, O.Threads))
-      return Fail(O.Shader + ": " + toString(std::move(E)));
+    if (Status E = (*S)->dispatch(O.Groups, R, O.Threads); !E.ok())
+      return Fail(O.Shader + ": " + E.message());
     double Elapsed = msSince(Start);
     bool WarmUp = O.Repeat && D == 0;
     if (!WarmUp)

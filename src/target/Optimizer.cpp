@@ -1,5 +1,5 @@
 //===- Optimizer.cpp - Host target machine and LLVM pipelines -------------===//
-#include "runtime/Optimizer.h"
+#include "target/Optimizer.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Passes/PassBuilder.h"

@@ -1,6 +1,6 @@
 //===- Optimizer.h - Host target machine and LLVM pipelines -----*- C++ -*-===//
-#ifndef SPIRV2LLVM_RUNTIME_OPTIMIZER_H
-#define SPIRV2LLVM_RUNTIME_OPTIMIZER_H
+#ifndef SPIRV2LLVM_TARGET_OPTIMIZER_H
+#define SPIRV2LLVM_TARGET_OPTIMIZER_H
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"

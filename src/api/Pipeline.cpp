@@ -1,10 +1,11 @@
 //===- Pipeline.cpp - The translation stages, wired -----------------------===//
-#include "driver/Pipeline.h"
+#include "api/Pipeline.h"
 
 #include "codegen/Codegen.h"
 #include "frontend/Frontend.h"
 #include "parser/Parser.h"
-#include "runtime/Optimizer.h"
+#include "target/Emit.h"
+#include "target/Optimizer.h"
 #include "spirv2llvm/Passes.h"
 #include "support/Diagnostic.h"
 
@@ -47,6 +48,17 @@ frontend::ShaderStage toFrontend(Stage S) {
     return frontend::ShaderStage::Compute;
   }
   return frontend::ShaderStage::Fragment;
+}
+
+Stage stageOf(spv::ExecutionModel Model) {
+  switch (Model) {
+  case spv::ExecutionModel::Vertex:
+    return Stage::Vertex;
+  case spv::ExecutionModel::GLCompute:
+    return Stage::Compute;
+  default:
+    return Stage::Fragment;
+  }
 }
 
 void printStage(const TranslateOptions &Opts, StringRef Stage,
@@ -206,17 +218,8 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   T.EntryName = AM.EP->Name;
   T.Layout = std::move(R->Layout);
   T.Compute = R->Compute;
-  switch (AM.EP->Model) {
-  case spv::ExecutionModel::Vertex:
-    T.EntryStage = Stage::Vertex;
-    break;
-  case spv::ExecutionModel::GLCompute:
-    T.EntryStage = Stage::Compute;
-    break;
-  default:
-    T.EntryStage = Stage::Fragment;
-    break;
-  }
+  T.EntryStage = stageOf(AM.EP->Model);
+  T.OptLevel = Opts.OptLevel;
 
   // Host triple and data layout, so the IR is ready for opt, llc and the
   // JIT. A target machine is made only when the optimizer needs one.
@@ -266,9 +269,10 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   return T;
 }
 
-Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
-                                     StringRef FileName,
-                                     const TranslateOptions &Opts) {
+/// loadSpirv + analyzeSpirv, with analysis errors prefixed by \p FileName.
+static Expected<AnalyzedModule> loadAndAnalyze(ArrayRef<uint8_t> Bytes,
+                                               StringRef FileName,
+                                               const TranslateOptions &Opts) {
   spv_target_env Env;
   auto Words = loadSpirv(Bytes, FileName, Opts, Env);
   if (!Words)
@@ -276,6 +280,15 @@ Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
   auto AM = analyzeSpirv(std::move(*Words), Env, Opts);
   if (!AM)
     return makeError(FileName + ": " + toString(AM.takeError()));
+  return AM;
+}
+
+Expected<Translation> translateBytes(ArrayRef<uint8_t> Bytes,
+                                     StringRef FileName,
+                                     const TranslateOptions &Opts) {
+  auto AM = loadAndAnalyze(Bytes, FileName, Opts);
+  if (!AM)
+    return AM.takeError();
   auto T = generateLlvm(*AM, Opts);
   if (!T)
     return makeError(FileName + ": " + toString(T.takeError()));
@@ -291,6 +304,29 @@ Expected<Translation> translateFile(StringRef Path,
       reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
       (*Buf)->getBufferSize());
   return translateBytes(Bytes, Path, Opts);
+}
+
+Error emitTranslation(Translation &T, OutputKind Kind, raw_ostream &OS) {
+  return emitModule(*T.IR, Kind, T.OptLevel, OS);
+}
+
+Expected<Reflection> reflectBytes(ArrayRef<uint8_t> Bytes, StringRef FileName,
+                                  const TranslateOptions &Opts) {
+  auto AM = loadAndAnalyze(Bytes, FileName, Opts);
+  if (!AM)
+    return AM.takeError();
+  unsigned Width = Opts.Backend == Backend::Simd ? Opts.Width : 1;
+  auto E = reflectEntryPoint(*AM->M, *AM->EP, Width);
+  if (!E)
+    return makeError(FileName + ": " + toString(E.takeError()));
+  Reflection R;
+  R.EntryName = AM->EP->Name;
+  R.EntryStage = stageOf(AM->EP->Model);
+  R.Layout = std::move(E->Layout);
+  R.Compute = std::move(E->Compute);
+  for (const EntryPoint &EP : AM->M->EntryPoints)
+    R.EntryPoints.emplace_back(EP.Name, stageOf(EP.Model));
+  return R;
 }
 
 const char *version() { return SPIRV2LLVM_VERSION; }

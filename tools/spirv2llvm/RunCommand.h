@@ -17,7 +17,7 @@
 #ifndef SPIRV2LLVM_DRIVER_RUNCOMMAND_H
 #define SPIRV2LLVM_DRIVER_RUNCOMMAND_H
 
-#include "driver/BufferInit.h"
+#include "BufferInit.h"
 #include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -1,0 +1,222 @@
+/*===- spirv2llvm-c/spirv2llvm.h - The C API ------------------------------===*
+ *
+ * spirv2llvm from C (C11) or any language with a C FFI: translate a shader
+ * to LLVM IR, bitcode, object code or assembly; reflect what an entry point
+ * binds; JIT-compile a compute shader and dispatch it. No C++ or LLVM type
+ * appears here; objects are opaque handles, every call that can fail returns
+ * an s2l_result and leaves its message in an s2l_context, in the manner of
+ * SPIRV-Tools' libspirv.h.
+ *
+ *   s2l_context ctx = s2l_context_create();
+ *   s2l_options opts = s2l_options_create();
+ *   s2l_translation t;
+ *   if (s2l_translate_file(ctx, opts, "sum.comp", &t) != S2L_SUCCESS)
+ *     fprintf(stderr, "%s\n", s2l_context_error(ctx));
+ *   s2l_compute_shader cs;
+ *   s2l_compute_shader_create(ctx, t, 2, &cs);   (consumes t)
+ *   s2l_resources res = s2l_resources_create();
+ *   s2l_resources_bind_buffer(res, 0, 0, data, sizeof data);
+ *   s2l_compute_shader_dispatch(ctx, cs, res, 16, 1, 1, 0);
+ *
+ * Threads: handles of different objects may be used from different threads
+ * at once; one object (a context included) from one thread at a time, except
+ * that a compute shader may be dispatched from several threads at once with
+ * different resources (docs/abi.md).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SPIRV2LLVM_C_SPIRV2LLVM_H
+#define SPIRV2LLVM_C_SPIRV2LLVM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes; the same values as spirv2llvm::StatusCode (Status.h). */
+typedef enum s2l_result {
+  S2L_SUCCESS = 0,
+  /* The shader or data is malformed or uses something unsupported. */
+  S2L_ERROR_INVALID_INPUT = 1,
+  /* An argument is wrong: a null handle, a bad option value, a missing or
+     too small buffer binding. */
+  S2L_ERROR_INVALID_ARGUMENT = 2,
+  /* Running the shader failed (cancelled, faulted, out of memory). */
+  S2L_ERROR_EXECUTION_FAILED = 3,
+  /* Generating code for the host failed. */
+  S2L_ERROR_COMPILE_FAILED = 4
+} s2l_result;
+
+typedef enum s2l_input_kind {
+  S2L_INPUT_AUTO = 0, /* by the name's extension, then the magic number */
+  S2L_INPUT_SPIRV_BINARY,
+  S2L_INPUT_SPIRV_ASSEMBLY,
+  S2L_INPUT_GLSL,
+  S2L_INPUT_HLSL
+} s2l_input_kind;
+
+typedef enum s2l_stage {
+  S2L_STAGE_VERTEX = 0,
+  S2L_STAGE_FRAGMENT,
+  S2L_STAGE_COMPUTE
+} s2l_stage;
+
+typedef enum s2l_backend {
+  S2L_BACKEND_SIMD = 0, /* W invocations per call (default) */
+  S2L_BACKEND_INVOCATION,
+  S2L_BACKEND_SCALAR,
+  S2L_BACKEND_DXIL
+} s2l_backend;
+
+typedef enum s2l_output_kind {
+  S2L_OUTPUT_IR_TEXT = 0,
+  S2L_OUTPUT_BITCODE,
+  S2L_OUTPUT_OBJECT,  /* for the host CPU */
+  S2L_OUTPUT_ASSEMBLY /* for the host CPU */
+} s2l_output_kind;
+
+typedef struct s2l_context_s *s2l_context;
+typedef struct s2l_options_s *s2l_options;
+typedef struct s2l_translation_s *s2l_translation;
+typedef struct s2l_reflection_s *s2l_reflection;
+typedef struct s2l_compute_shader_s *s2l_compute_shader;
+typedef struct s2l_resources_s *s2l_resources;
+
+/* "0.1.0" */
+const char *s2l_version(void);
+/* A constant name for a status code ("S2L_ERROR_INVALID_INPUT"). */
+const char *s2l_result_string(s2l_result result);
+
+/* --- contexts: where the calls that take one leave their messages ------ */
+s2l_context s2l_context_create(void);
+void s2l_context_destroy(s2l_context context);
+/* The message of the last failed call on \p context ("" after a success),
+   valid until the next call on it: lower case, says what and where
+   ("sum.comp: word 42: OpLoad: use of undefined id %17"). */
+const char *s2l_context_error(s2l_context context);
+
+/* --- translation options (defaults as the spirv2llvm command's) ------- */
+s2l_options s2l_options_create(void);
+void s2l_options_destroy(s2l_options options);
+/* Each setter returns S2L_ERROR_INVALID_ARGUMENT for a value out of range
+   (the option then keeps its previous value). */
+s2l_result s2l_options_set_input_kind(s2l_options options, s2l_input_kind kind);
+/* Stage of a GLSL/HLSL source whose name does not tell. */
+s2l_result s2l_options_set_stage(s2l_options options, s2l_stage stage);
+s2l_result s2l_options_set_entry_point(s2l_options options, const char *name);
+/* "vulkan1.0".."vulkan1.3", "spv1.0".."spv1.6", ... (default vulkan1.3). */
+s2l_result s2l_options_set_target_env(s2l_options options, const char *env);
+s2l_result s2l_options_set_backend(s2l_options options, s2l_backend backend);
+/* Invocations per call: 4, 8 or 16 (SIMD back end). */
+s2l_result s2l_options_set_width(s2l_options options, unsigned width);
+/* LLVM optimization level 0-3 of the emitted IR. */
+s2l_result s2l_options_set_opt_level(s2l_options options, unsigned level);
+/* Booleans: 0 off, anything else on. */
+void s2l_options_set_validate(s2l_options options, int on);
+void s2l_options_set_canonicalize(s2l_options options, int on);
+void s2l_options_set_robust_buffer_access(s2l_options options, int on);
+/* Specialization constant SpecId \p spec_id = \p value ("16", "1.5",
+   "true"). */
+s2l_result s2l_options_set_spec_constant(s2l_options options, uint32_t spec_id,
+                                         const char *value);
+
+/* --- translation ------------------------------------------------------ */
+/* Translates \p size bytes at \p data; \p name is used in messages and,
+   with S2L_INPUT_AUTO, to tell the input kind. \p options may be null
+   (defaults). */
+s2l_result s2l_translate(s2l_context context, s2l_options options,
+                         const void *data, size_t size, const char *name,
+                         s2l_translation *translation);
+s2l_result s2l_translate_file(s2l_context context, s2l_options options,
+                              const char *path, s2l_translation *translation);
+/* Writes the translation as \p kind into a buffer owned by it: *data and
+   *size stay valid until the next emit or destroy. IR text ends with a NUL
+   byte not counted in *size. */
+s2l_result s2l_translation_emit(s2l_context context,
+                                s2l_translation translation,
+                                s2l_output_kind kind, const void **data,
+                                size_t *size);
+/* Name of the generated entry function (abi.h's s2l_entry_fn). */
+const char *s2l_translation_entry_symbol(s2l_translation translation);
+void s2l_translation_destroy(s2l_translation translation);
+
+/* --- reflection: what an entry point binds, without generating code --- */
+typedef struct s2l_binding_info {
+  uint32_t set, binding;
+  int is_uniform;         /* uniform block; else storage buffer */
+  uint64_t min_size;      /* bytes the type needs (runtime arrays: 0 elements) */
+  int has_runtime_array;
+  int is_array;           /* an array of blocks (descriptor array) */
+  uint32_t array_size;    /* its declared elements; 0: runtime-sized */
+} s2l_binding_info;
+
+typedef struct s2l_variable_info {
+  const char *name;       /* valid while the reflection lives */
+  int32_t location;       /* -1: none */
+  int32_t builtin;        /* SPIR-V BuiltIn, -1: none */
+  uint32_t components;    /* scalar components */
+  uint32_t offset;        /* byte offset of component 0 in the interface */
+  int flat, noperspective;
+} s2l_variable_info;
+
+s2l_result s2l_reflect(s2l_context context, s2l_options options,
+                       const void *data, size_t size, const char *name,
+                       s2l_reflection *reflection);
+const char *s2l_reflection_entry_name(s2l_reflection reflection);
+s2l_stage s2l_reflection_stage(s2l_reflection reflection);
+void s2l_reflection_workgroup_size(s2l_reflection reflection,
+                                   uint32_t size[3]);
+uint32_t s2l_reflection_push_constant_size(s2l_reflection reflection);
+uint32_t s2l_reflection_workgroup_memory_size(s2l_reflection reflection);
+uint32_t s2l_reflection_binding_count(s2l_reflection reflection);
+s2l_result s2l_reflection_binding(s2l_reflection reflection, uint32_t index,
+                                  s2l_binding_info *info);
+/* \p outputs: 0 for the inputs, 1 for the outputs. */
+uint32_t s2l_reflection_variable_count(s2l_reflection reflection, int outputs);
+s2l_result s2l_reflection_variable(s2l_reflection reflection, int outputs,
+                                   uint32_t index, s2l_variable_info *info);
+/* Bytes of the interface blocks (abi.h's inputs and outputs). */
+uint32_t s2l_reflection_interface_size(s2l_reflection reflection, int outputs);
+void s2l_reflection_destroy(s2l_reflection reflection);
+
+/* --- compute: JIT once, dispatch many times ---------------------------- */
+/* JIT-compiles a GLCompute translation at \p opt_level (0-3). Consumes
+   \p translation, also on failure: do not destroy it afterwards. */
+s2l_result s2l_compute_shader_create(s2l_context context,
+                                     s2l_translation translation,
+                                     unsigned opt_level,
+                                     s2l_compute_shader *shader);
+unsigned s2l_compute_shader_width(s2l_compute_shader shader);
+void s2l_compute_shader_workgroup_size(s2l_compute_shader shader,
+                                       uint32_t size[3]);
+void s2l_compute_shader_destroy(s2l_compute_shader shader);
+
+/* Buffers and push constants of a dispatch. The memory stays the caller's
+   and must outlive the dispatches that use it. */
+s2l_resources s2l_resources_create(void);
+void s2l_resources_destroy(s2l_resources resources);
+s2l_result s2l_resources_bind_buffer(s2l_resources resources, uint32_t set,
+                                     uint32_t binding, void *data,
+                                     uint64_t size);
+/* Element \p index of a descriptor array (array of blocks). */
+s2l_result s2l_resources_bind_array_element(s2l_resources resources,
+                                            uint32_t set, uint32_t binding,
+                                            uint32_t index, void *data,
+                                            uint64_t size);
+s2l_result s2l_resources_set_push_constants(s2l_resources resources,
+                                            const void *data, size_t size);
+/* Runs x*y*z workgroups on \p threads threads (0: all cores). Fails with
+   S2L_ERROR_INVALID_ARGUMENT when a binding the shader uses is missing or
+   too small, or push constants are short. */
+s2l_result s2l_compute_shader_dispatch(s2l_context context,
+                                       s2l_compute_shader shader,
+                                       s2l_resources resources, uint32_t x,
+                                       uint32_t y, uint32_t z,
+                                       unsigned threads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPIRV2LLVM_C_SPIRV2LLVM_H */

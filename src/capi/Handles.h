@@ -1,0 +1,64 @@
+//===- Handles.h - What the C API's opaque handles hold ---------*- C++ -*-===//
+#ifndef SPIRV2LLVM_CAPI_HANDLES_H
+#define SPIRV2LLVM_CAPI_HANDLES_H
+
+#include "spirv2llvm-c/spirv2llvm.h"
+#include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+struct s2l_context_s {
+  std::string Error;
+};
+
+struct s2l_options_s {
+  spirv2llvm::TranslateOptions Opts;
+};
+
+struct s2l_translation_s {
+  spirv2llvm::Translation T;
+  std::vector<char> Emitted;
+};
+
+struct s2l_reflection_s {
+  spirv2llvm::Reflection R;
+};
+
+struct s2l_compute_shader_s {
+  std::unique_ptr<spirv2llvm::ComputeShader> Shader;
+};
+
+struct s2l_resources_s {
+  spirv2llvm::DispatchResources R;
+};
+
+namespace spirv2llvm::capi {
+
+/// Records \p Message in \p Ctx (when not null) and returns \p Code.
+inline s2l_result fail(s2l_context Ctx, s2l_result Code, std::string Message) {
+  if (Ctx)
+    Ctx->Error = std::move(Message);
+  return Code;
+}
+
+inline s2l_result fail(s2l_context Ctx, s2l_result Code, llvm::Error E) {
+  return fail(Ctx, Code, llvm::toString(std::move(E)));
+}
+
+inline s2l_result fail(s2l_context Ctx, const Status &S) {
+  return fail(Ctx, s2l_result(S.code()), S.message());
+}
+
+inline s2l_result succeed(s2l_context Ctx) {
+  if (Ctx)
+    Ctx->Error.clear();
+  return S2L_SUCCESS;
+}
+
+} // namespace spirv2llvm::capi
+
+#endif
