@@ -17,6 +17,7 @@
 
 #include "frontend/Frontend.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -62,6 +63,15 @@ template <typename T> T orFail(Expected<T> V, const Twine &What) {
 void orFail(Error E, const Twine &What) {
   if (E)
     fail(What + ": " + toString(std::move(E)));
+}
+template <typename T> T orFail(spirv2llvm::Result<T> V, const Twine &What) {
+  if (!V)
+    fail(What + ": " + V.status().message());
+  return std::move(*V);
+}
+void orFail(const spirv2llvm::Status &S, const Twine &What) {
+  if (!S.ok())
+    fail(What + ": " + S.message());
 }
 
 /// The shader: each statement tests a different bit of the running value,
