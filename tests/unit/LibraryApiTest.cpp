@@ -144,6 +144,10 @@ TEST(CApi, BadArgumentsGiveCodesNotCrashes) {
   EXPECT_EQ(s2l_options_set_opt_level(O, 4), S2L_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(s2l_options_set_backend(O, s2l_backend(17)),
             S2L_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(s2l_options_set_stage(O, s2l_stage(9)), S2L_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(s2l_options_set_input_kind(O, s2l_input_kind(-1)),
+            S2L_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(s2l_result_string(s2l_result(99)), "S2L_ERROR_UNKNOWN");
   EXPECT_EQ(s2l_options_set_width(nullptr, 8), S2L_ERROR_INVALID_ARGUMENT);
   s2l_translation T = nullptr;
   EXPECT_EQ(s2l_translate(C, O, nullptr, 4, "x.spv", &T),
