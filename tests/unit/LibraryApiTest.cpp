@@ -19,6 +19,8 @@
 
 using namespace spirv2llvm;
 
+extern "C" int s2l_test_out_of_range_enums(void);
+
 namespace {
 
 llvm::ArrayRef<uint8_t> bytesOf(const std::string &S) {
@@ -142,12 +144,8 @@ TEST(CApi, BadArgumentsGiveCodesNotCrashes) {
   s2l_options O = s2l_options_create();
   EXPECT_EQ(s2l_options_set_width(O, 5), S2L_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(s2l_options_set_opt_level(O, 4), S2L_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(s2l_options_set_backend(O, s2l_backend(17)),
-            S2L_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(s2l_options_set_stage(O, s2l_stage(9)), S2L_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(s2l_options_set_input_kind(O, s2l_input_kind(-1)),
-            S2L_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(s2l_result_string(s2l_result(99)), "S2L_ERROR_UNKNOWN");
+  // Enum values no enumerator names, passed from C (CApiEnums.c).
+  EXPECT_EQ(s2l_test_out_of_range_enums(), 0);
   EXPECT_EQ(s2l_options_set_width(nullptr, 8), S2L_ERROR_INVALID_ARGUMENT);
   s2l_translation T = nullptr;
   EXPECT_EQ(s2l_translate(C, O, nullptr, 4, "x.spv", &T),
