@@ -206,9 +206,18 @@ s2l_result s2l_resources_bind_array_element(s2l_resources resources,
                                             uint64_t size);
 s2l_result s2l_resources_set_push_constants(s2l_resources resources,
                                             const void *data, size_t size);
+/* Time limit of each dispatch with these resources, in seconds (0: none,
+   the default). A dispatch that runs longer stops and returns
+   S2L_ERROR_EXECUTION_FAILED saying it timed out. */
+s2l_result s2l_resources_set_timeout(s2l_resources resources, double seconds);
+/* On (the default): a memory fault in the shader's code makes the dispatch
+   return S2L_ERROR_EXECUTION_FAILED naming the access and the nearest bound
+   buffer, instead of killing the process (docs/robustness.md). */
+s2l_result s2l_resources_set_catch_faults(s2l_resources resources, int on);
 /* Runs x*y*z workgroups on \p threads threads (0: all cores). Fails with
    S2L_ERROR_INVALID_ARGUMENT when a binding the shader uses is missing or
-   too small, or push constants are short. */
+   too small, or push constants are short; with S2L_ERROR_EXECUTION_FAILED
+   when the shader faults or passes its time limit. */
 s2l_result s2l_compute_shader_dispatch(s2l_context context,
                                        s2l_compute_shader shader,
                                        s2l_resources resources, uint32_t x,

@@ -1,6 +1,8 @@
 //===- Compute.cpp - C API: compute shaders and their resources -----------===//
 #include "capi/Handles.h"
 
+#include <chrono>
+#include <cmath>
 #include <new>
 
 using namespace spirv2llvm;
@@ -64,6 +66,21 @@ s2l_result s2l_resources_set_push_constants(s2l_resources R, const void *Data,
     return S2L_ERROR_INVALID_ARGUMENT;
   const auto *P = static_cast<const uint8_t *>(Data);
   R->R.PushConstants.assign(P, P + Size);
+  return S2L_SUCCESS;
+}
+
+s2l_result s2l_resources_set_timeout(s2l_resources R, double Seconds) {
+  // Up to a year: beyond that nanoseconds overflow nothing but mean nothing.
+  if (!R || !std::isfinite(Seconds) || Seconds < 0 || Seconds > 3.2e7)
+    return S2L_ERROR_INVALID_ARGUMENT;
+  R->R.Timeout = std::chrono::nanoseconds(int64_t(Seconds * 1e9));
+  return S2L_SUCCESS;
+}
+
+s2l_result s2l_resources_set_catch_faults(s2l_resources R, int On) {
+  if (!R)
+    return S2L_ERROR_INVALID_ARGUMENT;
+  R->R.CatchFaults = On != 0;
   return S2L_SUCCESS;
 }
 

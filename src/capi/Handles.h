@@ -8,6 +8,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,16 @@ inline s2l_result fail(s2l_context Ctx, s2l_result Code, llvm::Error E) {
 
 inline s2l_result fail(s2l_context Ctx, const Status &S) {
   return fail(Ctx, s2l_result(S.code()), S.message());
+}
+
+/// The value of a C enum argument as an int. A C caller may pass any int
+/// for an enum; in C++ loading an enum outside its range is undefined, so
+/// the bytes are read as an int before any range check.
+template <typename E> int enumValue(const E &V) {
+  static_assert(sizeof(E) == sizeof(int), "C enums are int-sized here");
+  int I;
+  std::memcpy(&I, &V, sizeof I);
+  return I;
 }
 
 inline s2l_result succeed(s2l_context Ctx) {

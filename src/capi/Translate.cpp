@@ -12,6 +12,7 @@
 #include <new>
 
 using namespace spirv2llvm;
+using spirv2llvm::capi::enumValue;
 using spirv2llvm::capi::fail;
 using spirv2llvm::capi::succeed;
 
@@ -25,8 +26,8 @@ static_assert(int(StatusCode::InvalidInput) == S2L_ERROR_INVALID_INPUT &&
 
 const char *s2l_version(void) { return spirv2llvm::version(); }
 
-const char *s2l_result_string(s2l_result R) {
-  switch (R) {
+const char *s2l_result_string(s2l_result Result) {
+  switch (enumValue(Result)) {
   case S2L_SUCCESS:
     return "S2L_SUCCESS";
   case S2L_ERROR_INVALID_INPUT:
@@ -51,16 +52,18 @@ s2l_options s2l_options_create(void) { return new (std::nothrow) s2l_options_s; 
 void s2l_options_destroy(s2l_options O) { delete O; }
 
 s2l_result s2l_options_set_input_kind(s2l_options O, s2l_input_kind K) {
-  if (!O || K < S2L_INPUT_AUTO || K > S2L_INPUT_HLSL)
+  int V = enumValue(K);
+  if (!O || V < S2L_INPUT_AUTO || V > S2L_INPUT_HLSL)
     return S2L_ERROR_INVALID_ARGUMENT;
-  O->Opts.Kind = InputKind(int(K));
+  O->Opts.Kind = InputKind(V);
   return S2L_SUCCESS;
 }
 
 s2l_result s2l_options_set_stage(s2l_options O, s2l_stage S) {
-  if (!O || S < S2L_STAGE_VERTEX || S > S2L_STAGE_COMPUTE)
+  int V = enumValue(S);
+  if (!O || V < S2L_STAGE_VERTEX || V > S2L_STAGE_COMPUTE)
     return S2L_ERROR_INVALID_ARGUMENT;
-  O->Opts.ShaderStage = Stage(S);
+  O->Opts.ShaderStage = Stage(V);
   return S2L_SUCCESS;
 }
 
@@ -80,9 +83,10 @@ s2l_result s2l_options_set_target_env(s2l_options O, const char *Env) {
 }
 
 s2l_result s2l_options_set_backend(s2l_options O, s2l_backend B) {
-  if (!O || B < S2L_BACKEND_SIMD || B > S2L_BACKEND_DXIL)
+  int V = enumValue(B);
+  if (!O || V < S2L_BACKEND_SIMD || V > S2L_BACKEND_DXIL)
     return S2L_ERROR_INVALID_ARGUMENT;
-  O->Opts.Backend = Backend(B);
+  O->Opts.Backend = Backend(V);
   return S2L_SUCCESS;
 }
 
@@ -166,13 +170,14 @@ s2l_result s2l_translate_file(s2l_context C, s2l_options O, const char *Path,
 s2l_result s2l_translation_emit(s2l_context C, s2l_translation T,
                                 s2l_output_kind Kind, const void **Data,
                                 size_t *Size) {
-  if (!T || !T->T.IR || !Data || !Size || Kind < S2L_OUTPUT_IR_TEXT ||
-      Kind > S2L_OUTPUT_ASSEMBLY)
+  int K = enumValue(Kind);
+  if (!T || !T->T.IR || !Data || !Size || K < S2L_OUTPUT_IR_TEXT ||
+      K > S2L_OUTPUT_ASSEMBLY)
     return fail(C, S2L_ERROR_INVALID_ARGUMENT,
                 "s2l_translation_emit: bad translation, kind or output");
   std::string Buffer;
   llvm::raw_string_ostream OS(Buffer);
-  if (llvm::Error E = emitTranslation(T->T, OutputKind(Kind), OS))
+  if (llvm::Error E = emitTranslation(T->T, OutputKind(K), OS))
     return fail(C, S2L_ERROR_COMPILE_FAILED, std::move(E));
   OS.flush();
   T->Emitted.assign(Buffer.begin(), Buffer.end());

@@ -178,6 +178,13 @@ bool DominatorTree::dominates(BlockIndex A, BlockIndex B) const {
   return DfsIn[A] <= DfsIn[B] && DfsOut[B] <= DfsOut[A];
 }
 
+std::vector<BlockIndex>
+computeImmediateDominators(const std::vector<std::vector<BlockIndex>> &Succs,
+                           const std::vector<std::vector<BlockIndex>> &Preds,
+                           BlockIndex Root) {
+  return computeTree(Succs, Preds, Root).Idom;
+}
+
 DominatorTree computeDominators(const Cfg &G) {
   AdjacencyList Succs(G.size()), Preds(G.size());
   for (BlockIndex B : G.rpo()) {

@@ -53,6 +53,16 @@ private:
 DominatorTree computeDominators(const Cfg &G);
 DominatorTree computePostDominators(const Cfg &G);
 
+/// Immediate dominators of an explicit graph (node i's successors are
+/// \p Succs[i], its predecessors \p Preds[i]) from \p Root, by the same
+/// algorithm. The root and the nodes it cannot reach get NoBlock. For
+/// analyses over graphs other than a function's CFG (uniformity's
+/// one-iteration post-dominators of a loop).
+std::vector<BlockIndex>
+computeImmediateDominators(const std::vector<std::vector<BlockIndex>> &Succs,
+                           const std::vector<std::vector<BlockIndex>> &Preds,
+                           BlockIndex Root);
+
 /// Control dependence from the post-dominator tree (Ferrante, Ottenstein and
 /// Warren 1987): B is control dependent on X when X has a successor S such
 /// that B post-dominates S but does not strictly post-dominate X.

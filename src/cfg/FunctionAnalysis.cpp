@@ -14,7 +14,9 @@ Expected<FunctionAnalysis> analyzeFunction(const Module &M,
                                            const Function &F) {
   FunctionAnalysis A;
   A.F = &F;
-  // Before any analysis: their cost grows faster than the block count.
+  // Before any analysis: every one is linear or n log n in the blocks (and
+  // the structure tree's construct lists are blocks x nesting depth), so
+  // this bounds time and memory.
   if (F.Blocks.size() > limits::MaxBlocksPerFunction)
     return makeErrorAt(M.Insts[F.Inst].WordOffset,
                        "OpFunction: function " + M.friendlyName(F.Id.value()) +
@@ -28,23 +30,37 @@ Expected<FunctionAnalysis> analyzeFunction(const Module &M,
   A.G = std::move(*G);
   A.DT = computeDominators(A.G);
   A.PDT = computePostDominators(A.G);
+  // Nesting depth, before the structure tree (which lists each construct's
+  // blocks: blocks x depth entries). A block is in the construct of header
+  // H when H dominates it and H's merge block does not, so its depth is the
+  // headers on its dominator tree path less the merge blocks there (each
+  // merge block's header dominates it). One pass in reverse postorder.
+  std::vector<uint32_t> Depth(A.G.size(), 0);
+  std::vector<uint32_t> MergesOf(A.G.size(), 0);
+  for (BlockIndex H : A.G.rpo()) {
+    BlockIndex Merge = A.G.block(H).MergeBlock;
+    if (A.G.block(H).Merge != MergeKind::None && Merge < A.G.size() &&
+        A.G.isReachable(Merge) && A.DT.dominates(H, Merge))
+      ++MergesOf[Merge];
+  }
+  for (BlockIndex B : A.G.rpo()) {
+    BlockIndex Idom = A.DT.idom(B);
+    int64_t D = (Idom == NoBlock ? 0 : int64_t(Depth[Idom])) +
+                (A.G.block(B).Merge != MergeKind::None) - MergesOf[B];
+    Depth[B] = uint32_t(std::max<int64_t>(D, 0));
+    if (Depth[B] > limits::MaxNestingDepth)
+      return makeErrorAt(
+          M.Insts[F.Inst].WordOffset,
+          "OpFunction: function " + M.friendlyName(F.Id.value()) +
+              " nests structured constructs more than " +
+              Twine(limits::MaxNestingDepth) + " deep, the limit");
+  }
   A.CD = computeControlDependence(A.G, A.PDT);
   Expected<StructureTree> T = buildStructureTree(A.G, A.DT);
   if (!T)
     return makeError("function " + M.friendlyName(F.Id.value()) + ": " +
                      toString(T.takeError()));
   A.Tree = std::move(*T);
-  // Nesting depth of a block: the constructs that contain it.
-  std::vector<uint32_t> Depth(A.G.size(), 0);
-  for (const Construct &C : A.Tree.constructs())
-    for (BlockIndex B : C.Blocks)
-      if (B < Depth.size() &&
-          ++Depth[B] > limits::MaxNestingDepth)
-        return makeErrorAt(
-            M.Insts[F.Inst].WordOffset,
-            "OpFunction: function " + M.friendlyName(F.Id.value()) +
-                " nests structured constructs more than " +
-                Twine(limits::MaxNestingDepth) + " deep, the limit");
   return std::move(A);
 }
 

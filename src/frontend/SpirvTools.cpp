@@ -157,9 +157,19 @@ llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
 }
 
 /// The passes that reshape functions (after specialization).
+/// Modules larger than this many words skip SPIRV-Tools' SSA rewrite
+/// (local-multi-store-elim): its check of a variable's references walks all
+/// users of the variable for each reference, quadratic in the uses of one
+/// variable (a 15,001-block shader spent 45 s there). The translator keeps
+/// the variables it leaves in memory and promotes them itself, in time
+/// linear in their live ranges (SimdEmitter::promoteSlots). Real shaders are
+/// far below this size, so their translation does not change.
+constexpr size_t MaxWordsForSsaRewrite = 1 << 18;
+
 static void registerCanonicalization(spvtools::Optimizer &Optimizer,
                                      const CanonicalizeOptions &Opts,
-                                     bool RemoveUnreachable) {
+                                     bool RemoveUnreachable,
+                                     size_t ModuleWords) {
   if (RemoveUnreachable)
     Optimizer.RegisterPass(spvtools::CreateDeadBranchElimPass());
   // The inliner skips functions with early returns, so returns are merged
@@ -175,9 +185,10 @@ static void registerCanonicalization(spvtools::Optimizer &Optimizer,
   // express otherwise.
   Optimizer.RegisterPass(spvtools::CreatePrivateToLocalPass())
       .RegisterPass(spvtools::CreateLocalSingleBlockLoadStoreElimPass())
-      .RegisterPass(spvtools::CreateLocalSingleStoreElimPass())
-      .RegisterPass(spvtools::CreateLocalMultiStoreElimPass())
-      .RegisterPass(spvtools::CreateAggressiveDCEPass());
+      .RegisterPass(spvtools::CreateLocalSingleStoreElimPass());
+  if (ModuleWords <= MaxWordsForSsaRewrite)
+    Optimizer.RegisterPass(spvtools::CreateLocalMultiStoreElimPass());
+  Optimizer.RegisterPass(spvtools::CreateAggressiveDCEPass());
 }
 
 static llvm::Expected<std::vector<uint32_t>>
@@ -217,7 +228,8 @@ runCanonicalization(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
   Optimizer.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass())
       .RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
   if (!Opts.SpecializeOnly)
-    registerCanonicalization(Optimizer, Opts, RemoveUnreachable);
+    registerCanonicalization(Optimizer, Opts, RemoveUnreachable,
+                             Words.size());
   return runOptimizer(Optimizer, Words, First);
 }
 

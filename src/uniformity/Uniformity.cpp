@@ -10,12 +10,15 @@
 //===----------------------------------------------------------------------===//
 #include "uniformity/Uniformity.h"
 
+#include "cfg/DominatorTree.h"
 #include "parser/OpcodeTable.h"
 
 #include "llvm/ADT/BitVector.h"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
-
+#include <queue>
 #include <unordered_set>
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -99,6 +102,16 @@ private:
   bool evaluateInstructions(uint32_t Fn);
   bool evaluateTemporalDivergence(uint32_t Fn);
   void computeIterationDependences(uint32_t Fn);
+  bool markJoinPoints(uint32_t Fn);
+  /// True if \p B is in the loop construct of header \p H: O(1) from the
+  /// dominator tree's DFS numbers (H dominates B, the merge block does not).
+  static bool inLoop(const cfg::FunctionAnalysis &A, BlockIndex H,
+                     BlockIndex B) {
+    BlockIndex Merge = A.G.block(H).MergeBlock;
+    return A.G.isReachable(B) && A.DT.dominates(H, B) &&
+           !(Merge < A.G.size() && A.G.isReachable(Merge) &&
+             A.DT.dominates(Merge, B));
+  }
   /// The variable a pointer value is derived from, or 0 if unknown.
   uint32_t rootVariable(uint32_t Ptr) const;
   bool lower(std::vector<Uniformity> &Table, uint32_t Id, Uniformity U) {
@@ -114,10 +127,10 @@ private:
   const cfg::ModuleAnalysis &MA;
   UniformityInfo R;
   /// Per function: for each block, the varying-branch blocks it is
-  /// (iteratively) control dependent on.
-  std::vector<std::vector<BitVector>> Vcd;
-  /// Per function: the loop construct blocks of each header.
-  std::vector<std::vector<BitVector>> LoopBlocks;
+  /// (iteratively) control dependent on, sorted. Sparse: a block depends on
+  /// about as many branches as constructs enclose it, so the sets cost
+  /// blocks x nesting depth, not blocks squared.
+  std::vector<std::vector<std::vector<BlockIndex>>> Vcd;
   /// Per function: per block, the branches it is control dependent on
   /// within one iteration of an enclosing loop (computeIterationDependences).
   std::vector<std::vector<std::vector<BlockIndex>>> IterationDeps;
@@ -166,7 +179,6 @@ void UniformityState::initialize() {
   R.Has.assign(Bound, false);
   R.Functions.resize(M.Functions.size());
   Vcd.resize(M.Functions.size());
-  LoopBlocks.resize(M.Functions.size());
   InnermostLoop.resize(M.Functions.size());
   IterationDeps.resize(M.Functions.size());
   JoinsDone.resize(M.Functions.size());
@@ -240,17 +252,8 @@ void UniformityState::markReachableFunctions() {
     FI.VaryingBranch.assign(N, false);
     FI.DivergentLoop.assign(N, false);
     FI.DivergentJoin.assign(N, false);
-    Vcd[Fn].assign(N, BitVector(N));
-    LoopBlocks[Fn].assign(N, BitVector());
+    Vcd[Fn].assign(N, {});
     InnermostLoop[Fn].assign(N, cfg::NoBlock);
-    for (const cfg::Construct &C : A.Tree.constructs()) {
-      if (C.Kind != cfg::ConstructKind::Loop)
-        continue;
-      BitVector &Bits = LoopBlocks[Fn][C.Header];
-      Bits.resize(N);
-      for (BlockIndex B : C.Blocks)
-        Bits.set(B);
-    }
     for (BlockIndex B = 0; B < N; ++B) {
       if (!A.G.isReachable(B))
         continue;
@@ -282,61 +285,162 @@ void UniformityState::markReachableFunctions() {
 // at all, not in which iteration: a block that is the only way out of a loop
 // (`for (;;) { if (v) break; }`, or a return or kill there) post-dominates
 // the whole loop, yet lanes reach it in different iterations when a Varying
-// branch in the loop decides. So, per loop, cut the back edges (into a "next
-// iteration" sink) and the exits (each target its own sink), compute
-// post-dominator sets of the loop's blocks for one iteration, and record the
-// control dependences these give; evaluateBlocks adds them to the others.
+// branch in the loop decides. So, per loop, cut the back edges and the exits
+// (all into one virtual sink, as are returns and kills), compute the
+// post-dominator tree of the loop's blocks for one iteration, and record the
+// control dependences it gives (Ferrante, Ottenstein and Warren: walk from
+// each successor up to the branch's own post-dominator);
+// evaluateBlocks adds them to the others. Cost: the loop's size per loop
+// (blocks x loop depth), plus the dependences found.
 void UniformityState::computeIterationDependences(uint32_t Fn) {
   const cfg::FunctionAnalysis &A = MA[Fn];
   size_t N = A.G.size();
   auto &Deps = IterationDeps[Fn];
   Deps.assign(N, {});
-  const BlockIndex Next = N;
+  std::vector<uint32_t> Local(N, ~0u); // loop block -> index in C.Blocks
+  std::vector<uint32_t> OnChain;       // stamps: Y's post-dominator chain
   for (const cfg::Construct &C : A.Tree.constructs()) {
     if (C.Kind != cfg::ConstructKind::Loop)
       continue;
-    const BitVector &InLoop = LoopBlocks[Fn][C.Header];
-    auto Target = [&](BlockIndex S) { return S == C.Header ? Next : S; };
-    // Greatest fixed point: loop blocks start at "everything", sinks (the
-    // next iteration, blocks outside the loop) post-dominate only themselves.
-    std::vector<BitVector> PD(N + 1, BitVector(N + 1));
-    for (BlockIndex B = 0; B <= N; ++B) {
-      if (B < N && InLoop.test(B))
-        PD[B].set();
-      else
-        PD[B].set(B);
-    }
-    bool Changed = true;
-    while (Changed) {
-      Changed = false;
-      for (auto It = C.Blocks.rbegin(); It != C.Blocks.rend(); ++It) {
-        BlockIndex B = *It;
-        BitVector New(N + 1);
-        const std::vector<BlockIndex> &Succs = A.G.block(B).Succs;
-        if (!Succs.empty())
-          New.set();
-        for (BlockIndex S : Succs)
-          New &= PD[Target(S)];
-        New.set(B);
-        if (New != PD[B]) {
-          PD[B] = std::move(New);
-          Changed = true;
-        }
+    const uint32_t K = uint32_t(C.Blocks.size()), Sink = K;
+    for (uint32_t I = 0; I < K; ++I)
+      Local[C.Blocks[I]] = I;
+    auto Target = [&](BlockIndex S) {
+      return S == C.Header || Local[S] == ~0u ? Sink : Local[S];
+    };
+    // The reverse graph of one iteration, rooted at the sink.
+    std::vector<std::vector<BlockIndex>> RevSuccs(K + 1), RevPreds(K + 1);
+    for (uint32_t I = 0; I < K; ++I) {
+      const std::vector<BlockIndex> &Succs = A.G.block(C.Blocks[I]).Succs;
+      if (Succs.empty()) {
+        RevSuccs[Sink].push_back(I);
+        RevPreds[I].push_back(Sink);
+      }
+      for (BlockIndex S : Succs) {
+        RevSuccs[Target(S)].push_back(I);
+        RevPreds[I].push_back(Target(S));
       }
     }
-    for (BlockIndex Y : C.Blocks) {
-      const std::vector<BlockIndex> &Succs = A.G.block(Y).Succs;
-      if (Succs.size() < 2)
+    std::vector<BlockIndex> Ipdom =
+        cfg::computeImmediateDominators(RevSuccs, RevPreds, Sink);
+    for (uint32_t Y = 0; Y < K; ++Y) {
+      const std::vector<BlockIndex> &Succs = A.G.block(C.Blocks[Y]).Succs;
+      // A branch that never reaches the sink (an infinite inner loop) is
+      // post-dominated by everything: nothing depends on it.
+      if (Succs.size() < 2 || Ipdom[Y] == cfg::NoBlock)
         continue;
       for (BlockIndex S : Succs) {
-        BitVector D = PD[Target(S)];
-        D.reset(PD[Y]);
-        for (unsigned B : D.set_bits())
-          if (B < N && InLoop.test(B))
-            Deps[B].push_back(Y);
+        uint32_t T = Target(S);
+        if (T == Sink)
+          continue;
+        if (Ipdom[T] != cfg::NoBlock) {
+          // The blocks that post-dominate T but not Y.
+          for (uint32_t X = T; X != Sink && X != Y && X != Ipdom[Y];
+               X = Ipdom[X])
+            Deps[C.Blocks[X]].push_back(C.Blocks[Y]);
+          continue;
+        }
+        // T never reaches the sink, so everything post-dominates it: every
+        // loop block off Y's post-dominator chain depends on Y.
+        OnChain.assign(K + 1, 0);
+        for (uint32_t X = Y; X != cfg::NoBlock; X = Ipdom[X])
+          OnChain[X] = 1;
+        for (uint32_t I = 0; I < K; ++I)
+          if (!OnChain[I])
+            Deps[C.Blocks[I]].push_back(C.Blocks[Y]);
       }
     }
+    for (BlockIndex B : C.Blocks)
+      Local[B] = ~0u;
   }
+}
+
+// Join points proper (the sync dependence of Karrenberg and Hack): paths
+// from different successors of a varying branch meet at B. The control
+// dependence rule of evaluateBlocks misses joins whose incoming blocks
+// depend on the same varying branches as B itself, e.g. a continue target
+// reached from a varying `continue` and from the rest of the body when a
+// varying `break` makes the continue target depend on the branch too.
+// Propagate one label per successor forward in reverse postorder (not
+// across back edges); a block reached with two labels is a join and starts
+// a label of its own. Once all edges still to be followed carry one label,
+// no further join can happen and the walk stops: each branch costs the
+// region its paths cover until they meet, not the rest of the function.
+bool UniformityState::markJoinPoints(uint32_t Fn) {
+  const cfg::FunctionAnalysis &A = MA[Fn];
+  auto &FI = R.Functions[Fn];
+  size_t N = A.G.size();
+  bool Changed = false;
+  const std::vector<BlockIndex> &Rpo = A.G.rpo();
+  std::vector<BlockIndex> Label(N, cfg::NoBlock);
+  // Per label: seeds and edges from blocks with that label not yet
+  // followed. Live counts the labels with any.
+  std::vector<uint32_t> Pending(N, 0);
+  std::vector<uint8_t> Queued(N, 0), Seed(N, 0);
+  std::vector<uint64_t> Stamp(N, 0);
+  uint64_t Clock = 0;
+  std::vector<BlockIndex> Touched;
+  for (BlockIndex X : Rpo) {
+    if (!FI.VaryingBranch[X] || JoinsDone[Fn].count(X))
+      continue;
+    JoinsDone[Fn].insert(X);
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> Heap;
+    unsigned Live = 0;
+    auto AddPending = [&](BlockIndex L) { Live += Pending[L]++ == 0; };
+    auto DropPending = [&](BlockIndex L) { Live -= --Pending[L] == 0; };
+    auto Enqueue = [&](BlockIndex S) {
+      if (Queued[S])
+        return;
+      Queued[S] = 1;
+      Touched.push_back(S);
+      Heap.push(A.G.rpoIndex(S));
+    };
+    for (BlockIndex S : A.G.block(X).Succs)
+      if (A.G.isReachable(S) && !A.G.isBackEdge(X, S) && !Seed[S]) {
+        Seed[S] = 1;
+        Label[S] = S;
+        AddPending(S);
+        Enqueue(S);
+      }
+    while (!Heap.empty() && Live > 1) {
+      BlockIndex B = Rpo[Heap.top()];
+      Heap.pop();
+      if (Seed[B])
+        DropPending(B);
+      ++Clock;
+      for (BlockIndex P : A.G.block(B).Preds) {
+        if (!A.G.isReachable(P) || A.G.isBackEdge(P, B) ||
+            Label[P] == cfg::NoBlock || Stamp[P] == Clock)
+          continue;
+        Stamp[P] = Clock; // each edge once, however often it is listed
+        DropPending(Label[P]);
+        if (Label[B] == cfg::NoBlock) {
+          Label[B] = Label[P];
+        } else if (Label[B] != Label[P]) {
+          if (!FI.DivergentJoin[B]) {
+            FI.DivergentJoin[B] = true;
+            Changed = true;
+          }
+          Label[B] = B;
+        }
+      }
+      ++Clock;
+      for (BlockIndex S : A.G.block(B).Succs) {
+        if (A.G.isBackEdge(B, S) || Stamp[S] == Clock)
+          continue;
+        Stamp[S] = Clock;
+        AddPending(Label[B]);
+        Enqueue(S);
+      }
+    }
+    for (BlockIndex T : Touched) {
+      Label[T] = cfg::NoBlock;
+      Pending[T] = 0;
+      Queued[T] = Seed[T] = 0;
+    }
+    Touched.clear();
+  }
+  return Changed;
 }
 
 bool UniformityState::evaluateBlocks(uint32_t Fn) {
@@ -361,31 +465,40 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
 
   // Iterated control dependence on varying branches, to a fixed point
   // (dependences through back edges need a second sweep).
+  std::vector<std::vector<BlockIndex>> &V = Vcd[Fn];
+  std::vector<BlockIndex> New, Merged;
+  auto Union = [&](const std::vector<BlockIndex> &Other) {
+    if (Other.empty())
+      return;
+    Merged.clear();
+    std::set_union(New.begin(), New.end(), Other.begin(), Other.end(),
+                   std::back_inserter(Merged));
+    New.swap(Merged);
+  };
   bool Again = true;
   while (Again) {
     Again = false;
     for (BlockIndex B : A.G.rpo()) {
-      BitVector New = Vcd[Fn][B];
+      New = V[B];
       auto DependOn = [&](BlockIndex X) {
         if (X >= N)
           return;
         if (FI.VaryingBranch[X])
-          New.set(X);
-        New |= Vcd[Fn][X];
+          Union({X});
+        Union(V[X]);
       };
       for (BlockIndex X : A.CD.dependsOn(B))
         DependOn(X);
       for (BlockIndex X : IterationDeps[Fn][B])
         DependOn(X);
-      if (New != Vcd[Fn][B]) {
-        Vcd[Fn][B] = std::move(New);
+      if (New != V[B]) {
+        V[B] = New;
         Again = true;
       }
     }
   }
   for (BlockIndex B : A.G.rpo()) {
-    Uniformity U =
-        Vcd[Fn][B].any() ? Uniformity::Varying : Uniformity::Uniform;
+    Uniformity U = !V[B].empty() ? Uniformity::Varying : Uniformity::Uniform;
     if (U != FI.Blocks[B]) {
       FI.Blocks[B] = U;
       Changed = true;
@@ -405,9 +518,8 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
         Div = true;
         break;
       }
-      BitVector Extra = Vcd[Fn][P];
-      Extra.reset(Vcd[Fn][B]);
-      if (Extra.any()) {
+      if (!std::includes(V[B].begin(), V[B].end(), V[P].begin(),
+                         V[P].end())) {
         Div = true;
         break;
       }
@@ -426,41 +538,12 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
   // continue target depend on the branch too. Propagate one label per
   // successor forward in reverse postorder (not across back edges); a block
   // reached with two labels is a join and starts a label of its own.
-  std::vector<BlockIndex> Label(N, cfg::NoBlock);
-  for (BlockIndex X : A.G.rpo()) {
-    if (!FI.VaryingBranch[X] || JoinsDone[Fn].count(X))
-      continue;
-    JoinsDone[Fn].insert(X);
-    std::fill(Label.begin(), Label.end(), cfg::NoBlock);
-    uint32_t Start = A.G.rpoIndex(X);
-    for (BlockIndex S : A.G.block(X).Succs)
-      if (A.G.isReachable(S) && !A.G.isBackEdge(X, S))
-        Label[S] = S;
-    const std::vector<BlockIndex> &Rpo = A.G.rpo();
-    for (uint32_t K = Start + 1; K < Rpo.size(); ++K) {
-      BlockIndex B = Rpo[K];
-      for (BlockIndex P : A.G.block(B).Preds) {
-        if (!A.G.isReachable(P) || A.G.isBackEdge(P, B) ||
-            Label[P] == cfg::NoBlock)
-          continue;
-        if (Label[B] == cfg::NoBlock) {
-          Label[B] = Label[P];
-        } else if (Label[B] != Label[P]) {
-          if (!FI.DivergentJoin[B]) {
-            FI.DivergentJoin[B] = true;
-            Changed = true;
-          }
-          Label[B] = B;
-        }
-      }
-    }
-  }
+  Changed |= markJoinPoints(Fn);
 
   // Divergent loops: some lanes leave while others stay.
   for (const cfg::Construct &C : A.Tree.constructs()) {
     if (C.Kind != cfg::ConstructKind::Loop || FI.DivergentLoop[C.Header])
       continue;
-    const BitVector &InLoop = LoopBlocks[Fn][C.Header];
     bool Div = false;
     for (BlockIndex X : C.Blocks) {
       const cfg::CfgBlock &XB = A.G.block(X);
@@ -468,16 +551,17 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
                    XB.Terminator == cfg::TerminatorKind::Kill;
       bool Stays = false;
       for (BlockIndex S : XB.Succs) {
-        if (S < N && InLoop.test(S))
+        if (S < N && inLoop(A, C.Header, S))
           Stays = true;
         else
           Exits = true;
       }
       if (!Exits)
         continue;
-      BitVector Inside = Vcd[Fn][X];
-      Inside &= InLoop;
-      if ((FI.VaryingBranch[X] && Stays) || Inside.any()) {
+      bool Inside = std::any_of(V[X].begin(), V[X].end(), [&](BlockIndex Y) {
+        return inLoop(A, C.Header, Y);
+      });
+      if ((FI.VaryingBranch[X] && Stays) || Inside) {
         Div = true;
         break;
       }
@@ -680,7 +764,7 @@ bool UniformityState::evaluateTemporalDivergence(uint32_t Fn) {
             UseB = P->second;
         }
         for (BlockIndex H = InnermostLoop[Fn][DB]; H != cfg::NoBlock;) {
-          if (LoopBlocks[Fn][H].test(UseB))
+          if (inLoop(A, H, UseB))
             break;
           if (FI.DivergentLoop[H]) {
             Changed |= lower(R.Values, Id, Uniformity::Varying);

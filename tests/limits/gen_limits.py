@@ -9,8 +9,9 @@ Cases (N overrides the size):
   nested-ifs     N (default 10,000) selection constructs nested in each other,
                  each on a per-invocation (varying) condition
   nested-loops   N (default 10,000) loops nested in each other
-  blocks         one function of N (default 10,000) blocks: a sequence of
-                 if/else diamonds on varying conditions
+  blocks         one function of N (default 10,000) blocks, rounded down
+                 to 2 + a multiple of 3: a sequence of if/else diamonds on
+                 varying conditions
   id-bound       a small shader whose header declares an id bound of N
                  (default 4,000,000), with its last ids used
 The modules are valid SPIR-V 1.0 (spirv-val accepts them) so that only their
@@ -162,7 +163,9 @@ def gen_nested_loops(n):
 def gen_blocks(n):
     b = Builder()
     ids = preamble(b)
-    diamonds = max(1, (n - 2) // 4)
+    # The entry, then per diamond its header, two arms (the join is the
+    # next header), and the last join: 2 + 3 * diamonds blocks.
+    diamonds = max(1, (n - 2) // 3)
     nxt = b.id()
     b.op("Branch", nxt)
     for _ in range(diamonds):

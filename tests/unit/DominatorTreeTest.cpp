@@ -273,4 +273,16 @@ TEST(ControlDependenceTest, BlockDependingOnTwoBranches) {
   EXPECT_EQ(labels(G, CD.dependents(3)), (Labels{4}));
 }
 
+// The explicit-graph entry point (uniformity's per-loop post-dominators):
+// a diamond 0 -> {1, 2} -> 3 with a node 4 the root cannot reach.
+TEST(DominatorTreeTest, ExplicitGraphIdoms) {
+  std::vector<std::vector<BlockIndex>> Succs = {{1, 2}, {3}, {3}, {}, {3}};
+  std::vector<std::vector<BlockIndex>> Preds = {{}, {0}, {0}, {1, 2, 4}, {}};
+  std::vector<BlockIndex> Idom = computeImmediateDominators(Succs, Preds, 0);
+  EXPECT_EQ(Idom, (std::vector<BlockIndex>{NoBlock, 0, 0, 0, NoBlock}));
+  // Rooted at 3 over the reverse edges: post-dominators.
+  std::vector<BlockIndex> Ipdom = computeImmediateDominators(Preds, Succs, 3);
+  EXPECT_EQ(Ipdom, (std::vector<BlockIndex>{3, 3, 3, NoBlock, 3}));
+}
+
 } // namespace

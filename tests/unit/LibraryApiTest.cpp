@@ -19,6 +19,8 @@
 
 using namespace spirv2llvm;
 
+extern "C" int s2l_test_out_of_range_enums(void);
+
 namespace {
 
 llvm::ArrayRef<uint8_t> bytesOf(const std::string &S) {
@@ -142,8 +144,8 @@ TEST(CApi, BadArgumentsGiveCodesNotCrashes) {
   s2l_options O = s2l_options_create();
   EXPECT_EQ(s2l_options_set_width(O, 5), S2L_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(s2l_options_set_opt_level(O, 4), S2L_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(s2l_options_set_backend(O, s2l_backend(17)),
-            S2L_ERROR_INVALID_ARGUMENT);
+  // Enum values no enumerator names, passed from C (CApiEnums.c).
+  EXPECT_EQ(s2l_test_out_of_range_enums(), 0);
   EXPECT_EQ(s2l_options_set_width(nullptr, 8), S2L_ERROR_INVALID_ARGUMENT);
   s2l_translation T = nullptr;
   EXPECT_EQ(s2l_translate(C, O, nullptr, 4, "x.spv", &T),
@@ -190,6 +192,66 @@ TEST(CApi, TranslateEmitAndFailedJitOfAFragmentShader) {
   EXPECT_EQ(S, nullptr);
   EXPECT_NE(std::string(s2l_context_error(C)).find("not a compute shader"),
             std::string::npos);
+  s2l_context_destroy(C);
+}
+
+} // namespace
+
+namespace {
+
+// An endless loop unless a[0] != 0, and a write far past b's end when
+// push constant "far" is set.
+const char *const EndlessOrWild = R"(#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer A { uint a[]; };
+layout(push_constant) uniform P { int far; };
+void main() {
+  if (far != 0) {
+    a[far + int(gl_LocalInvocationID.x)] = 7u;
+    return;
+  }
+  uint i = 0u;
+  while (a[0] == 0u)
+    a[1u + gl_LocalInvocationID.x] = i++;
+}
+)";
+
+TEST(CApi, TimeoutAndFaultsAreExecutionErrors) {
+  s2l_context C = s2l_context_create();
+  s2l_translation T = nullptr;
+  ASSERT_EQ(s2l_translate(C, nullptr, EndlessOrWild,
+                          std::strlen(EndlessOrWild), "e.comp", &T),
+            S2L_SUCCESS)
+      << s2l_context_error(C);
+  s2l_compute_shader S = nullptr;
+  ASSERT_EQ(s2l_compute_shader_create(C, T, 1, &S), S2L_SUCCESS)
+      << s2l_context_error(C);
+  std::vector<uint32_t> Data(64, 0);
+  int32_t Far = 0;
+  s2l_resources R = s2l_resources_create();
+  s2l_resources_bind_buffer(R, 0, 0, Data.data(), Data.size() * 4);
+  s2l_resources_set_push_constants(R, &Far, sizeof Far);
+  EXPECT_EQ(s2l_resources_set_timeout(R, -1), S2L_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(s2l_resources_set_timeout(R, 0.2), S2L_SUCCESS);
+  EXPECT_EQ(s2l_compute_shader_dispatch(C, S, R, 2, 1, 1, 2),
+            S2L_ERROR_EXECUTION_FAILED);
+  EXPECT_NE(std::string(s2l_context_error(C)).find("timed out"),
+            std::string::npos)
+      << s2l_context_error(C);
+  // Ending in time is not affected by the limit.
+  Data[0] = 1;
+  EXPECT_EQ(s2l_compute_shader_dispatch(C, S, R, 2, 1, 1, 2), S2L_SUCCESS)
+      << s2l_context_error(C);
+  // A write 256 MiB past the buffer: an error, not a crash.
+  Far = 64 << 20;
+  s2l_resources_set_push_constants(R, &Far, sizeof Far);
+  EXPECT_EQ(s2l_compute_shader_dispatch(C, S, R, 1, 1, 1, 1),
+            S2L_ERROR_EXECUTION_FAILED);
+  EXPECT_NE(std::string(s2l_context_error(C)).find("outside its resources"),
+            std::string::npos)
+      << s2l_context_error(C);
+  s2l_resources_destroy(R);
+  s2l_compute_shader_destroy(S);
   s2l_context_destroy(C);
 }
 

@@ -28,6 +28,10 @@ void SimdEmitter::emitItems(uint32_t Node) {
   for (uint32_t Child : A->Tree.node(Node).Children) {
     if (Failed)
       return;
+    // The zero start of the slots of this item's region (InitBefore).
+    auto It = InitBefore.find(Child);
+    if (It != InitBefore.end())
+      emitZeroStores(It->second);
     const cfg::StructureNode &N = A->Tree.node(Child);
     if (N.Kind == cfg::StructureNodeKind::Loop)
       emitLoop(Child);
@@ -48,10 +52,11 @@ void SimdEmitter::emitLoop(uint32_t Node) {
 
   // Every iteration starts with no lane in the loop's other blocks.
   const cfg::Construct &C = A->Tree.constructs()[N.ConstructIndex];
+  SmallVector<AllocaInst *, 16> Reset;
   for (cfg::BlockIndex Bk : C.Blocks)
     if (Bk != H && MaskSlots[Bk])
-      B.CreateStore(Constant::getNullValue(MaskSlots[Bk]->getAllocatedType()),
-                    MaskSlots[Bk]);
+      Reset.push_back(MaskSlots[Bk]);
+  emitZeroStores(Reset);
 
   emitItems(Node);
   B.CreateBr(Latch);

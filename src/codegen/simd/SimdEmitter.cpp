@@ -7,7 +7,10 @@
 
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 using namespace llvm;
 
@@ -134,16 +137,106 @@ void SimdEmitter::findCrossBlockValues() {
   }
 }
 
+namespace {
+/// LoadAndStorePromoter over every use of a slot. Its default
+/// isInstInList() searches the list for each instruction of a block that
+/// uses the slot, quadratic in the uses; the pointer operand says it at once.
+class SlotPromoter : public LoadAndStorePromoter {
+public:
+  SlotPromoter(ArrayRef<const llvm::Instruction *> Insts, SSAUpdater &SSA,
+               AllocaInst *Slot)
+      : LoadAndStorePromoter(Insts, SSA, Slot->getName()), Slot(Slot) {}
+  bool isInstInList(llvm::Instruction *I,
+                    const SmallVectorImpl<llvm::Instruction *> &) const override {
+    if (auto *L = dyn_cast<LoadInst>(I))
+      return L->getPointerOperand() == Slot;
+    return cast<StoreInst>(I)->getPointerOperand() == Slot;
+  }
+
+private:
+  AllocaInst *Slot;
+};
+} // namespace
+
 void SimdEmitter::promoteSlots() {
   std::vector<AllocaInst *> Allocas;
   for (llvm::Instruction &I : *AllocaBB)
     if (auto *AI = dyn_cast<AllocaInst>(&I))
       if (isAllocaPromotable(AI))
         Allocas.push_back(AI);
-  if (Allocas.empty())
+  // mem2reg places phis with iterated dominance frontiers, which walk the
+  // whole dominator subtree of every block that stores to a slot. The
+  // masked code is a chain of guarded blocks in which each block on the
+  // chain dominates all later ones, so that walk makes large functions
+  // quadratic (a 15,001-block shader spent a minute there). SSAUpdater
+  // instead walks back from each load to the stores that reach it, which
+  // costs the slot's live range, short for masks and phis. Small functions
+  // keep mem2reg, whose output the golden tests show.
+  constexpr size_t LargeFunctionBlocks = 1024;
+  if (LF->size() > LargeFunctionBlocks) {
+    std::vector<AllocaInst *> Rest;
+    SmallVector<llvm::Instruction *, 16> Insts;
+    for (AllocaInst *AI : Allocas) {
+      Insts.clear();
+      bool Simple = true;
+      for (User *U : AI->users()) {
+        auto *I = cast<llvm::Instruction>(U);
+        auto *SI = dyn_cast<StoreInst>(I);
+        Simple &= isa<LoadInst>(I) || (SI && SI->getPointerOperand() == AI);
+        Insts.push_back(I);
+      }
+      if (!Simple) {
+        Rest.push_back(AI);
+        continue;
+      }
+      SSAUpdater SSA;
+      SmallVector<const llvm::Instruction *, 16> CInsts(Insts.begin(), Insts.end());
+      SlotPromoter(CInsts, SSA, AI).run(Insts);
+      AI->eraseFromParent();
+    }
+    Allocas = std::move(Rest);
+  }
+  if (!Allocas.empty()) {
+    DominatorTree DT(*LF);
+    PromoteMemToReg(Allocas, DT);
+  }
+  // The zeroing diamonds (emitZeroStores) are empty now: fold them back,
+  // last first: a diamond may start in the join block of the one before.
+  for (BasicBlock *Pre : llvm::reverse(ZeroDiamonds)) {
+    auto *Br = cast<BranchInst>(Pre->getTerminator());
+    BasicBlock *Taken = Br->getSuccessor(0), *Other = Br->getSuccessor(1);
+    BasicBlock *Join = Taken->getSingleSuccessor();
+    ConstantFoldTerminator(Pre);
+    DeleteDeadBlock(Other);
+    MergeBlockIntoPredecessor(Taken);
+    MergeBlockIntoPredecessor(Join);
+  }
+  ZeroDiamonds.clear();
+}
+
+void SimdEmitter::emitZeroStores(ArrayRef<AllocaInst *> Slots) {
+  if (Slots.empty())
     return;
-  DominatorTree DT(*LF);
-  PromoteMemToReg(Allocas, DT);
+  // Stores in a block on the chain would make that block a def of every
+  // slot, and it dominates the rest of the function: mem2reg's iterated
+  // dominance frontier walks a def block's whole dominator subtree, so
+  // each slot would cost the function's size (15,000 blocks took minutes).
+  // Both arms of a diamond store; neither dominates anything else, and
+  // the join's phis of two zeros fold away. promoteSlots() then folds the
+  // always-true branch and merges the blocks back.
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Arm = BasicBlock::Create(Ctx, "zero", LF);
+  BasicBlock *Dead = BasicBlock::Create(Ctx, "zero.dead", LF);
+  BasicBlock *Join = BasicBlock::Create(Ctx, "zeroed", LF);
+  B.CreateCondBr(B.getTrue(), Arm, Dead);
+  for (BasicBlock *BB : {Arm, Dead}) {
+    B.SetInsertPoint(BB);
+    for (AllocaInst *Slot : Slots)
+      B.CreateStore(Constant::getNullValue(Slot->getAllocatedType()), Slot);
+    B.CreateBr(Join);
+  }
+  B.SetInsertPoint(Join);
+  ZeroDiamonds.push_back(Pre);
 }
 
 void SimdEmitter::finishFunction() {
@@ -169,6 +262,8 @@ void SimdEmitter::finishFunction() {
 }
 
 void SimdEmitter::resetFunctionState() {
+  ZeroDiamonds.clear();
+  InitBefore.clear();
   LF = nullptr;
   AllocaBB = nullptr;
   EntryMask = InputsPtr = OutputsPtr = ArgsPtr = EnvPtr = nullptr;
@@ -194,6 +289,23 @@ void SimdEmitter::resetFunctionState() {
   FnMayKill = false;
 }
 
+uint32_t SimdEmitter::initItem(cfg::BlockIndex Bk) const {
+  // The level whose chain runs Bk: its loop, or for a loop header the
+  // level around that loop. Its predecessors all follow, at that level,
+  // the item holding its immediate dominator; zeroing just before that item
+  // keeps the slot's live range inside the construct. Inside a loop this
+  // runs every iteration, as the loop's own resets do (emitLoop).
+  const cfg::StructureTree &T = A->Tree;
+  uint32_t Level = T.node(T.nodeOfBlock(Bk)).Parent;
+  if (A->G.block(Bk).Merge == cfg::MergeKind::Loop)
+    Level = T.node(Level).Parent;
+  for (uint32_t N = T.nodeOfBlock(A->DT.idom(Bk)); N != ~0u;
+       N = T.node(N).Parent)
+    if (T.node(N).Parent == Level)
+      return N;
+  return T.node(Level).Children.front(); // not reached for valid trees
+}
+
 void SimdEmitter::emitFunctionBody() {
   findCrossBlockValues();
   for (const Block &Blk : F->Blocks)
@@ -209,22 +321,23 @@ void SimdEmitter::emitFunctionBody() {
   // Loop headers get the same for their back edge.
   MaskSlots.assign(A->G.size(), nullptr);
   ContSlots.assign(A->G.size(), nullptr);
+  InitBefore.clear();
   for (cfg::BlockIndex Bk : A->G.rpo()) {
     bool U = isUniformBlock(Bk);
     Type *T = U ? B.getInt1Ty() : static_cast<Type *>(maskType());
     const std::string &Name = A->G.block(Bk).Name;
     MaskSlots[Bk] = createSlot(T, (U ? "reached." : "mask.") + Name);
-    Value *Init = Constant::getNullValue(T);
-    if (Bk == A->G.entry())
-      Init = U ? anyLane(EntryMask) : EntryMask;
-    B.CreateStore(Init, MaskSlots[Bk]);
+    if (Bk == A->G.entry()) {
+      B.CreateStore(U ? anyLane(EntryMask) : EntryMask, MaskSlots[Bk]);
+      continue; // the entry block has neither phis nor a back edge
+    }
+    auto &Inits = InitBefore[initItem(Bk)];
+    Inits.push_back(MaskSlots[Bk]);
     if (A->G.block(Bk).Merge == cfg::MergeKind::Loop) {
       ContSlots[Bk] = createSlot(T, "cont." + Name);
-      B.CreateStore(Constant::getNullValue(T), ContSlots[Bk]);
+      Inits.push_back(ContSlots[Bk]);
     }
-  }
-  // Phi accumulators: each incoming edge selects its value into them.
-  for (cfg::BlockIndex Bk : A->G.rpo())
+    // Phi accumulators: each incoming edge selects its value into them.
     for (uint32_t Index : F->Blocks[Bk].Insts) {
       const Instruction &I = M.Insts[Index];
       if (I.Opcode != spv::Op::OpPhi)
@@ -233,10 +346,11 @@ void SimdEmitter::emitFunctionBody() {
       bool Varying = isVarying(Id);
       for (const ScalarType &S : components(I.ResultType)) {
         AllocaInst *Slot = createSlot(laneType(S, Varying), llvmName(Id));
-        B.CreateStore(Constant::getNullValue(Slot->getAllocatedType()), Slot);
+        Inits.push_back(Slot);
         PhiSlots[Id].push_back(Slot);
       }
     }
+  }
   createVariables();
   createMemoryVariables();
   if (F->Id == EP.Function)

@@ -190,6 +190,9 @@ private:
 
   // --- control flow (EmitControlFlow.cpp) ----------------------------------
   void emitItems(uint32_t Node);
+  /// The structure item before which the slots of block \p Bk start at
+  /// zero (InitBefore).
+  uint32_t initItem(cfg::BlockIndex Bk) const;
   void emitBlock(cfg::BlockIndex B);
   /// Whether a divergent block is cheaper to run unguarded (with possibly
   /// no lane active) than behind an any-lane branch.
@@ -364,6 +367,18 @@ private:
   std::vector<llvm::AllocaInst *> MaskSlots;
   /// Per loop header: the same for lanes taking the back edge.
   std::vector<llvm::AllocaInst *> ContSlots;
+  /// Per structure item: the slots (mask, back edge, phi) to set to zero
+  /// just before it. A slot is set before the item, at its block's level,
+  /// that holds the block's immediate dominator, not in the entry block, so
+  /// that its live range (and the SSA construction's work on it) spans its
+  /// construct rather than the function.
+  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
+      InitBefore;
+  /// Blocks ending in the always-true branch of emitZeroStores().
+  std::vector<llvm::BasicBlock *> ZeroDiamonds;
+  /// Sets \p Slots to zero at the insertion point (see the .cpp for why
+  /// through a diamond).
+  void emitZeroStores(llvm::ArrayRef<llvm::AllocaInst *> Slots);
   llvm::Value *KilledSlot = nullptr;
   /// Lanes demoted to helper invocations (only if the module demotes).
   llvm::Value *DemotedSlot = nullptr;
