@@ -30,8 +30,14 @@ target_link_libraries(s2l_support INTERFACE ${SPIRV2LLVM_LLVM_LIBS})
 
 # image: texel formats and their conversions (ImageFormat.h), PNG in and
 # out through libpng (PngImage.h); no LLVM.
-find_package(PNG REQUIRED)
-s2l_library(s2l_image image PNG::PNG)
+s2l_library(s2l_image image)
+if(SPIRV2LLVM_WITH_PNG)
+  find_package(PNG REQUIRED)
+  target_sources(s2l_image PRIVATE ${CMAKE_SOURCE_DIR}/src/image/png/Png.cpp)
+  target_link_libraries(s2l_image PUBLIC PNG::PNG)
+else()
+  target_sources(s2l_image PRIVATE ${CMAKE_SOURCE_DIR}/src/image/png/NoPng.cpp)
+endif()
 
 # parser: the SPIR-V model: decodes words into a checked Module.
 s2l_library(s2l_parser parser s2l_support SPIRV-Tools-static)
@@ -128,8 +134,10 @@ target_include_directories(spirv2llvm_shared INTERFACE
   $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 # libpng (the image layer's PNG files) stays a shared library dependency.
-set(s2l_third_party SPIRV-Tools-opt SPIRV-Tools-static Threads::Threads
-    PNG::PNG)
+set(s2l_third_party SPIRV-Tools-opt SPIRV-Tools-static Threads::Threads)
+if(SPIRV2LLVM_WITH_PNG)
+  list(APPEND s2l_third_party PNG::PNG)
+endif()
 if(SPIRV2LLVM_WITH_GLSLANG)
   list(APPEND s2l_third_party glslang::glslang glslang::SPIRV
        glslang::glslang-default-resource-limits)
