@@ -401,10 +401,17 @@ Error writeComponent(const Component &C, StringRef V, uint8_t *Dst) {
     double D = std::strtod(Text.c_str(), &End);
     if (Text.empty() || *End)
       return makeError("malformed number '" + V + "'");
+    // Beyond 64 bits there is nothing to truncate to (and the conversion
+    // would be undefined): a fuzz finding, 4e99 as an int32.
+    if (!(D > -9223372036854775808.0 && D < 9223372036854775808.0))
+      return makeError("number '" + V + "' is out of range for " +
+                       Twine(unsigned(C.Bits)) + "-bit integers");
     storeBits(uint64_t(int64_t(D)), C.Bits, Dst);
     return Error::success();
   }
-  storeBits(Neg ? uint64_t(-int64_t(U)) : U, C.Bits, Dst);
+  // Two's complement negation in unsigned arithmetic (negating INT64_MIN
+  // as int64_t would overflow).
+  storeBits(Neg ? 0 - U : U, C.Bits, Dst);
   return Error::success();
 }
 
