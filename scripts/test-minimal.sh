@@ -25,7 +25,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # SPIR-V in, IR out; object code for the host.
-"$s2l" "$spvasm" -O2 | grep -q "define .*@s2l_main" || fail "no IR for $spvasm"
+# (Output captured first: with pipefail, `cmd | grep -q` fails whenever grep
+# exits before cmd has written everything.)
+ir=$("$s2l" "$spvasm" -O2)
+grep -q "define .*@s2l_main" <<<"$ir" || fail "no IR for $spvasm"
 "$s2l" "$spvasm" --emit=obj -o "$tmp/saxpy.o"
 [ -s "$tmp/saxpy.o" ] || fail "no object file"
 # Run it: y = 2 * x + 1 over 4096 elements.
@@ -45,7 +48,7 @@ msg=$("$s2l" shaders/examples/saxpy.comp 2>&1)
 rc=$?
 set -e
 [ $rc -eq 1 ] || fail "GLSL input exited $rc, expected 1"
-echo "$msg" | grep -q "built without glslang" || fail "unclear GLSL message: $msg"
+grep -q "built without glslang" <<<"$msg" || fail "unclear GLSL message: $msg"
 # And it installs.
 cmake --install "$BUILD" --prefix "$tmp/prefix" >/dev/null
 [ -e "$tmp/prefix/include/spirv2llvm-c/spirv2llvm.h" ] || fail "install incomplete"

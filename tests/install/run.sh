@@ -47,8 +47,11 @@ cmake --build "$tmp/ex" >"$tmp/build.log" 2>&1 ||
 "$tmp/ex/compute" --shader "$shader" --threads 2
 "$tmp/ex/compute_c" --shader "$shader" --threads 2
 # The examples must use the installed library, not the build tree's.
-ldd "$tmp/ex/compute_c" | grep -q "$prefix" ||
-  fail "compute_c does not load the installed libspirv2llvm"
+# (Output captured first: with pipefail, `ldd | grep -q` fails whenever grep
+# exits before ldd has written everything.)
+libs=$(ldd "$tmp/ex/compute_c")
+grep -q "$prefix" <<<"$libs" ||
+  fail "compute_c does not load the installed libspirv2llvm: $libs"
 
 # 3. pkg-config, C11, no LLVM on the include path
 export PKG_CONFIG_PATH=$(dirname "$pc")
@@ -79,6 +82,7 @@ c++ "$tmp/runtime.o" -L"$libdir" -lspirv2llvm -o "$tmp/runtime" ||
 LD_LIBRARY_PATH=$libdir "$tmp/runtime" || fail "runtime test program failed"
 
 # 5. the installed command
-"$prefix/bin/spirv2llvm" "$shader" -O2 | grep -q "define .*@s2l_main" ||
+ir=$("$prefix/bin/spirv2llvm" "$shader" -O2)
+grep -q "define .*@s2l_main" <<<"$ir" ||
   fail "the installed spirv2llvm does not translate"
 echo "install test: ok ($prefix)"
