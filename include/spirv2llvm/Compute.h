@@ -47,6 +47,25 @@ struct DispatchResources {
   /// give zero, writes are dropped.
   void bindArrayElement(uint32_t Set, uint32_t Binding, uint32_t Index,
                         void *Data, uint64_t Size);
+  /// Images, samplers and texel buffers (abi.h, docs/abi.md "Images"):
+  /// a storage or sampled image, input attachment or texel buffer, a
+  /// sampler, or both for a combined image sampler. Only the pointers are
+  /// kept: what they point to must outlive the dispatch.
+  void bindImage(uint32_t Set, uint32_t Binding, const s2l_image *Image);
+  void bindSampler(uint32_t Set, uint32_t Binding, const s2l_sampler *Sampler);
+  void bindCombinedImageSampler(uint32_t Set, uint32_t Binding,
+                                const s2l_image *Image,
+                                const s2l_sampler *Sampler);
+  /// Element \p Index of an array of images, samplers or combined image
+  /// samplers (unbound elements read zero).
+  void bindImageArrayElement(uint32_t Set, uint32_t Binding, uint32_t Index,
+                             const s2l_image *Image);
+  void bindSamplerArrayElement(uint32_t Set, uint32_t Binding, uint32_t Index,
+                               const s2l_sampler *Sampler);
+  void bindCombinedImageSamplerArrayElement(uint32_t Set, uint32_t Binding,
+                                            uint32_t Index,
+                                            const s2l_image *Image,
+                                            const s2l_sampler *Sampler);
   std::vector<uint8_t> PushConstants;
   /// The watchdog: when not null, another thread may store a non-zero value
   /// to stop the dispatch. Running invocations leave their loops at the next
@@ -73,6 +92,9 @@ struct DispatchResources {
   std::vector<std::vector<s2l_descriptor>> Sets;
   /// Elements of descriptor arrays, by (set, binding).
   std::map<std::pair<uint32_t, uint32_t>, std::vector<s2l_descriptor>> Arrays;
+  /// The pairs combined image sampler descriptors point to (shared, so
+  /// that a copy of the resources stays valid).
+  std::vector<std::shared_ptr<const s2l_combined_image_sampler>> Combined;
 };
 
 class ComputeShader {

@@ -63,8 +63,27 @@ struct InterfaceLayout {
 /// What a compute entry point needs from its caller (reflection).
 struct ComputeInfo {
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  /// What a binding holds (VkDescriptorType's kinds).
+  enum class DescriptorKind : uint8_t {
+    UniformBuffer,
+    StorageBuffer,
+    SampledImage,
+    StorageImage,
+    Sampler,
+    CombinedImageSampler,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
+    InputAttachment,
+  };
   struct Binding {
     uint32_t Set = 0, Binding = 0;
+    DescriptorKind Kind = DescriptorKind::StorageBuffer;
+    /// Images: the OpTypeImage's Dim (SPIR-V numbers), arrayed,
+    /// multisampled, and the storage format it declares as a VkFormat
+    /// number (0: Unknown).
+    uint32_t ImageDim = 0;
+    bool ImageArrayed = false, ImageMultisampled = false;
+    uint32_t ImageFormat = 0;
     /// Uniform (std140 "uniform" block) or storage buffer.
     bool IsUniform = false;
     /// Bytes the shader's type needs (for a runtime array: its fixed

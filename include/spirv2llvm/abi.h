@@ -72,6 +72,153 @@ typedef struct s2l_group_args {
 
 typedef uint32_t (*s2l_entry_fn)(const s2l_group_args *args);
 
+/*===-- Images, samplers and texel buffers (docs/abi.md, "Images") -------===*\
+ *
+ * A binding of an image, sampler or texel buffer has an s2l_descriptor
+ * whose data points to one of the structures below (size = its sizeof):
+ *   storage image, sampled image, input attachment,
+ *   uniform/storage texel buffer          -> s2l_image
+ *   sampler                               -> s2l_sampler
+ *   combined image sampler                -> s2l_combined_image_sampler
+ * An array of them is an array of s2l_descriptor as for blocks.
+ *
+ * Generated code does not read these structures itself (except the
+ * pointers of s2l_combined_image_sampler): it calls the runtime functions
+ * declared at the end, which libspirv2llvm exports and the JIT resolves.
+\*===----------------------------------------------------------------------===*/
+
+#define S2L_MAX_IMAGE_LEVELS 16
+
+/** VkImageViewType numbers; S2L_VIEW_BUFFER is a texel buffer. */
+enum {
+  S2L_VIEW_1D = 0,
+  S2L_VIEW_2D = 1,
+  S2L_VIEW_3D = 2,
+  S2L_VIEW_CUBE = 3,
+  S2L_VIEW_1D_ARRAY = 4,
+  S2L_VIEW_2D_ARRAY = 5,
+  S2L_VIEW_CUBE_ARRAY = 6,
+  S2L_VIEW_BUFFER = 7
+};
+
+/** Where one mip level lives. Texel (x, y, z or layer, sample s) of level l
+ *  is at data + level[l].offset + z * slice_pitch + y * row_pitch
+ *  + (x * samples + s) * texel bytes; for block-compressed formats x and y
+ *  count blocks. z is the depth slice of a 3D image, else the array layer
+ *  (a cube's faces are layers 6c + face). */
+typedef struct s2l_image_level {
+  uint64_t offset;
+  uint64_t row_pitch;
+  uint64_t slice_pitch;
+  uint32_t width, height, depth;
+  uint32_t reserved;
+} s2l_image_level;
+
+typedef struct s2l_image {
+  void *data;
+  /** VkFormat number (spirv2llvm/ImageFormat.h). */
+  uint32_t format;
+  /** S2L_VIEW_*. */
+  uint32_t view_type;
+  /** Array layers (6 per cube), 1 for non-arrayed views. */
+  uint32_t layers;
+  uint32_t levels;
+  uint32_t samples;
+  uint32_t reserved;
+  s2l_image_level level[S2L_MAX_IMAGE_LEVELS];
+} s2l_image;
+
+/** Sampler state with VkSamplerCreateInfo's numbers. */
+typedef struct s2l_sampler {
+  uint32_t mag_filter;       /* VkFilter: 0 nearest, 1 linear */
+  uint32_t min_filter;
+  uint32_t mipmap_mode;      /* VkSamplerMipmapMode: 0 nearest, 1 linear */
+  uint32_t address_mode[3];  /* VkSamplerAddressMode for u, v, w */
+  float mip_lod_bias;
+  float min_lod, max_lod;
+  float max_anisotropy;      /* 1: off */
+  uint32_t compare_enable;
+  uint32_t compare_op;       /* VkCompareOp */
+  uint32_t border_color;     /* VkBorderColor (0-5) */
+  uint32_t unnormalized_coordinates;
+  uint32_t reserved[2];
+} s2l_sampler;
+
+typedef struct s2l_combined_image_sampler {
+  const s2l_image *image;
+  const s2l_sampler *sampler;
+} s2l_combined_image_sampler;
+
+/** What an image instruction asks (one invocation). Generated code fills
+ *  one on its stack and calls s2l_image_op. */
+enum {
+  S2L_IMAGE_OP_FETCH = 0,       /* OpImageFetch: icoord, lod, sample */
+  S2L_IMAGE_OP_READ = 1,        /* OpImageRead, subpass loads: icoord, sample */
+  S2L_IMAGE_OP_WRITE = 2,       /* OpImageWrite: icoord, sample, value */
+  S2L_IMAGE_OP_SAMPLE = 3,      /* ImageSample*: coord, lod/bias/grad, dref */
+  S2L_IMAGE_OP_GATHER = 4,      /* OpImageGather / DrefGather: component, dref */
+  S2L_IMAGE_OP_QUERY_SIZE = 5,  /* OpImageQuerySize(Lod): lod -> uint size */
+  S2L_IMAGE_OP_QUERY_LEVELS = 6,
+  S2L_IMAGE_OP_QUERY_SAMPLES = 7,
+  S2L_IMAGE_OP_QUERY_LOD = 8    /* OpImageQueryLod: coord, grad -> float2 */
+};
+
+/** Flags of s2l_image_operands::flags. */
+enum {
+  S2L_IMAGE_HAS_BIAS = 1u << 0,
+  S2L_IMAGE_HAS_LOD = 1u << 1,      /* explicit Lod */
+  S2L_IMAGE_HAS_GRAD = 1u << 2,     /* explicit or implicit derivatives */
+  S2L_IMAGE_HAS_OFFSET = 1u << 3,   /* offset[] (Offset or ConstOffset) */
+  S2L_IMAGE_HAS_OFFSETS = 1u << 4,  /* gather_offsets[] (ConstOffsets) */
+  S2L_IMAGE_HAS_MIN_LOD = 1u << 5,
+  S2L_IMAGE_HAS_DREF = 1u << 6,     /* depth compare */
+  S2L_IMAGE_HAS_SAMPLE = 1u << 7,
+  S2L_IMAGE_PROJ = 1u << 8,         /* coord already divided by q */
+  S2L_IMAGE_SPARSE = 1u << 9        /* result's residency code wanted */
+};
+
+/** The shader's view of the texel (the sampled type of OpTypeImage). */
+enum { S2L_IMAGE_FLOAT = 0, S2L_IMAGE_SINT = 1, S2L_IMAGE_UINT = 2 };
+
+typedef struct s2l_image_operands {
+  uint32_t op;          /* S2L_IMAGE_OP_* */
+  uint32_t flags;       /* S2L_IMAGE_HAS_* */
+  uint32_t dim;         /* SPIR-V Dim of the OpTypeImage (0 1D .. 6 SubpassData) */
+  uint32_t arrayed;     /* 1 if the type is arrayed: the layer is the last coordinate */
+  uint32_t kind;        /* S2L_IMAGE_FLOAT/SINT/UINT */
+  uint32_t component;   /* gather: 0-3 */
+  uint32_t storage_format; /* VkFormat the shader declares (0: unknown) */
+  int32_t sample;
+  float coord[4];       /* sample, gather, query lod: normalized (or unnormalized) */
+  int32_t icoord[4];    /* fetch, read, write */
+  float dref;
+  float bias;
+  float lod;            /* explicit lod (float) */
+  int32_t ilod;         /* fetch, query size: integer lod */
+  float min_lod;
+  float grad_x[3], grad_y[3];
+  int32_t offset[3];
+  int32_t gather_offsets[4][2];
+  uint32_t value[4];    /* write: the texel's 4 components (bits of the kind) */
+} s2l_image_operands;
+
+/** Runs one image instruction for one invocation. `result` gets 4 32-bit
+ *  components (float, int32 or uint32 bits, by `kind`; sizes and levels as
+ *  uint32; query lod as 2 floats). Returns the sparse residency code: 0 =
+ *  resident (always, here). Out-of-range fetch/read/gather coordinates read
+ *  zero (robust image access); writes out of range are dropped. `image`
+ *  and `sampler` may be null (an unbound descriptor): reads give zero. */
+uint32_t s2l_image_op(const s2l_image_operands *ops, const s2l_image *image,
+                      const s2l_sampler *sampler, uint32_t result[4]);
+
+/** OpImageTexelPointer: the address of a 32- or 64-bit texel for atomics,
+ *  or `scratch` when the coordinate is out of range (the atomic then
+ *  changes nothing visible). */
+void *s2l_image_texel_pointer(const s2l_image *image, const int32_t coord[4],
+                              uint32_t dim, uint32_t arrayed, int32_t sample,
+                              void *scratch);
+
+
 #ifdef __cplusplus
 }
 #endif

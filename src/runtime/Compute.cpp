@@ -68,6 +68,56 @@ void DispatchResources::bindArrayElement(uint32_t Set, uint32_t Binding,
   Elems[Index] = s2l_descriptor{Data, Size};
 }
 
+// An image or sampler descriptor holds a pointer to the structure abi.h
+// defines; the size lets a mismatch (a buffer where the shader wants an
+// image) be reported instead of read.
+void DispatchResources::bindImage(uint32_t Set, uint32_t Binding,
+                                  const s2l_image *Image) {
+  bind(Set, Binding, const_cast<s2l_image *>(Image), sizeof(s2l_image));
+}
+
+void DispatchResources::bindSampler(uint32_t Set, uint32_t Binding,
+                                    const s2l_sampler *Sampler) {
+  bind(Set, Binding, const_cast<s2l_sampler *>(Sampler), sizeof(s2l_sampler));
+}
+
+void DispatchResources::bindCombinedImageSampler(uint32_t Set,
+                                                 uint32_t Binding,
+                                                 const s2l_image *Image,
+                                                 const s2l_sampler *Sampler) {
+  auto C = std::make_shared<const s2l_combined_image_sampler>(
+      s2l_combined_image_sampler{Image, Sampler});
+  bind(Set, Binding, const_cast<s2l_combined_image_sampler *>(C.get()),
+       sizeof(s2l_combined_image_sampler));
+  Combined.push_back(std::move(C));
+}
+
+void DispatchResources::bindImageArrayElement(uint32_t Set, uint32_t Binding,
+                                              uint32_t Index,
+                                              const s2l_image *Image) {
+  bindArrayElement(Set, Binding, Index, const_cast<s2l_image *>(Image),
+                   sizeof(s2l_image));
+}
+
+void DispatchResources::bindSamplerArrayElement(uint32_t Set,
+                                                uint32_t Binding,
+                                                uint32_t Index,
+                                                const s2l_sampler *Sampler) {
+  bindArrayElement(Set, Binding, Index, const_cast<s2l_sampler *>(Sampler),
+                   sizeof(s2l_sampler));
+}
+
+void DispatchResources::bindCombinedImageSamplerArrayElement(
+    uint32_t Set, uint32_t Binding, uint32_t Index, const s2l_image *Image,
+    const s2l_sampler *Sampler) {
+  auto C = std::make_shared<const s2l_combined_image_sampler>(
+      s2l_combined_image_sampler{Image, Sampler});
+  bindArrayElement(Set, Binding, Index,
+                   const_cast<s2l_combined_image_sampler *>(C.get()),
+                   sizeof(s2l_combined_image_sampler));
+  Combined.push_back(std::move(C));
+}
+
 namespace {
 
 /// Stack of one fiber. Shader code keeps almost everything in registers;

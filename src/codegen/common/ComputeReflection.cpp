@@ -82,6 +82,8 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
       Bd.IsUniform = V.Storage == spv::StorageClass::Uniform &&
                      !M.hasDecoration(Block.value(),
                                       spv::Decoration::BufferBlock);
+      Bd.Kind = Bd.IsUniform ? ComputeInfo::DescriptorKind::UniformBuffer
+                             : ComputeInfo::DescriptorKind::StorageBuffer;
       Bd.MinSize = ML.sizeOf(Block);
       const spirv2llvm::Type &PT = M.type(Block);
       if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
