@@ -904,6 +904,15 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::Int64Atomics:
   case Capability::InterpolationFunction:
   case Capability::SampledRect:
+  case Capability::SampledImageArrayNonUniformIndexing:
+  case Capability::StorageImageArrayNonUniformIndexing:
+  case Capability::InputAttachmentArrayDynamicIndexing:
+  case Capability::InputAttachmentArrayNonUniformIndexing:
+  case Capability::UniformTexelBufferArrayDynamicIndexing:
+  case Capability::StorageTexelBufferArrayDynamicIndexing:
+  case Capability::UniformTexelBufferArrayNonUniformIndexing:
+  case Capability::StorageTexelBufferArrayNonUniformIndexing:
+  case Capability::SparseResidency:
   // Capabilities whose only effect is built-in variables, decorations or
   // execution modes: such built-ins are interface variables the caller
   // fills or reads (docs/abi.md), like FragCoord.

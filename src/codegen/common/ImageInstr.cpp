@@ -463,10 +463,9 @@ Value *emitImageOpCall(IRBuilder<> &B, const ImageRuntime &RT,
                               L.Sampler ? L.Sampler : Null, Result});
 }
 
-void loadImageHandles(IRBuilder<> &B, Value *Desc, TypeKind Kind,
+void loadImageHandles(IRBuilder<> &B, Value *Data, TypeKind Kind,
                       SmallVectorImpl<Value *> &Handles) {
   llvm::Type *Ptr = B.getPtrTy();
-  Value *Data = B.CreateLoad(Ptr, Desc, "image.desc");
   if (Kind != TypeKind::SampledImage) {
     Handles.push_back(Data);
     return;

@@ -105,11 +105,11 @@ llvm::Value *emitImageOpCall(llvm::IRBuilder<> &B, const ImageRuntime &RT,
                              const ImageInstr &D, const ImageLaneOperands &L,
                              llvm::Value *Ops, llvm::Value *Result);
 
-/// The handle fields of a descriptor: loads s2l_descriptor::data of
-/// \p Desc (a ptr to an s2l_descriptor, never null) and, for a sampled
-/// image (s2l_combined_image_sampler), the two pointers behind it; null
-/// data gives null handles. \p Kind is the variable's element type kind.
-void loadImageHandles(llvm::IRBuilder<> &B, llvm::Value *Desc, TypeKind Kind,
+/// The handles of a descriptor whose s2l_descriptor::data is \p Data: the
+/// pointer itself for an image or sampler, the two pointers behind it for
+/// a sampled image (s2l_combined_image_sampler; null data gives null
+/// handles). \p Kind is the variable's element type kind.
+void loadImageHandles(llvm::IRBuilder<> &B, llvm::Value *Data, TypeKind Kind,
                       llvm::SmallVectorImpl<llvm::Value *> &Handles);
 
 } // namespace spirv2llvm
