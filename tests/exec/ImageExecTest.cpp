@@ -248,7 +248,7 @@ TEST_P(ImageExec, BindingChecks) {
   EXPECT_TRUE(St.ok()) << St.message();
 }
 
-INSTANTIATE_TEST_SUITE_P(Widths, ImageExec, testing::Values(4u, 8u, 16u),
+INSTANTIATE_TEST_SUITE_P(Widths, ImageExec, testing::Values(1u, 4u, 8u, 16u),
                          [](const testing::TestParamInfo<unsigned> &I) {
                            return "W" + std::to_string(I.param);
                          });
