@@ -60,6 +60,36 @@ Resources:
                             fill_u32:V       V
                             fill_f32:V       V
                             file:PATH        the file's bytes (rest zero)
+  --image [SET.]BINDING[[INDEX]]:WxH[xD][:FORMAT][:levels=N][:layers=N]
+          [:view=VIEW][:init=KIND]
+  --image [SET.]BINDING[[INDEX]]:FILE.png[:FORMAT]
+                          an image for a storage, sampled or combined image,
+                          texel buffer (W alone: N texels) or input
+                          attachment binding. FORMAT is a Vulkan name
+                          (R8G8B8A8_UNORM, R32_SFLOAT, R32_UINT, ...;
+                          default: the shader's declared format, else
+                          R8G8B8A8_UNORM); VIEW is 1d, 2d, 3d, cube, 1darray,
+                          2darray, cubearray or buffer (default: what the
+                          shader declares); levels and layers default to 1
+                          (6 for cubes); init=KIND as for --buffer, applied
+                          to the image's bytes (all levels, tightly packed).
+                          A PNG is read as RGBA8 into level 0 (FORMAT one of
+                          R8G8B8A8_UNORM, _SRGB, _UINT, ...)
+  --sampler [SET.]BINDING[[INDEX]][:KEY=VALUE,...]
+                          a sampler, or the sampler of a combined image
+                          sampler binding (which takes --image and --sampler
+                          on the same binding). KEYs (defaults first):
+                            filter=nearest|linear (also mag=, min=)
+                            mipmap=nearest|linear
+                            address=clamp|repeat|mirror|border|mirror-clamp
+                                     (also address-u=, -v=, -w=)
+                            border=transparent-black|opaque-black|
+                                   opaque-white (int- prefix: integer)
+                            lod=0:1000 (MIN:MAX)   bias=0
+                            compare=OP (never, less, equal, less-or-equal,
+                                    greater, not-equal, greater-or-equal,
+                                    always; default: no comparison)
+                            unnormalized (default: normalized coordinates)
   --push HEX              push-constant bytes, in memory order
   --push-u32 A[,B..]      push-constant words (also --push-i32, --push-f32);
                           all --push options append in command-line order
@@ -89,8 +119,15 @@ Dispatch:
                           (default: no limit)
 
 Output:
-  --dump [SET.]BINDING[[INDEX]]:PATH  write the buffer to PATH after the run (the
-                          result of one dispatch)
+  --dump [SET.]BINDING[[INDEX]]:PATH
+                          write the buffer or image to PATH after the run
+                          (the result of one dispatch). An image goes out as
+                          a PNG when PATH ends in .png: level 0, layers and
+                          3D slices stacked top to bottom, RGBA8 for formats
+                          of 8-bit UNORM/sRGB components, else RGBA16
+                          (float values clamped to [0,1], integers to
+                          0..65535); any other PATH gets the image's bytes
+                          as laid out in memory (all levels)
   -q                      print only the RESULT line
 
 The last line is
@@ -108,8 +145,15 @@ the fault is reported with the buffer it missed instead of crashing.
 
 std::string bindingName(uint32_t Set, uint32_t Binding,
                         std::optional<uint32_t> Index = {}) {
-  return std::to_string(Set) + "." + std::to_string(Binding) +
-         (Index ? "[" + std::to_string(*Index) + "]" : std::string());
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) about
+  // the temporaries of "[" + to_string(I) + "]" here.
+  std::string S = std::to_string(Set) + "." + std::to_string(Binding);
+  if (Index) {
+    S += '[';
+    S += std::to_string(*Index);
+    S += ']';
+  }
+  return S;
 }
 
 /// Parses --buffer's value; the error does not repeat the option.
