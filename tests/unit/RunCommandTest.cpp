@@ -540,7 +540,7 @@ const UsageCase UsageCases[] = {
     {"DumpOfMissingElement",
      {"{SHADER}", "--buffer", "0:16", "--buffer", "1:16", "--dump",
       "1[3]:{DIR}/x.bin"},
-     "no --buffer gives binding 0.1[3]"},
+     "no --buffer or --image gives binding 0.1[3]"},
     {"SizeNotMultipleOf4",
      {"{SHADER}", "--buffer", "0:10"},
      "--buffer '0:10': size 10 is not a positive multiple of 4"},
