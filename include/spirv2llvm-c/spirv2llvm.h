@@ -146,13 +146,33 @@ const char *s2l_translation_entry_symbol(s2l_translation translation);
 void s2l_translation_destroy(s2l_translation translation);
 
 /* --- reflection: what an entry point binds, without generating code --- */
+/* What a binding holds (VkDescriptorType's kinds). */
+typedef enum s2l_descriptor_kind {
+  S2L_DESCRIPTOR_UNIFORM_BUFFER = 0,
+  S2L_DESCRIPTOR_STORAGE_BUFFER,
+  S2L_DESCRIPTOR_SAMPLED_IMAGE,
+  S2L_DESCRIPTOR_STORAGE_IMAGE,
+  S2L_DESCRIPTOR_SAMPLER,
+  S2L_DESCRIPTOR_COMBINED_IMAGE_SAMPLER,
+  S2L_DESCRIPTOR_UNIFORM_TEXEL_BUFFER,
+  S2L_DESCRIPTOR_STORAGE_TEXEL_BUFFER,
+  S2L_DESCRIPTOR_INPUT_ATTACHMENT
+} s2l_descriptor_kind;
+
 typedef struct s2l_binding_info {
   uint32_t set, binding;
   int is_uniform;         /* uniform block; else storage buffer */
   uint64_t min_size;      /* bytes the type needs (runtime arrays: 0 elements) */
   int has_runtime_array;
-  int is_array;           /* an array of blocks (descriptor array) */
+  int is_array;           /* an array of descriptors (blocks, images, ...) */
   uint32_t array_size;    /* its declared elements; 0: runtime-sized */
+  s2l_descriptor_kind kind;
+  /* Images: the SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 4 Rect, 5 Buffer,
+     6 SubpassData), arrayed, multisampled, and the declared storage format
+     as a VkFormat number (0: Unknown). */
+  uint32_t image_dim;
+  int image_arrayed, image_multisampled;
+  uint32_t image_format;
 } s2l_binding_info;
 
 typedef struct s2l_variable_info {

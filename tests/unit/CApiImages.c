@@ -118,6 +118,52 @@ static int check_errors(s2l_context ctx, char *msg, size_t size) {
   return 0;
 }
 
+/* The reflection reports each binding's descriptor kind and image type. */
+static int check_reflection(s2l_context ctx, char *msg, size_t size) {
+  static const struct {
+    uint32_t binding;
+    s2l_descriptor_kind kind;
+    int is_array;
+    uint32_t array_size, image_format;
+  } want[] = {
+      {0, S2L_DESCRIPTOR_COMBINED_IMAGE_SAMPLER, 0, 0, 0},
+      {1, S2L_DESCRIPTOR_STORAGE_IMAGE, 0, 0, 98 /* R32_UINT */},
+      {2, S2L_DESCRIPTOR_SAMPLED_IMAGE, 1, 2, 0},
+      {3, S2L_DESCRIPTOR_SAMPLER, 0, 0, 0},
+      {4, S2L_DESCRIPTOR_STORAGE_BUFFER, 0, 0, 0},
+  };
+  s2l_reflection refl = NULL;
+  s2l_binding_info b;
+  uint32_t i, k, found = 0;
+  if (s2l_reflect(ctx, NULL, Source, sizeof Source - 1, "images.comp",
+                  &refl) != S2L_SUCCESS)
+    return failf(msg, size, "reflect: %s", s2l_context_error(ctx));
+  for (i = 0; i < s2l_reflection_binding_count(refl); ++i) {
+    if (s2l_reflection_binding(refl, i, &b) != S2L_SUCCESS)
+      break;
+    for (k = 0; k < sizeof want / sizeof want[0]; ++k) {
+      if (b.binding != want[k].binding)
+        continue;
+      ++found;
+      if (b.kind != want[k].kind || b.is_array != want[k].is_array ||
+          b.array_size != want[k].array_size ||
+          b.image_format != want[k].image_format ||
+          (k < 3 && (b.image_dim != 1 || b.image_arrayed ||
+                     b.image_multisampled))) {
+        s2l_reflection_destroy(refl);
+        return failf(msg, size,
+                     "binding %u: kind %d, array %d of %u, format %u, dim %u",
+                     b.binding, (int)b.kind, b.is_array, b.array_size,
+                     b.image_format, b.image_dim);
+      }
+    }
+  }
+  s2l_reflection_destroy(refl);
+  if (found != sizeof want / sizeof want[0])
+    return failf(msg, size, "reflection lists %u of the 5 bindings", found);
+  return 0;
+}
+
 int s2l_test_capi_images(char *msg, size_t size) {
   s2l_context ctx = s2l_context_create();
   s2l_translation t = NULL;
@@ -131,7 +177,7 @@ int s2l_test_capi_images(char *msg, size_t size) {
   unsigned char *bytes;
   size_t n = 0;
 
-  if (check_errors(ctx, msg, size))
+  if (check_errors(ctx, msg, size) || check_reflection(ctx, msg, size))
     goto done;
   if (s2l_translate(ctx, NULL, Source, sizeof Source - 1, "images.comp", &t) !=
       S2L_SUCCESS) {
