@@ -364,6 +364,19 @@ Expected<Image> createRunImage(const RunImage &I,
   D.Fmt = I.Fmt                         ? *I.Fmt
           : B && B->ImageFormat         ? Format(B->ImageFormat)
                                         : Format::R8G8B8A8_UNORM;
+  // Vulkan makes a storage image's declared format and its view's format
+  // match (else the texels read and written are undefined): refuse instead.
+  if (I.Fmt && B && B->ImageFormat && uint32_t(*I.Fmt) != B->ImageFormat &&
+      (B->Kind == ComputeInfo::DescriptorKind::StorageImage ||
+       B->Kind == ComputeInfo::DescriptorKind::StorageTexelBuffer)) {
+    const FormatInfo *Declared = formatInfo(Format(B->ImageFormat));
+    return makeError(
+        "format " + formatInfo(*I.Fmt)->Name + ", but the shader declares " +
+        "the storage image with format " +
+        (Declared ? std::string(Declared->Name)
+                  : std::to_string(B->ImageFormat)) +
+        " (leave FORMAT out to use it)");
+  }
   D.Levels = I.Levels;
   std::optional<Rgba8Image> Png;
   if (!I.PngPath.empty()) {
