@@ -11,8 +11,8 @@
 
 #include <cstring>
 #include <map>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 struct s2l_context_s {

@@ -98,7 +98,7 @@ s2l_result s2l_format_by_name(const char *Name, uint32_t *Out) {
 s2l_sampler s2l_sampler_default(void) {
   s2l_sampler S{};
   S.address_mode[0] = S.address_mode[1] = S.address_mode[2] =
-      2; // VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE
+      2;            // VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE
   S.max_lod = 1000; // VK_LOD_CLAMP_NONE
   S.max_anisotropy = 1;
   return S;
@@ -132,8 +132,7 @@ s2l_result s2l_resources_bind_combined_image_sampler(s2l_resources R,
   return S2L_SUCCESS;
 }
 
-s2l_result s2l_resources_bind_image_array_element(s2l_resources R,
-                                                  uint32_t Set,
+s2l_result s2l_resources_bind_image_array_element(s2l_resources R, uint32_t Set,
                                                   uint32_t Binding,
                                                   uint32_t Index,
                                                   const s2l_image *I) {

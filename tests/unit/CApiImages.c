@@ -42,8 +42,8 @@ static int failf(char *msg, size_t size, const char *fmt, ...) {
 /* Tex: R32_SFLOAT, texel (x, y) = x * x + 4 * y. */
 static float tex_value(int x, int y) { return (float)(x * x + 4 * y); }
 
-static int make_image(s2l_context ctx, uint32_t format, uint32_t w,
-                      uint32_t h, s2l_owned_image *img) {
+static int make_image(s2l_context ctx, uint32_t format, uint32_t w, uint32_t h,
+                      s2l_owned_image *img) {
   s2l_image_info info;
   memset(&info, 0, sizeof info);
   info.format = format;
@@ -65,8 +65,8 @@ static int check_errors(s2l_context ctx, char *msg, size_t size) {
   info.format = 37; /* R8G8B8A8_UNORM */
   info.view_type = 99;
   info.width = info.height = 4;
-  if (s2l_image_create(ctx, &info, &img) != S2L_ERROR_INVALID_ARGUMENT ||
-      img || !strstr(s2l_context_error(ctx), "view type 99"))
+  if (s2l_image_create(ctx, &info, &img) != S2L_ERROR_INVALID_ARGUMENT || img ||
+      !strstr(s2l_context_error(ctx), "view type 99"))
     return failf(msg, size, "view type 99 accepted or no message: '%s'",
                  s2l_context_error(ctx));
   info.view_type = S2L_VIEW_2D;
@@ -90,15 +90,15 @@ static int check_errors(s2l_context ctx, char *msg, size_t size) {
       s2l_format_by_name("R32_FLOAT", &format) != S2L_ERROR_INVALID_ARGUMENT)
     return failf(msg, size, "s2l_format_by_name");
   res = s2l_resources_create();
-  failed |= s2l_resources_bind_image(res, 0, 0, NULL) !=
-            S2L_ERROR_INVALID_ARGUMENT;
+  failed |=
+      s2l_resources_bind_image(res, 0, 0, NULL) != S2L_ERROR_INVALID_ARGUMENT;
   failed |= s2l_resources_bind_combined_image_sampler(res, 0, 0, NULL, smp) !=
             S2L_ERROR_INVALID_ARGUMENT;
-  failed |= s2l_resources_bind_sampler(NULL, 0, 0, smp) !=
-            S2L_ERROR_INVALID_ARGUMENT;
+  failed |=
+      s2l_resources_bind_sampler(NULL, 0, 0, smp) != S2L_ERROR_INVALID_ARGUMENT;
   smp.mag_filter = 7;
-  failed |= s2l_resources_bind_sampler(res, 0, 0, smp) !=
-            S2L_ERROR_INVALID_ARGUMENT;
+  failed |=
+      s2l_resources_bind_sampler(res, 0, 0, smp) != S2L_ERROR_INVALID_ARGUMENT;
   smp = s2l_sampler_default();
   smp.address_mode[2] = 5;
   failed |= s2l_resources_bind_sampler_array_element(res, 0, 0, 1, smp) !=
@@ -106,12 +106,12 @@ static int check_errors(s2l_context ctx, char *msg, size_t size) {
   smp = s2l_sampler_default();
   smp.min_lod = 2;
   smp.max_lod = 1;
-  failed |= s2l_resources_bind_sampler(res, 0, 0, smp) !=
-            S2L_ERROR_INVALID_ARGUMENT;
+  failed |=
+      s2l_resources_bind_sampler(res, 0, 0, smp) != S2L_ERROR_INVALID_ARGUMENT;
   smp = s2l_sampler_default();
   smp.max_lod = NAN;
-  failed |= s2l_resources_bind_sampler(res, 0, 0, smp) !=
-            S2L_ERROR_INVALID_ARGUMENT;
+  failed |=
+      s2l_resources_bind_sampler(res, 0, 0, smp) != S2L_ERROR_INVALID_ARGUMENT;
   s2l_resources_destroy(res);
   if (failed)
     return failf(msg, size, "a bad binding was accepted");
@@ -135,8 +135,8 @@ static int check_reflection(s2l_context ctx, char *msg, size_t size) {
   s2l_reflection refl = NULL;
   s2l_binding_info b;
   uint32_t i, k, found = 0;
-  if (s2l_reflect(ctx, NULL, Source, sizeof Source - 1, "images.comp",
-                  &refl) != S2L_SUCCESS)
+  if (s2l_reflect(ctx, NULL, Source, sizeof Source - 1, "images.comp", &refl) !=
+      S2L_SUCCESS)
     return failf(msg, size, "reflect: %s", s2l_context_error(ctx));
   for (i = 0; i < s2l_reflection_binding_count(refl); ++i) {
     if (s2l_reflection_binding(refl, i, &b) != S2L_SUCCESS)
@@ -148,8 +148,8 @@ static int check_reflection(s2l_context ctx, char *msg, size_t size) {
       if (b.kind != want[k].kind || b.is_array != want[k].is_array ||
           b.array_size != want[k].array_size ||
           b.image_format != want[k].image_format ||
-          (k < 3 && (b.image_dim != 1 || b.image_arrayed ||
-                     b.image_multisampled))) {
+          (k < 3 &&
+           (b.image_dim != 1 || b.image_arrayed || b.image_multisampled))) {
         s2l_reflection_destroy(refl);
         return failf(msg, size,
                      "binding %u: kind %d, array %d of %u, format %u, dim %u",
@@ -205,8 +205,8 @@ int s2l_test_capi_images(char *msg, size_t size) {
   for (y = 0; y < 4; ++y)
     for (x = 0; x < 4; ++x) {
       float v = tex_value(x, y);
-      memcpy(bytes + d->level[0].offset + y * d->level[0].row_pitch + 4 * x,
-             &v, 4);
+      memcpy(bytes + d->level[0].offset + y * d->level[0].row_pitch + 4 * x, &v,
+             4);
     }
   {
     static const unsigned char t0[8] = {255, 0, 0, 255, 0, 51, 102, 255};
@@ -274,8 +274,8 @@ int s2l_test_capi_images(char *msg, size_t size) {
       want[11] = 40 / 255.0f;
       for (c = 0; c < 12; ++c)
         if (fabsf(o[c] - want[c]) > 1e-6f) {
-          failf(msg, size, "invocation (%d,%d) value %d: got %g, want %g", x,
-                y, c, o[c], want[c]);
+          failf(msg, size, "invocation (%d,%d) value %d: got %g, want %g", x, y,
+                c, o[c], want[c]);
           goto done;
         }
     }

@@ -223,14 +223,15 @@ TEST(RunArgsTest, PushConstantsAppendInMemoryOrder) {
 }
 
 TEST(RunArgsTest, ImagesAndSamplers) {
-  RunOptions O = parseOk(
-      {"s.comp", "--image", "1.2[3]:16x8x2:R32_SFLOAT:levels=2:view=3d:"
-                 "init=file:a:b.bin",
-       "--image=4:in.png", "--image", "5:6x6:layers=12:view=cubearray",
-       "--sampler", "1.2[3]", "--sampler",
-       "7:filter=linear,mipmap=linear,address=repeat,address-w=border,"
-       "border=int-opaque-white,unnormalized,compare=greater-or-equal,"
-       "lod=0.5:3,bias=-1.25,min=nearest"});
+  RunOptions O =
+      parseOk({"s.comp", "--image",
+               "1.2[3]:16x8x2:R32_SFLOAT:levels=2:view=3d:"
+               "init=file:a:b.bin",
+               "--image=4:in.png", "--image", "5:6x6:layers=12:view=cubearray",
+               "--sampler", "1.2[3]", "--sampler",
+               "7:filter=linear,mipmap=linear,address=repeat,address-w=border,"
+               "border=int-opaque-white,unnormalized,compare=greater-or-equal,"
+               "lod=0.5:3,bias=-1.25,min=nearest"});
   ASSERT_EQ(O.Images.size(), 3u);
   const RunImage &A = O.Images[0];
   EXPECT_EQ(A.Set, 1u);
@@ -525,10 +526,12 @@ struct UsageCase {
 };
 
 const UsageCase UsageCases[] = {
-    {"ElementIndexMalformed", {"{SHADER}", "--buffer", "0[x]:16"},
+    {"ElementIndexMalformed",
+     {"{SHADER}", "--buffer", "0[x]:16"},
      "malformed binding '0[x]' (expected [SET.]BINDING or "
      "[SET.]BINDING[INDEX])"},
-    {"ElementIndexUnclosed", {"{SHADER}", "--buffer", "0[1:16"},
+    {"ElementIndexUnclosed",
+     {"{SHADER}", "--buffer", "0[1:16"},
      "malformed binding"},
     {"ElementGivenTwice",
      {"{SHADER}", "--buffer", "0.1[2]:16", "--buffer", "0.1[2]:32"},

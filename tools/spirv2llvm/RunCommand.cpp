@@ -211,15 +211,24 @@ using DescriptorKind = ComputeInfo::DescriptorKind;
 
 const char *kindName(DescriptorKind K) {
   switch (K) {
-  case DescriptorKind::UniformBuffer: return "uniform buffer";
-  case DescriptorKind::StorageBuffer: return "storage buffer";
-  case DescriptorKind::SampledImage: return "sampled image";
-  case DescriptorKind::StorageImage: return "storage image";
-  case DescriptorKind::Sampler: return "sampler";
-  case DescriptorKind::CombinedImageSampler: return "combined image sampler";
-  case DescriptorKind::UniformTexelBuffer: return "uniform texel buffer";
-  case DescriptorKind::StorageTexelBuffer: return "storage texel buffer";
-  case DescriptorKind::InputAttachment: return "input attachment";
+  case DescriptorKind::UniformBuffer:
+    return "uniform buffer";
+  case DescriptorKind::StorageBuffer:
+    return "storage buffer";
+  case DescriptorKind::SampledImage:
+    return "sampled image";
+  case DescriptorKind::StorageImage:
+    return "storage image";
+  case DescriptorKind::Sampler:
+    return "sampler";
+  case DescriptorKind::CombinedImageSampler:
+    return "combined image sampler";
+  case DescriptorKind::UniformTexelBuffer:
+    return "uniform texel buffer";
+  case DescriptorKind::StorageTexelBuffer:
+    return "storage texel buffer";
+  case DescriptorKind::InputAttachment:
+    return "input attachment";
   }
   return "resource";
 }
@@ -281,7 +290,8 @@ std::optional<std::string> checkImageResource(const RunOptions &O,
   std::string Ref = bindingName(B.Set, B.Binding, Index);
   bool HasImage = O.findImage(B.Set, B.Binding, Index);
   bool HasSampler = O.findSampler(B.Set, B.Binding, Index);
-  if ((needsImage(B.Kind) && !HasImage) || (needsSampler(B.Kind) && !HasSampler))
+  if ((needsImage(B.Kind) && !HasImage) ||
+      (needsSampler(B.Kind) && !HasSampler))
     return "the shader's binding " + Ref + " is a " + kindName(B.Kind) +
            (B.Kind == DescriptorKind::CombinedImageSampler
                 ? std::string(HasImage     ? " and has no --sampler"
@@ -323,8 +333,8 @@ std::optional<std::string> checkResources(const RunOptions &O,
       for (const GivenResource &G : Given)
         if (G.Set == B.Set && G.Binding == B.Binding && !G.Index)
           return std::string(G.Option) + " " + Name +
-                 ": the shader's binding " + Name + " is an array of " +
-                 Size + " " + Kind + "s; give its elements as " +
+                 ": the shader's binding " + Name + " is an array of " + Size +
+                 " " + Kind + "s; give its elements as " +
                  howToGive(B, Name + "[INDEX]");
       if (!O.hasElements(B.Set, B.Binding))
         return isBufferKind(B.Kind)
@@ -356,8 +366,8 @@ std::optional<std::string> checkResources(const RunOptions &O,
     for (const GivenResource &G : Given)
       if (G.Set == B.Set && G.Binding == B.Binding && G.Index)
         return std::string(G.Option) + " " + Name +
-               "[...]: the shader's binding " + Name + " is a single " +
-               Kind + ", not an array";
+               "[...]: the shader's binding " + Name + " is a single " + Kind +
+               ", not an array";
     if (!isBufferKind(B.Kind)) {
       if (auto E = checkImageResource(O, B, std::nullopt))
         return E;
@@ -414,10 +424,10 @@ void printSummary(const RunOptions &O, const std::string &Entry,
   for (const RunBuffer &B : O.Buffers) {
     const ComputeInfo::Binding *SB = findBinding(Info, B.Set, B.Binding);
     Out << "binding:   " << bindingName(B.Set, B.Binding, B.Index) << " "
-        << (!SB                      ? "unused"
+        << (!SB                       ? "unused"
             : !isBufferKind(SB->Kind) ? kindName(SB->Kind)
-            : SB->IsUniform          ? "uniform"
-                                     : "storage")
+            : SB->IsUniform           ? "uniform"
+                                      : "storage")
         << ", " << B.Size << " bytes, init=" << B.Init.Text << "\n";
   }
   for (size_t I = 0; I < O.Images.size(); ++I) {

@@ -2,9 +2,9 @@
 //
 // `spirv2llvm run SHADER [options]` translates and JIT-compiles a GLCompute
 // entry point, binds buffers, images and samplers it creates and
-// initializes from the command line, dispatches the shader through ComputeShader (Compute.h), times the
-// dispatches and can write the buffers out afterwards. Its last line is
-// machine-readable:
+// initializes from the command line, dispatches the shader through
+// ComputeShader (Compute.h), times the dispatches and can write the buffers
+// and images out afterwards. Its last line is machine-readable:
 //
 //   RESULT invocations=N dispatches=N median_ms=X min_ms=X max_ms=X
 //          minv_per_s=X compile_ms=X            (one line)

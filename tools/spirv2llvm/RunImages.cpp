@@ -81,9 +81,7 @@ bool hasAlpha(const FormatInfo &F) {
   return false;
 }
 
-uint16_t clampTo16(double V) {
-  return uint16_t(std::clamp(V, 0.0, 65535.0));
-}
+uint16_t clampTo16(double V) { return uint16_t(std::clamp(V, 0.0, 65535.0)); }
 
 } // namespace
 
@@ -107,9 +105,8 @@ bool parseBindingRef(StringRef S, uint32_t &Set, uint32_t &Binding,
 }
 
 const char *viewOptionName(uint32_t ViewType) {
-  static const char *const Names[] = {"1d",      "2d",      "3d",
-                                      "cube",    "1darray", "2darray",
-                                      "cubearray", "buffer"};
+  static const char *const Names[] = {
+      "1d", "2d", "3d", "cube", "1darray", "2darray", "cubearray", "buffer"};
   return ViewType <= S2L_VIEW_BUFFER ? Names[ViewType] : "?";
 }
 
@@ -184,8 +181,8 @@ Expected<RunImage> parseImageSpec(StringRef V) {
                          "' (a Vulkan format name such as R8G8B8A8_UNORM, "
                          "R32_SFLOAT or R32_UINT)");
       if (I.Fmt)
-        return makeError("more than one format ('" +
-                         formatInfo(*I.Fmt)->Name + "' and '" + Item + "')");
+        return makeError("more than one format ('" + formatInfo(*I.Fmt)->Name +
+                         "' and '" + Item + "')");
       I.Fmt = *F;
     } else if (Key == "levels" || Key == "layers") {
       uint32_t N;
@@ -340,15 +337,15 @@ Expected<Image> createRunImage(const RunImage &I,
                                const ComputeInfo::Binding *B) {
   std::optional<uint32_t> ShaderView = B ? viewForShader(*B) : std::nullopt;
   ImageDesc D;
-  D.ViewType = I.ViewType   ? *I.ViewType
-               : ShaderView ? *ShaderView
+  D.ViewType = I.ViewType    ? *I.ViewType
+               : ShaderView  ? *ShaderView
                : I.Depth > 1 ? uint32_t(S2L_VIEW_3D)
                              : uint32_t(S2L_VIEW_2D);
   if (I.ViewType && ShaderView && *I.ViewType != *ShaderView)
     return makeError(Twine("view ") + viewOptionName(*I.ViewType) +
                      ", but the shader declares a " +
-                     viewOptionName(*ShaderView) + " image (view=" +
-                     viewOptionName(*ShaderView) + ")");
+                     viewOptionName(*ShaderView) +
+                     " image (view=" + viewOptionName(*ShaderView) + ")");
   bool Arrayed = D.ViewType == S2L_VIEW_1D_ARRAY ||
                  D.ViewType == S2L_VIEW_2D_ARRAY ||
                  D.ViewType == S2L_VIEW_CUBE_ARRAY;
@@ -361,21 +358,21 @@ Expected<Image> createRunImage(const RunImage &I,
   bool IsCube =
       D.ViewType == S2L_VIEW_CUBE || D.ViewType == S2L_VIEW_CUBE_ARRAY;
   D.Layers = I.Layers.value_or(IsCube ? 6 : 1);
-  D.Fmt = I.Fmt                         ? *I.Fmt
-          : B && B->ImageFormat         ? Format(B->ImageFormat)
-                                        : Format::R8G8B8A8_UNORM;
+  D.Fmt = I.Fmt                 ? *I.Fmt
+          : B && B->ImageFormat ? Format(B->ImageFormat)
+                                : Format::R8G8B8A8_UNORM;
   // Vulkan makes a storage image's declared format and its view's format
   // match (else the texels read and written are undefined): refuse instead.
   if (I.Fmt && B && B->ImageFormat && uint32_t(*I.Fmt) != B->ImageFormat &&
       (B->Kind == ComputeInfo::DescriptorKind::StorageImage ||
        B->Kind == ComputeInfo::DescriptorKind::StorageTexelBuffer)) {
     const FormatInfo *Declared = formatInfo(Format(B->ImageFormat));
-    return makeError(
-        "format " + formatInfo(*I.Fmt)->Name + ", but the shader declares " +
-        "the storage image with format " +
-        (Declared ? std::string(Declared->Name)
-                  : std::to_string(B->ImageFormat)) +
-        " (leave FORMAT out to use it)");
+    return makeError("format " + formatInfo(*I.Fmt)->Name +
+                     ", but the shader declares " +
+                     "the storage image with format " +
+                     (Declared ? std::string(Declared->Name)
+                               : std::to_string(B->ImageFormat)) +
+                     " (leave FORMAT out to use it)");
   }
   D.Levels = I.Levels;
   std::optional<Rgba8Image> Png;
@@ -402,10 +399,10 @@ Expected<Image> createRunImage(const RunImage &I,
     return makeError(Img.status().message());
   if (Png) {
     for (uint32_t Y = 0; Y < D.Height; ++Y)
-      std::memcpy(Img->texelAddress(0, 0, Y, 0), &Png->Texels[size_t(Y) *
-                                                              D.Width * 4],
-                  size_t(D.Width) * 4);
-  } else if (Error E = fillBuffer(I.Init, {Img->bytes().data(), Img->bytes().size()})) {
+      std::memcpy(Img->texelAddress(0, 0, Y, 0),
+                  &Png->Texels[size_t(Y) * D.Width * 4], size_t(D.Width) * 4);
+  } else if (Error E = fillBuffer(I.Init,
+                                  {Img->bytes().data(), Img->bytes().size()})) {
     return E;
   }
   return std::move(*Img);

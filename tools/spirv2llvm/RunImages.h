@@ -1,4 +1,4 @@
-//===- RunImages.h - `run --image` and `--sampler` ---------------*- C++ -*-===//
+//===- RunImages.h - `run --image` and `--sampler` --------------*- C++ -*-===//
 //
 // The image and sampler resources of `spirv2llvm run`: parsing
 //
