@@ -227,12 +227,13 @@ TEST(RunArgsTest, ImagesAndSamplers) {
       parseOk({"s.comp", "--image",
                "1.2[3]:16x8x2:R32_SFLOAT:levels=2:view=3d:"
                "init=file:a:b.bin",
-               "--image=4:in.png", "--image", "5:6x6:layers=12:view=cubearray",
+               "--image=4:in.png", "--image",
+       "5:6x6:layers=12:view=cubearray:samples=1", "--image", "6:8x8:samples=4",
                "--sampler", "1.2[3]", "--sampler",
                "7:filter=linear,mipmap=linear,address=repeat,address-w=border,"
                "border=int-opaque-white,unnormalized,compare=greater-or-equal,"
                "lod=0.5:3,bias=-1.25,min=nearest"});
-  ASSERT_EQ(O.Images.size(), 3u);
+  ASSERT_EQ(O.Images.size(), 4u);
   const RunImage &A = O.Images[0];
   EXPECT_EQ(A.Set, 1u);
   EXPECT_EQ(A.Binding, 2u);
@@ -251,6 +252,9 @@ TEST(RunArgsTest, ImagesAndSamplers) {
   EXPECT_FALSE(O.Images[1].ViewType);
   EXPECT_EQ(O.Images[2].Layers, 12u);
   EXPECT_EQ(O.Images[2].ViewType, uint32_t(S2L_VIEW_CUBE_ARRAY));
+  EXPECT_EQ(O.Images[2].Samples, 1u);
+  EXPECT_EQ(O.Images[3].Samples, 4u);
+  EXPECT_EQ(O.Images[0].Samples, 1u);
   EXPECT_EQ(O.findImage(1, 2, 3u), &O.Images[0]);
   EXPECT_EQ(O.findImage(1, 2), nullptr);
 

@@ -61,7 +61,7 @@ Resources:
                             fill_f32:V       V
                             file:PATH        the file's bytes (rest zero)
   --image [SET.]BINDING[[INDEX]]:WxH[xD][:FORMAT][:levels=N][:layers=N]
-          [:view=VIEW][:init=KIND]
+          [:samples=N][:view=VIEW][:init=KIND]
   --image [SET.]BINDING[[INDEX]]:FILE.png[:FORMAT]
                           an image for a storage, sampled or combined image,
                           texel buffer (W alone: N texels) or input
@@ -70,8 +70,8 @@ Resources:
                           default: the shader's declared format, else
                           R8G8B8A8_UNORM); VIEW is 1d, 2d, 3d, cube, 1darray,
                           2darray, cubearray or buffer (default: what the
-                          shader declares); levels and layers default to 1
-                          (6 for cubes); init=KIND as for --buffer, applied
+                          shader declares); levels, layers and samples
+                          default to 1 (layers 6 for cubes); init=KIND as for --buffer, applied
                           to the image's bytes (all levels, tightly packed).
                           A PNG is read as RGBA8 into level 0 (FORMAT one of
                           R8G8B8A8_UNORM, _SRGB, _UINT, ...)
@@ -122,8 +122,8 @@ Output:
   --dump [SET.]BINDING[[INDEX]]:PATH
                           write the buffer or image to PATH after the run
                           (the result of one dispatch). An image goes out as
-                          a PNG when PATH ends in .png: level 0, layers and
-                          3D slices stacked top to bottom, RGBA8 for formats
+                          a PNG when PATH ends in .png: level 0, sample 0,
+                          layers and 3D slices stacked top to bottom, RGBA8 for formats
                           of 8-bit UNORM/sRGB components, else RGBA16
                           (float values clamped to [0,1], integers to
                           0..65535); any other PATH gets the image's bytes
@@ -444,6 +444,8 @@ void printSummary(const RunOptions &O, const std::string &Entry,
         << (D.Levels > 1 ? "s" : "");
     if (D.Layers > 1)
       Out << ", " << D.Layers << " layers";
+    if (D.Samples > 1)
+      Out << ", " << D.Samples << " samples";
     Out << ", " << (RI.PngPath.empty() ? "init=" + RI.Init.Text : RI.PngPath)
         << "\n";
   }

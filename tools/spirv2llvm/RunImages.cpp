@@ -139,7 +139,8 @@ Expected<RunImage> parseImageSpec(StringRef V) {
   I.Spec = V.str();
   const char *Expected =
       "expected [SET.]BINDING[[INDEX]]:WxH[xD][:FORMAT][:levels=N]"
-      "[:layers=N][:view=VIEW][:init=KIND] or [SET.]BINDING[[INDEX]]:FILE.png";
+      "[:layers=N][:samples=N][:view=VIEW][:init=KIND] or "
+      "[SET.]BINDING[[INDEX]]:FILE.png";
   if (!V.contains(':'))
     return makeError(Expected);
   auto [Ref, Rest] = V.split(':');
@@ -184,15 +185,17 @@ Expected<RunImage> parseImageSpec(StringRef V) {
         return makeError("more than one format ('" + formatInfo(*I.Fmt)->Name +
                          "' and '" + Item + "')");
       I.Fmt = *F;
-    } else if (Key == "levels" || Key == "layers") {
+    } else if (Key == "levels" || Key == "layers" || Key == "samples") {
       uint32_t N;
       if (!parseU32(Value, N) || N == 0)
         return makeError("malformed " + Key + " '" + Value +
                          "' (a positive count)");
       if (Key == "levels")
         I.Levels = N;
-      else
+      else if (Key == "layers")
         I.Layers = N;
+      else
+        I.Samples = N;
     } else if (Key == "view") {
       I.ViewType = parseView(Value);
       if (!I.ViewType)
@@ -201,8 +204,8 @@ Expected<RunImage> parseImageSpec(StringRef V) {
                          "or buffer)");
     } else {
       return makeError("unknown image option '" + Item +
-                       "' (FORMAT, levels=N, layers=N, view=VIEW or "
-                       "init=KIND)");
+                       "' (FORMAT, levels=N, layers=N, samples=N, view=VIEW "
+                       "or init=KIND)");
     }
   }
   if (!I.PngPath.empty() && I.Fmt && !isRgba8Layout(*formatInfo(*I.Fmt)))
@@ -375,6 +378,14 @@ Expected<Image> createRunImage(const RunImage &I,
                      " (leave FORMAT out to use it)");
   }
   D.Levels = I.Levels;
+  D.Samples = I.Samples;
+  if (B && viewForShader(*B) && B->ImageMultisampled != (D.Samples > 1))
+    return makeError(B->ImageMultisampled
+                         ? "the shader declares a multisampled image: give "
+                           "samples=N (2, 4, ...)"
+                         : "samples=" + std::to_string(D.Samples) +
+                               ", but the shader's image is not "
+                               "multisampled");
   std::optional<Rgba8Image> Png;
   if (!I.PngPath.empty()) {
     auto P = readPng(I.PngPath);
@@ -423,7 +434,7 @@ Error dumpImage(const Image &Img, const std::string &Path) {
     }
     return EC ? WriteError(EC.message()) : Error::success();
   }
-  // Level 0; layers (or 3D slices) stacked top to bottom.
+  // Level 0, sample 0; layers (or 3D slices) stacked top to bottom.
   const s2l_image &Desc = Img.descriptor();
   const FormatInfo &F = Img.formatInfo();
   uint32_t W = Desc.level[0].width, H = Desc.level[0].height;

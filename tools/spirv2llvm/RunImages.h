@@ -3,7 +3,7 @@
 // The image and sampler resources of `spirv2llvm run`: parsing
 //
 //   --image   [SET.]BINDING[[INDEX]]:WxH[xD][:FORMAT][:levels=N][:layers=N]
-//                                   [:view=VIEW][:init=KIND]
+//                                   [:samples=N][:view=VIEW][:init=KIND]
 //   --image   [SET.]BINDING[[INDEX]]:FILE.png[:FORMAT]
 //   --sampler [SET.]BINDING[[INDEX]][:KEY=VALUE,...]
 //
@@ -38,7 +38,7 @@ struct RunImage {
   std::optional<Format> Fmt;
   std::optional<uint32_t> ViewType;
   std::optional<uint32_t> Layers;
-  uint32_t Width = 0, Height = 0, Depth = 1, Levels = 1;
+  uint32_t Width = 0, Height = 0, Depth = 1, Levels = 1, Samples = 1;
   /// A PNG file to load level 0 from (then Width and Height are its own).
   std::string PngPath;
   BufferInit Init;
@@ -82,8 +82,9 @@ llvm::Expected<Image> createRunImage(const RunImage &I,
                                      const ComputeInfo::Binding *B);
 
 /// Writes \p Img to \p Path: a PNG when the path ends in ".png" (level 0,
-/// layers and depth slices stacked top to bottom; 8-bit UNORM/sRGB formats
-/// as RGBA8, all others as RGBA16), else every byte as laid out in memory.
+/// sample 0, layers and depth slices stacked top to bottom; 8-bit
+/// UNORM/sRGB formats as RGBA8, all others as RGBA16), else every byte as
+/// laid out in memory.
 llvm::Error dumpImage(const Image &Img, const std::string &Path);
 
 } // namespace spirv2llvm
