@@ -228,8 +228,8 @@ TEST(RunArgsTest, ImagesAndSamplers) {
                "1.2[3]:16x8x2:R32_SFLOAT:levels=2:view=3d:"
                "init=file:a:b.bin",
                "--image=4:in.png", "--image",
-       "5:6x6:layers=12:view=cubearray:samples=1", "--image", "6:8x8:samples=4",
-               "--sampler", "1.2[3]", "--sampler",
+               "5:6x6:layers=12:view=cubearray:samples=1", "--image",
+               "6:8x8:samples=4", "--sampler", "1.2[3]", "--sampler",
                "7:filter=linear,mipmap=linear,address=repeat,address-w=border,"
                "border=int-opaque-white,unnormalized,compare=greater-or-equal,"
                "lod=0.5:3,bias=-1.25,min=nearest"});
