@@ -71,6 +71,8 @@ Texel texelAt(SampleState &S, uint32_t Level, int32_t I, int32_t J,
   Texel T;
   if (S.Cube) {
     int32_t N = int32_t(L.width);
+    if (N <= 0)
+      return compared(S, Texel{0, 0, 0, 0});
     bool OutI = I < 0 || I >= N, OutJ = J < 0 || J >= N;
     if (!OutI && !OutJ) {
       S.A.load(Level, I, J, int32_t(Layer + Face), 0, T);

@@ -356,3 +356,57 @@ TEST(ImageStorage, TexelAccessErrors) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ImageOps, MalformedDescriptorsReadZero) {
+  // Zero sizes, an unknown format, no levels: every operation reads zero
+  // (and does not divide by zero or loop).
+  uint8_t Texels[64] = {1, 2, 3, 4};
+  s2l_image Bad = {};
+  Bad.data = Texels;
+  Bad.format = uint32_t(Format::R8G8B8A8_UNORM);
+  Bad.view_type = S2L_VIEW_CUBE;
+  Bad.layers = 6;
+  Bad.levels = 1;
+  Bad.samples = 1;
+  s2l_sampler S = makeSampler(Linear, Repeat);
+  S.max_anisotropy = 1e30f;
+  for (uint32_t Dim : {Dim1D, Dim2D, Dim3D, DimCube}) {
+    s2l_image_operands O = sampleOps(Dim, 0.3f, 0.6f, 0.2f);
+    O.flags |= S2L_IMAGE_HAS_GRAD;
+    O.grad_x[0] = 1e20f;
+    O.grad_y[1] = 1;
+    for (uint32_t Op : {S2L_IMAGE_OP_SAMPLE, S2L_IMAGE_OP_GATHER,
+                        S2L_IMAGE_OP_FETCH, S2L_IMAGE_OP_READ}) {
+      O.op = Op;
+      EXPECT_EQ(runBits(O, &Bad, &S), (UInt4{0, 0, 0, 0})) << "op " << Op;
+    }
+  }
+  Bad.format = 99999;
+  Bad.level[0] = {0, 4, 4, 1, 1, 1, 0};
+  s2l_image_operands O = sampleOps(Dim2D, 0.3f, 0.6f);
+  EXPECT_EQ(runBits(O, &Bad, &S), (UInt4{0, 0, 0, 0}));
+}
+
+TEST(ImageOps, HugeAnisotropyIsBounded) {
+  // maxAnisotropy beyond Vulkan's 16 acts as 16: a 4096:1 footprint takes
+  // 16 probes, at u = 32 + 64 * ((k + 0.5) / 16 - 0.5) = 2 + 4k; the image
+  // has one level, so probe k reads texel 2 + 4k.
+  Image I = makeImage({Format::R32_SFLOAT, S2L_VIEW_2D, 64, 1});
+  fillFloat(I, [](uint32_t, uint32_t X, uint32_t, uint32_t) {
+    return Float4{float(X), 0, 0, 1};
+  });
+  s2l_sampler S = makeSampler(Nearest);
+  S.max_anisotropy = 1000;
+  s2l_image_operands O = sampleOps(Dim2D, 0.5f, 0.5f);
+  O.flags |= S2L_IMAGE_HAS_GRAD;
+  O.grad_x[0] = 1;         // 64 texels
+  O.grad_y[1] = 1.0f / 64; // 1/64 texel
+  float Sum = 0;
+  for (int K = 0; K < 16; ++K)
+    Sum += float(2 + 4 * K);
+  EXPECT_FLOAT_EQ(runFloat(O, I, &S)[0], Sum / 16);
+}
+
+} // namespace
