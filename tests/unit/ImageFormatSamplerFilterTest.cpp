@@ -269,6 +269,23 @@ TEST(ImageSamplerFilter, DepthCompareEveryOp) {
   }
 }
 
+TEST(ImageSamplerFilter, DepthCompareNeedsCompareEnable) {
+  // Undefined in Vulkan; like llvmpipe, a sampler without compare returns
+  // the depth.
+  Image I = makeImage({Format::D32_SFLOAT, S2L_VIEW_1D, 1});
+  fillFloat(I, [](uint32_t, uint32_t, uint32_t, uint32_t) {
+    return Float4{0.25f, 0, 0, 1};
+  });
+  s2l_sampler S = makeSampler(Nearest);
+  S.compare_op = Always;
+  s2l_image_operands O = sampleOps(Dim1D, 0.5f);
+  O.flags |= S2L_IMAGE_HAS_DREF;
+  O.dref = 0.5f;
+  EXPECT_EQ(runFloat(O, I, &S)[0], 0.25f);
+  S.compare_enable = 1;
+  EXPECT_EQ(runFloat(O, I, &S)[0], 1.0f);
+}
+
 TEST(ImageSamplerFilter, DepthCompareBeforeFiltering) {
   Image I = makeImage({Format::D32_SFLOAT, S2L_VIEW_1D, 2});
   fillFloat(I, [](uint32_t, uint32_t X, uint32_t, uint32_t) {
