@@ -419,3 +419,32 @@ TEST(ImageSamplerFilter, NullSamplerOrImageReadsZero) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ImageSamplerFilter, LinearMirrorClampToEdge) {
+  // Texels 1, 2, 4, 8. At s = -0.3 (u = -1.2, u - 0.5 = -1.7): i0 = -2,
+  // i1 = -1, alpha = weight8(-1.2); mirror(-2) = 1, mirror(-1) = 0.
+  Image I = ramp1D();
+  s2l_sampler S = makeSampler(Linear, MirrorClampToEdge);
+  float A = weight8(-0.3f * 4);
+  EXPECT_FLOAT_EQ(runFloat(sampleOps(Dim1D, -0.3f), I, &S)[0],
+                  (1 - A) * 2 + A * 1);
+  // Mirrored repeat at s = 1.1 (u = 4.4, i0 = 3, i1 = 4 -> 3).
+  S = makeSampler(Linear, MirroredRepeat);
+  EXPECT_FLOAT_EQ(runFloat(sampleOps(Dim1D, 1.1f), I, &S)[0], 8.0f);
+}
+
+TEST(ImageSamplerFilter, LinearDoesNotBlendLayers) {
+  // Layer l holds 10 l + x: a linear filter blends texels of one layer.
+  Image I = makeImage({Format::R32_SFLOAT, S2L_VIEW_1D_ARRAY, 2, 1, 1, 3});
+  fillFloat(I, [](uint32_t, uint32_t X, uint32_t, uint32_t L) {
+    return Float4{float(10 * L + X), 0, 0, 1};
+  });
+  s2l_sampler S = makeSampler(Linear);
+  s2l_image_operands O = sampleOps(Dim1D, 0.5f, 1.4f); // u = 1, layer 1
+  O.arrayed = 1;
+  EXPECT_FLOAT_EQ(runFloat(O, I, &S)[0], 10.5f);
+}
+
+} // namespace
