@@ -36,6 +36,10 @@
 // VK_EXT_robustness2, robustBufferAccess2 and robustImageAccess2, for tests
 // of the out-of-range results abi.h promises (reads of zero).
 //
+// Descriptor arrays of images: Mesa 22.3's lavapipe lacks
+// shader*ImageArrayDynamicIndexing and *TexelBufferArrayDynamicIndexing, so
+// shaders must index them with constants.
+//
 // Limitations: one queue, one dispatch at a time, single-sample images,
 // no combined depth/stencil or stencil-only images, 32-bit specialization
 // constants only. Not thread safe.
