@@ -1626,6 +1626,14 @@ std::string VulkanComputeRunner::deviceName() const {
 
 uint32_t VulkanComputeRunner::apiVersion() const { return P->ApiVersion; }
 
+uint32_t VulkanComputeRunner::subTexelPrecisionBits() const {
+  return P->Props.limits.subTexelPrecisionBits;
+}
+
+uint32_t VulkanComputeRunner::mipmapPrecisionBits() const {
+  return P->Props.limits.mipmapPrecisionBits;
+}
+
 const VkSubgroupInfo &VulkanComputeRunner::subgroupInfo() const {
   return P->Subgroups;
 }

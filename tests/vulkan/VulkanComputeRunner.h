@@ -237,6 +237,12 @@ public:
   /// VkPhysicalDeviceProperties::deviceName, e.g.
   /// "llvmpipe (LLVM 15.0.6, 256 bits)".
   std::string deviceName() const;
+  /// VkPhysicalDeviceLimits::subTexelPrecisionBits and
+  /// mipmapPrecisionBits: the precision of filtering weights and of the
+  /// fraction of the level of detail, which bound how far a correct linear
+  /// filter may be from lavapipe's (tests/vulkan/ImageOpLavapipeTest.cpp).
+  uint32_t subTexelPrecisionBits() const;
+  uint32_t mipmapPrecisionBits() const;
   /// The API version the device was created with (VK_MAKE_API_VERSION).
   uint32_t apiVersion() const;
   const VkSubgroupInfo &subgroupInfo() const;
