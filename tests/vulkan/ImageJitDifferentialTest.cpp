@@ -255,6 +255,39 @@ TEST_P(ImageJitDifferential, SameBuffersAndImages) {
   EXPECT_EQ(Diff, "") << C.Name;
 }
 
+/// The harness itself, on a shader the translator already runs (buffers
+/// only): so that its JIT side is known to work before images arrive, and
+/// a difference is known to show.
+TEST(ImageJitDifferentialHarness, BuffersOnlyShaderRunsAndCompares) {
+  ASSERT_TRUE(runner()) << "cannot create the vulkan runner";
+  ImageDiffCase C;
+  C.Name = "buffers_only";
+  C.Glsl = R"(#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer In { float A[]; };
+layout(set = 1, binding = 2) buffer Out { float B[]; };
+void main() {
+  uint I = gl_GlobalInvocationID.x;
+  B[I] = A[I] * 3.0 + float(I);
+}
+)";
+  std::mt19937 Rng(1);
+  C.Buffers = {{0, 0, false, floatTexels(64 * 4, Rng)}, {1, 2, false, {}}};
+  C.Buffers[1].Data.assign(64 * 4, 0);
+  C.Groups = {4, 1, 1};
+  auto Words = compileCase(C);
+  ASSERT_TRUE(bool(Words)) << llvm::toString(Words.takeError());
+  auto Ref = runOnLavapipe(*runner(), *Words, C);
+  ASSERT_TRUE(bool(Ref)) << llvm::toString(Ref.takeError());
+  auto Got = runOnJit(*Words, C, 4, Backend::Simd);
+  ASSERT_TRUE(bool(Got)) << llvm::toString(Got.takeError());
+  EXPECT_NE(Ref->Buffers[1], C.Buffers[1].Data);
+  EXPECT_EQ(compareResults(C, *Ref, *Got), "");
+  Got->Buffers[1][5] ^= 1;
+  EXPECT_NE(compareResults(C, *Ref, *Got).find("buffer 1 byte 5"),
+            std::string::npos);
+}
+
 std::vector<Param> params(unsigned W, Backend Bk) {
   std::vector<Param> P;
   for (size_t I = 0; I < cases().size(); ++I)

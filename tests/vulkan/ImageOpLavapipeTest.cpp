@@ -643,6 +643,55 @@ std::vector<OpCase> mipCases(std::mt19937 &Rng, double Bilinear,
     Cases.push_back(C);
   }
   {
+    // The sampler's bias and level clamps (minLod, maxLod) on top of an
+    // explicit lod, and a constant texel offset.
+    OpCase C;
+    C.Name = "lod_offset_bias_and_clamps";
+    C.Image = makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
+                        S2L_VIEW_2D, 16, 16, 1, 1, 5, Rng);
+    C.Image.Sampler = makeSampler(0, 0, 0);
+    C.Image.Sampler.mip_lod_bias = 1.0f;
+    C.Image.Sampler.min_lod = 1.0f;
+    C.Image.Sampler.max_lod = 3.0f;
+    C.Decl = "uniform sampler2D Tex;";
+    C.Stmt = "R[K] = textureLodOffset(Tex, F.xy, F.w, ivec2(-3, 2));";
+    std::uniform_real_distribution<float> Lod(-3.0f, 5.0f);
+    std::uniform_real_distribution<float> Frac(0.1f, 0.9f);
+    for (int K = 0; K < 64; ++K)
+      C.F.push_back({safeCoord(Rng, 16, -1, 2), safeCoord(Rng, 16, -1, 2), 0,
+                     std::floor(Lod(Rng)) + 0.5f + Frac(Rng)});
+    C.I = izeros(C.F.size());
+    C.Ref = [](const Vec4 &F, const IVec4 &, s2l_image &Img,
+               const s2l_sampler *S, uint32_t Out[4]) {
+      s2l_image_operands O =
+          baseOps(S2L_IMAGE_OP_SAMPLE, Dim2D, false, S2L_IMAGE_FLOAT);
+      O.flags = S2L_IMAGE_HAS_LOD | S2L_IMAGE_HAS_OFFSET;
+      O.coord[0] = F[0];
+      O.coord[1] = F[1];
+      O.lod = F[3];
+      O.offset[0] = -3;
+      O.offset[1] = 2;
+      s2l_image_op(&O, &Img, S, Out);
+    };
+    Cases.push_back(C);
+  }
+  {
+    OpCase C;
+    C.Name = "lod_1d_array_linear";
+    C.Image = makeImage(VkImageKind::CombinedImageSampler, R16G16B16A16_SFLOAT,
+                        S2L_VIEW_1D_ARRAY, 8, 1, 1, 3, 1, Rng);
+    C.Image.Sampler = makeSampler(1, 0, 1);
+    C.Decl = "uniform sampler1DArray Tex;";
+    C.Stmt = "R[K] = textureLod(Tex, F.xy, F.w);";
+    for (int K = 0; K < 48; ++K)
+      C.F.push_back({safeCoord(Rng, 8, -1, 2), float(K % 3) + 0.2f, 0, 0});
+    C.I = izeros(C.F.size());
+    C.Ref = sampleLodRef(Dim1D, true, 2);
+    // One lerp; halves of k/1024 are exact.
+    C.Tolerance = Bilinear / 2;
+    Cases.push_back(C);
+  }
+  {
     OpCase C;
     C.Name = "lod_2d_array_linear";
     C.Image = makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
