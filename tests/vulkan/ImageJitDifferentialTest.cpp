@@ -21,7 +21,9 @@ using namespace spirv2llvm::vk;
 namespace {
 
 enum : uint32_t {
+  R8G8B8A8_UNORM = 37,
   R32_UINT = 98,
+  D32_SFLOAT = 126,
   R32G32B32A32_SFLOAT = 109,
 };
 
@@ -198,6 +200,68 @@ void main() {
     C.Buffers = {buffer(3, 32)};
     Cases.push_back(C);
   }
+  {
+    // Each address mode and a border colour, on 5 combined samplers
+    // indexed with constants (lavapipe has no dynamic indexing), nearest
+    // and linear.
+    ImageDiffCase C;
+    C.Name = "address_modes_sampler_array";
+    C.Glsl = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) uniform sampler2D Tex[5];
+layout(set = 0, binding = 1) buffer Out { vec4 R[]; };
+void main() {
+  uint I = gl_GlobalInvocationID.x;
+  vec2 UV = vec2(float(I % 8u) * 0.61 - 1.93, float(I / 8u) * 0.57 - 1.71);
+  R[5u * I + 0u] = textureLod(Tex[0], UV, 0.0);
+  R[5u * I + 1u] = textureLod(Tex[1], UV, 0.0);
+  R[5u * I + 2u] = textureLod(Tex[2], UV, 0.0);
+  R[5u * I + 3u] = textureLod(Tex[3], UV, 0.0);
+  R[5u * I + 4u] = textureLod(Tex[4], UV, 0.0);
+}
+)";
+    for (uint32_t Mode = 0; Mode < 5; ++Mode) {
+      VkImageSpec I = image(VkImageKind::CombinedImageSampler,
+                            R32G32B32A32_SFLOAT, S2L_VIEW_2D, 5, 3, 1, 1, Rng);
+      I.Sampler = sampler(Mode % 2, 0, Mode);
+      I.Sampler.border_color = 4;
+      I.ArrayElement = Mode;
+      C.Images.push_back(I);
+    }
+    C.Buffers = {buffer(1, 5 * 64 * 16)};
+    C.FloatTolerance = 2.0 / 256 + 1e-5;
+    Cases.push_back(C);
+  }
+  {
+    ImageDiffCase C;
+    C.Name = "unorm8_store_and_shadow";
+    C.Glsl = R"(#version 450
+layout(local_size_x = 4, local_size_y = 4) in;
+layout(set = 0, binding = 0, rgba8) uniform writeonly image3D Img;
+layout(set = 0, binding = 1) uniform sampler2DShadow Depth;
+layout(set = 0, binding = 2) buffer Out { float R[]; };
+void main() {
+  ivec3 P = ivec3(gl_GlobalInvocationID);
+  float X = float(P.x + 4 * P.y + 16 * P.z);
+  imageStore(Img, P, vec4(X / 37.0 - 0.3, sin(X), X * 0.013, 0.5));
+  vec2 UV = (vec2(P.xy) + vec2(0.3, 0.7)) / 4.0;
+  R[P.x + 4 * P.y + 16 * P.z] = textureLod(Depth, vec3(UV, X / 48.0), 0.0);
+}
+)";
+    C.Images = {image(VkImageKind::StorageImage, R8G8B8A8_UNORM, S2L_VIEW_3D,
+                      4, 4, 1, 1, Rng),
+                image(VkImageKind::CombinedImageSampler, D32_SFLOAT,
+                      S2L_VIEW_2D, 4, 4, 1, 1, Rng)};
+    C.Images[0].Depth = 3;
+    C.Images[0].Data.resize(4 * 4 * 3 * 4);
+    C.Images[1].Binding = 1;
+    C.Images[1].Sampler = sampler(0, 0, 2);
+    C.Images[1].Sampler.compare_enable = 1;
+    C.Images[1].Sampler.compare_op = 3; // less or equal
+    C.Buffers = {buffer(2, 48 * 4)};
+    C.Groups = {1, 1, 3};
+    Cases.push_back(C);
+  }
   return Cases;
 }
 
@@ -304,6 +368,9 @@ INSTANTIATE_TEST_SUITE_P(W4, ImageJitDifferential,
                          paramName);
 INSTANTIATE_TEST_SUITE_P(W8, ImageJitDifferential,
                          testing::ValuesIn(params(8, Backend::Simd)),
+                         paramName);
+INSTANTIATE_TEST_SUITE_P(W16, ImageJitDifferential,
+                         testing::ValuesIn(params(16, Backend::Simd)),
                          paramName);
 INSTANTIATE_TEST_SUITE_P(Invocation, ImageJitDifferential,
                          testing::ValuesIn(params(1, Backend::Invocation)),
