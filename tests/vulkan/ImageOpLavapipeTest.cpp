@@ -282,6 +282,18 @@ const char *const OutOfRangeAlpha =
     "s2l_image_op reads (0,0,0,0) out of range for a format without alpha; "
     "robustImageAccess2 (lavapipe) gives (0,0,0,1)";
 
+/// GLSL 4.60, textureGatherOffsets: "Each of the four texels is obtained
+/// by applying the corresponding offset in offsets as a (u, v) coordinate
+/// offset to P, identifying the four-texel LINEAR footprint, and then
+/// selecting the texel i0j0 of that footprint" (glslang emits SPIR-V's
+/// ConstOffsets for it, so that is what ConstOffsets means). s2l_image_op
+/// instead moves footprint texel k (i0j1, i1j1, i1j0, i0j0) by offset k;
+/// only component 3 (i0j0) agrees.
+const char *const ConstOffsetsGather =
+    "s2l_image_op's ConstOffsets gather moves the k-th footprint texel by "
+    "offset k; GLSL/lavapipe take texel i0j0 of the footprint at P + "
+    "offset k";
+
 std::vector<OpCase> fetchCases(std::mt19937 &Rng) {
   std::vector<OpCase> Cases;
   auto WithLevels = [&](std::vector<IVec4> C, uint32_t Levels) {
@@ -818,6 +830,59 @@ std::vector<OpCase> gatherCases(std::mt19937 &Rng) {
       };
       Cases.push_back(C);
     }
+  }
+  {
+    // ConstOffsets: each of the four texels moved by its own offset.
+    OpCase C;
+    C.Name = "gather_const_offsets";
+    C.Image = makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
+                        S2L_VIEW_2D, 6, 5, 1, 1, 1, Rng);
+    C.Image.Sampler = makeSampler(1, 0, 0);
+    C.Decl = "uniform sampler2D Tex;\n"
+             "const ivec2 Offs[4] = ivec2[](ivec2(0, 0), ivec2(1, -1), "
+             "ivec2(-2, 3), ivec2(4, -3));";
+    C.Stmt = "R[K] = textureGatherOffsets(Tex, F.xy, Offs, 2);";
+    for (int K = 0; K < 48; ++K)
+      C.F.push_back({safeCoord(Rng, 6, -0.5f, 1.5f, true),
+                     safeCoord(Rng, 5, -0.5f, 1.5f, true), 0, 0});
+    C.I = izeros(C.F.size());
+    C.Ref = [](const Vec4 &F, const IVec4 &, s2l_image &Img,
+               const s2l_sampler *S, uint32_t Out[4]) {
+      s2l_image_operands O =
+          baseOps(S2L_IMAGE_OP_GATHER, Dim2D, false, S2L_IMAGE_FLOAT);
+      O.flags = S2L_IMAGE_HAS_OFFSETS;
+      O.coord[0] = F[0];
+      O.coord[1] = F[1];
+      O.component = 2;
+      const int32_t Offs[4][2] = {{0, 0}, {1, -1}, {-2, 3}, {4, -3}};
+      std::memcpy(O.gather_offsets, Offs, sizeof(Offs));
+      s2l_image_op(&O, &Img, S, Out);
+    };
+    C.KnownMismatch = ConstOffsetsGather;
+    Cases.push_back(C);
+    // What GLSL specifies, built from four single-Offset gathers (which
+    // the cases above check): component k is texel i0j0 (the gather's 4th)
+    // of the footprint at P + Offs[k]. lavapipe must match this exactly.
+    C.Name = "gather_const_offsets_as_glsl_specifies";
+    C.KnownMismatch.clear();
+    C.Ref = [](const Vec4 &F, const IVec4 &, s2l_image &Img,
+               const s2l_sampler *S, uint32_t Out[4]) {
+      const int32_t Offs[4][2] = {{0, 0}, {1, -1}, {-2, 3}, {4, -3}};
+      for (int K = 0; K < 4; ++K) {
+        s2l_image_operands O =
+            baseOps(S2L_IMAGE_OP_GATHER, Dim2D, false, S2L_IMAGE_FLOAT);
+        O.flags = S2L_IMAGE_HAS_OFFSET;
+        O.coord[0] = F[0];
+        O.coord[1] = F[1];
+        O.component = 2;
+        O.offset[0] = Offs[K][0];
+        O.offset[1] = Offs[K][1];
+        uint32_t Four[4];
+        s2l_image_op(&O, &Img, S, Four);
+        Out[K] = Four[3];
+      }
+    };
+    Cases.push_back(C);
   }
   return Cases;
 }
