@@ -387,6 +387,11 @@ std::vector<OpCase> fetchCases(std::mt19937 &Rng) {
     C.Ref = fetchRef(Dim2D, false, S2L_IMAGE_FLOAT, 2);
     C.KnownMismatch = OutOfRangeAlpha;
     Cases.push_back(C);
+    // In range, compared without excuses.
+    C.Name = "fetch_2d_r32f_in_range";
+    C.I = texelCoords(3, 3, 1, 0, Rng);
+    C.KnownMismatch.clear();
+    Cases.push_back(C);
   }
   return Cases;
 }
@@ -477,6 +482,10 @@ std::vector<OpCase> storageCases(std::mt19937 &Rng) {
     C.Ref = fetchRef(DimBuffer, false, S2L_IMAGE_UINT, 1, false);
     C.KnownMismatch = OutOfRangeAlpha;
     Cases.push_back(C);
+    C.Name = "storage_texel_buffer_load_in_range";
+    C.I = texelCoords(16, 1, 1, 0, Rng);
+    C.KnownMismatch.clear();
+    Cases.push_back(C);
   }
   {
     OpCase C;
@@ -537,6 +546,25 @@ std::vector<OpCase> addressCases(std::mt19937 &Rng, double Bilinear) {
         C.Tolerance = Filter ? Bilinear : 0;
         Cases.push_back(C);
       }
+  {
+    // UNORM8, the common texture: llvmpipe filters it in 8-bit fixed
+    // point and rounds the result to 8 bits, which adds up to half a step
+    // (0.5/255) to the bilinear bound.
+    OpCase C;
+    C.Name = "linear_repeat_rgba8_unorm";
+    C.Image = makeImage(VkImageKind::CombinedImageSampler, R8G8B8A8_UNORM,
+                        S2L_VIEW_2D, 7, 5, 1, 1, 1, Rng);
+    C.Image.Sampler = makeSampler(1, 0, 0);
+    C.Decl = "uniform sampler2D Tex;";
+    C.Stmt = "R[K] = textureLod(Tex, F.xy, F.w);";
+    for (int K = 0; K < 64; ++K)
+      C.F.push_back({safeCoord(Rng, 7, -1, 2, true),
+                     safeCoord(Rng, 5, -1, 2, true), 0, 0});
+    C.I = izeros(C.F.size());
+    C.Ref = sampleLodRef(Dim2D, false, 2);
+    C.Tolerance = Bilinear + 0.5 / 255;
+    Cases.push_back(C);
+  }
   // Integer border colours on an integer format (nearest only: integer
   // formats are not filterable).
   for (uint32_t Border : {1u, 3u, 5u}) {
