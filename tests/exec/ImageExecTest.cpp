@@ -14,6 +14,7 @@
 #include "ComputeTestUtil.h"
 
 #include "spirv2llvm/Image.h"
+#include "spirv2llvm/Jit.h"
 
 #include <gtest/gtest.h>
 
@@ -246,6 +247,76 @@ TEST_P(ImageExec, BindingChecks) {
   R.bindSampler(0, 1, &Smp);
   St = S->dispatch({1, 1, 1}, R, 1);
   EXPECT_TRUE(St.ok()) << St.message();
+}
+
+// Implicit LOD in a fragment shader: texture() takes the level from the
+// coordinate's derivatives over each 2x2 quad. Quad q steps uv by 2^q
+// texels per pixel in x and y, so lambda = q exactly and the nearest
+// mipmap level is q; each level holds its own number.
+TEST(ImageFragmentExec, ImplicitLodFromQuadDerivatives) {
+  for (unsigned W : {4u, 8u, 16u}) {
+    TranslateOptions Opts;
+    Opts.Width = W;
+    std::string Src = R"(#version 450
+      layout(location = 0) in vec2 uv;
+      layout(location = 0) out vec4 color;
+      layout(set = 0, binding = 0) uniform sampler2D Tex;
+      void main() { color = texture(Tex, uv); })";
+    auto T = translateBytes(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Src.data()),
+                                Src.size()),
+        "lod.frag", Opts);
+    ASSERT_TRUE(!!T) << llvm::toString(T.takeError());
+    auto J = JitShader::create(std::move(*T), 2);
+    ASSERT_TRUE(!!J) << J.status().message();
+    const InterfaceLayout &L = (*J)->layout();
+    const InterfaceVariable *UV = L.findInputLocation(0);
+    const InterfaceVariable *Color = L.findOutputLocation(0);
+    ASSERT_TRUE(UV && Color);
+
+    ImageDesc D;
+    D.Fmt = Format::R32_SFLOAT;
+    D.Width = D.Height = 16;
+    D.Levels = 5;
+    auto Tex = Image::create(D);
+    ASSERT_TRUE(Tex.ok()) << Tex.status().message();
+    for (uint32_t Lv = 0; Lv < 5; ++Lv) {
+      uint32_t Size = 16u >> Lv;
+      for (uint32_t Y = 0; Y < Size; ++Y)
+        for (uint32_t X = 0; X < Size; ++X) {
+          float V = float(Lv);
+          std::memcpy(Tex->texelAddress(Lv, X, Y, 0), &V, 4);
+        }
+    }
+    s2l_sampler Smp = {};
+    Smp.max_lod = 1000;
+    Smp.max_anisotropy = 1;
+    Smp.address_mode[0] = Smp.address_mode[1] = Smp.address_mode[2] = 0;
+    s2l_combined_image_sampler Combined = {&Tex->descriptor(), &Smp};
+    s2l_descriptor Set0[1] = {{&Combined, sizeof(Combined)}};
+    const s2l_descriptor *Sets[1] = {Set0};
+
+    std::vector<uint8_t> In(L.InputSize), Out(L.OutputSize);
+    for (unsigned Lane = 0; Lane < W; ++Lane) {
+      unsigned Q = Lane / 4;
+      float Step = float(1u << Q) / 16.0f;
+      float U = 0.125f + Step * float(Lane & 1);
+      float V = 0.25f + Step * float((Lane >> 1) & 1);
+      std::memcpy(&In[UV->ComponentOffsets[0] + 4 * Lane], &U, 4);
+      std::memcpy(&In[UV->ComponentOffsets[1] + 4 * Lane], &V, 4);
+    }
+    s2l_group_args Args = {};
+    Args.active_mask = W == 32 ? ~0u : (1u << W) - 1;
+    Args.inputs = In.data();
+    Args.outputs = Out.data();
+    Args.descriptor_sets = Sets;
+    (*J)->run(Args);
+    for (unsigned Lane = 0; Lane < W; ++Lane) {
+      float R;
+      std::memcpy(&R, &Out[Color->ComponentOffsets[0] + 4 * Lane], 4);
+      EXPECT_EQ(R, float(Lane / 4)) << "W " << W << ", lane " << Lane;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, ImageExec, testing::Values(1u, 4u, 8u, 16u),
