@@ -17,6 +17,7 @@
 #include "VulkanComputeRunner.h"
 
 #include "frontend/Frontend.h"
+#include "image/TexelCodecInternal.h"
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/ImageFormat.h"
 #include "spirv2llvm/spirv2llvm.h"
@@ -34,6 +35,7 @@
 #include <fstream>
 #include <random>
 #include <thread>
+#include <time.h>
 
 using namespace llvm;
 using namespace spirv2llvm;
@@ -74,6 +76,20 @@ cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point T) {
   return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
+}
+
+/// CPU time of the whole process (every thread, lavapipe's workers too) in
+/// milliseconds: unlike wall time it does not grow when other processes
+/// take the cores, so ratios of it stay meaningful on a loaded machine.
+double processCpuMs() {
+  timespec T;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
+  return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
+}
+double threadCpuNs() {
+  timespec T;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec * 1e9 + double(T.tv_nsec);
 }
 
 double median(std::vector<double> V) {
@@ -255,12 +271,14 @@ double checksum(const std::vector<uint8_t> &A, bool Floats) {
 struct Row {
   std::string Name, Kind;
   std::vector<double> S2lRate, LvpRate; ///< per thread count, ops/s
+  /// The same per second of process CPU time (all threads).
+  std::vector<double> S2lCpuRate, LvpCpuRate;
   double S2lSum = 0, LvpSum = 0, MaxDiff = 0, Tolerance = 0;
   double CompileMs = 0;
 };
 
 /// Times \p Calls calls of s2l_image_op with operands from \p Make(i) and
-/// returns nanoseconds per call (the median of 5 runs).
+/// returns nanoseconds of thread CPU time per call (the median of 5 runs).
 template <typename MakeOps>
 double nsPerCall(const s2l_image &Img, const s2l_sampler *Smp,
                  unsigned Calls, MakeOps Make) {
@@ -270,13 +288,13 @@ double nsPerCall(const s2l_image &Img, const s2l_sampler *Smp,
   std::vector<double> Runs;
   uint32_t Sink = 0;
   for (int R = 0; R < 5; ++R) {
-    auto T0 = Clock::now();
+    double T0 = threadCpuNs();
     for (unsigned I = 0; I < Calls; ++I) {
       uint32_t Result[4];
       s2l_image_op(&Ops[I], &Img, Smp, Result);
       Sink += Result[0];
     }
-    Runs.push_back(msSince(T0) * 1e6 / Calls);
+    Runs.push_back((threadCpuNs() - T0) / Calls);
   }
   // Keep the results alive so the calls are not dropped.
   if (Sink == 0x12345678)
@@ -289,7 +307,8 @@ double nsPerCall(const s2l_image &Img, const s2l_sampler *Smp,
 void printCallCost(const std::vector<ImageCase> &Cases, uint32_t N) {
   const unsigned Calls = 1u << 18;
   outs() << "\n### s2l_image_op called from C++ (1 thread, " << Calls
-         << " calls per run, median of 5)\n\n| operation | ns per call |\n"
+         << " calls per run, thread CPU time, median of 5)\n\n"
+            "| operation | ns per call |\n"
             "|---|--:|\n";
   auto Find = [&](StringRef Name) -> const ImageCase * {
     for (const ImageCase &C : Cases)
@@ -371,6 +390,84 @@ void printCallCost(const std::vector<ImageCase> &Cases, uint32_t N) {
             return O;
           }));
   }
+}
+
+/// Times \p Body(i) for i in [0, N) on thread CPU time: ns per iteration,
+/// median of 5 runs. Body returns a value that is summed so that the work
+/// is not optimized away.
+template <typename BodyFn> double nsPerIteration(unsigned N, BodyFn Body) {
+  std::vector<double> Runs;
+  float Sink = 0;
+  for (int R = 0; R < 5; ++R) {
+    double T0 = threadCpuNs();
+    for (unsigned I = 0; I < N; ++I)
+      Sink += Body(I);
+    Runs.push_back((threadCpuNs() - T0) / N);
+  }
+  if (Sink == 1234.5f)
+    errs() << "";
+  return median(Runs);
+}
+
+/// The pieces of one bilinear RGBA8 sample, timed alone, against a
+/// hand-written sample: where s2l_image_op's time goes.
+void printSampleParts(const ImageCase &C, uint32_t N) {
+  const unsigned Iters = 1u << 20;
+  const uint8_t *Texels = C.Image.Data.data();
+  const FormatInfo *Info = formatInfo(Format::R8G8B8A8_UNORM);
+  outs() << "\n### Inside one bilinear RGBA8 sample (1 thread, thread CPU "
+            "time, median of 5)\n\n| part | ns |\n|---|--:|\n";
+  auto Print = [&](const char *What, double Ns) {
+    outs() << formatv("| {0} | {1:f1} |\n", What, Ns);
+  };
+  volatile uint32_t FormatNumber = Rgba8; // not folded into a constant
+  Print("formatInfo(RGBA8) (binary search, once per call)",
+        nsPerIteration(Iters, [&](unsigned) {
+          return float(formatInfo(Format(FormatNumber))->BlockBytes);
+        }));
+  Print("decodeTexelUnchecked, one RGBA8 texel (4 per bilinear sample)",
+        nsPerIteration(Iters, [&](unsigned I) {
+          Float4 T;
+          spirv2llvm::detail::decodeTexelUnchecked(*Info,
+                                       Texels + (I % (N * N)) * 4, T);
+          return T[0] + T[3];
+        }));
+  // Exact UNORM8 values (c / 255 rounded once) from a table.
+  float Unorm8[256];
+  for (int V = 0; V < 256; ++V)
+    Unorm8[V] = float(double(V) / 255.0);
+  auto Texel = [&](int X, int Y, float *Out) {
+    X = std::clamp(X, 0, int(N) - 1);
+    Y = std::clamp(Y, 0, int(N) - 1);
+    const uint8_t *P = Texels + (size_t(Y) * N + X) * 4;
+    for (int K = 0; K < 4; ++K)
+      Out[K] = Unorm8[P[K]];
+  };
+  Print("hand-written: one RGBA8 texel, table decode",
+        nsPerIteration(Iters, [&](unsigned I) {
+          float T[4];
+          Texel(int(I % N), int((I / N) % N), T);
+          return T[0] + T[3];
+        }));
+  uint32_t Half = N / 2;
+  Print("hand-written: bilinear sample (clamp to edge, float weights)",
+        nsPerIteration(Iters, [&](unsigned I) {
+          float U = ((I % Half) * 2.0f + 0.3f) / N * N - 0.5f;
+          float V = (((I / Half) % Half) * 2.0f + 0.7f) / N * N - 0.5f;
+          float FU = std::floor(U), FV = std::floor(V);
+          int X = int(FU), Y = int(FV);
+          float A = U - FU, B = V - FV;
+          float T00[4], T10[4], T01[4], T11[4];
+          Texel(X, Y, T00);
+          Texel(X + 1, Y, T10);
+          Texel(X, Y + 1, T01);
+          Texel(X + 1, Y + 1, T11);
+          float Sum = 0;
+          for (int K = 0; K < 4; ++K)
+            Sum += (1 - B) * ((1 - A) * T00[K] + A * T10[K]) +
+                   B * ((1 - A) * T01[K] + A * T11[K]);
+          return Sum;
+        }));
 }
 
 } // namespace
@@ -473,19 +570,25 @@ int main(int argc, char **argv) {
     for (size_t TI = 0; TI < ThreadCounts.size(); ++TI) {
       unsigned Threads = ThreadCounts[TI];
       orFail(S->dispatch(Groups, Res, Threads), "spirv2llvm: " + C.Name);
-      std::vector<double> SMs, LMs;
+      std::vector<double> SMs, LMs, SCpu, LCpu;
       auto Start = Clock::now();
       while ((msSince(Start) < 2 * Seconds * 1000 && SMs.size() < 1000) ||
              SMs.size() < Reps) {
+        double C0 = processCpuMs();
         auto T0 = Clock::now();
         orFail(Prep[TI]->submitAndWait(), "lavapipe: " + C.Name);
         LMs.push_back(msSince(T0));
+        double C1 = processCpuMs();
+        LCpu.push_back(C1 - C0);
         T0 = Clock::now();
         orFail(S->dispatch(Groups, Res, Threads), "spirv2llvm: " + C.Name);
         SMs.push_back(msSince(T0));
+        SCpu.push_back(processCpuMs() - C1);
       }
       R.S2lRate.push_back(C.Ops / (median(SMs) / 1000));
       R.LvpRate.push_back(C.Ops / (median(LMs) / 1000));
+      R.S2lCpuRate.push_back(C.Ops / (median(SCpu) / 1000));
+      R.LvpCpuRate.push_back(C.Ops / (median(LCpu) / 1000));
     }
 
     Prep.back()->download(D);
@@ -502,22 +605,30 @@ int main(int argc, char **argv) {
   }
 
   outs() << "| case | kind | threads | s2l Mops/s | lavapipe Mops/s | ratio "
-            "| checksum s2l / lavapipe | max diff (allowed) |\n"
-            "|---|---|--:|--:|--:|--:|---|---|\n";
+            "| s2l / lavapipe Mops per CPU-s | CPU ratio | checksum s2l / "
+            "lavapipe | max diff (allowed) |\n"
+            "|---|---|--:|--:|--:|--:|--:|--:|---|---|\n";
   for (const Row &R : Rows)
     for (size_t TI = 0; TI < ThreadCounts.size(); ++TI)
       outs() << formatv("| {0} | {1} | {2} | {3:f1} | {4:f1} | {5:f2} | "
-                        "{6:f1} / {7:f1} | {8:e1} ({9:e1}){10} |\n",
+                        "{6:f1} / {7:f1} | {8:f2} | {9:f1} / {10:f1} | "
+                        "{11:e1} ({12:e1}){13} |\n",
                         R.Name, R.Kind, ThreadCounts[TI],
                         R.S2lRate[TI] / 1e6, R.LvpRate[TI] / 1e6,
-                        R.S2lRate[TI] / R.LvpRate[TI], R.S2lSum, R.LvpSum,
-                        R.MaxDiff, R.Tolerance,
+                        R.S2lRate[TI] / R.LvpRate[TI], R.S2lCpuRate[TI] / 1e6,
+                        R.LvpCpuRate[TI] / 1e6,
+                        R.S2lCpuRate[TI] / R.LvpCpuRate[TI], R.S2lSum,
+                        R.LvpSum, R.MaxDiff, R.Tolerance,
                         R.MaxDiff <= R.Tolerance ? "" : " NO");
   outs() << "\n| case | s2l translate + compile ms |\n|---|--:|\n";
   for (const Row &R : Rows)
     outs() << formatv("| {0} | {1:f1} |\n", R.Name, R.CompileMs);
 
-  if (!NoCallCost)
+  if (!NoCallCost) {
     printCallCost(Cases, Size);
+    for (const ImageCase &C : Cases)
+      if (C.Name == "bilinear")
+        printSampleParts(C, Size);
+  }
   return AllAgree ? 0 : 1;
 }
