@@ -17,6 +17,7 @@
 #include "VulkanComputeRunner.h"
 
 #include "frontend/Frontend.h"
+#include "image/ImageOpsInternal.h"
 #include "image/TexelCodecInternal.h"
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/ImageFormat.h"
@@ -430,6 +431,17 @@ void printSampleParts(const ImageCase &C, uint32_t N) {
           Float4 T;
           spirv2llvm::detail::decodeTexelUnchecked(*Info,
                                        Texels + (I % (N * N)) * 4, T);
+          return T[0] + T[3];
+        }));
+  s2l_image Desc = orFail(packedImageLayout(C.Image), "layout");
+  Desc.data = const_cast<uint8_t *>(Texels);
+  imageops::ImageAccess A;
+  if (!A.init(Desc, S2L_IMAGE_FLOAT))
+    fail("ImageAccess::init");
+  Print("ImageAccess::load, one RGBA8 texel (bounds, address, decode)",
+        nsPerIteration(Iters, [&](unsigned I) {
+          imageops::Texel T;
+          A.load(0, int32_t(I % N), int32_t((I / N) % N), 0, 0, T);
           return T[0] + T[3];
         }));
   // Exact UNORM8 values (c / 255 rounded once) from a table.
