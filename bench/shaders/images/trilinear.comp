@@ -1,6 +1,6 @@
 #version 450
 // Trilinear: 4 textureLod samples per invocation over a full mip chain
-// (linear filter, linear mipmaps) at fractional levels 0.3 to 2.1, so every
+// (linear filter, linear mipmaps) at fractional levels 0.3 to 2.4, so every
 // sample blends two levels.
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform sampler2D Tex;
