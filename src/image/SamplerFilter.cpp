@@ -228,7 +228,10 @@ Texel sampleAt(SampleState &S, const float Coord[4], const LodResult &Lod) {
 SampleState makeState(const s2l_image_operands &Ops, ImageAccess &A,
                       const s2l_sampler &Sampler) {
   bool Cube = Ops.dim == DimCube;
-  bool Compare = (Ops.flags & S2L_IMAGE_HAS_DREF) && A.isFloat();
+  // Dref with a sampler whose compare is off is undefined in Vulkan;
+  // llvmpipe then skips the compare (and returns depth), so does this.
+  bool Compare = (Ops.flags & S2L_IMAGE_HAS_DREF) &&
+                 Sampler.compare_enable && A.isFloat();
   float Dref = Ops.dref;
   // A UNORM depth format compares with the reference clamped to [0, 1].
   const FormatInfo &Info = A.info();

@@ -25,7 +25,23 @@ uint32_t bitsOf(float F) { return std::bit_cast<uint32_t>(F); }
 float floatOf(uint32_t U) { return std::bit_cast<float>(U); }
 } // namespace
 
+namespace {
+/// The 8-bit quotients, computed once with the same division: the most
+/// common formats' per-texel conversion without a double division.
+struct UNorm8Table {
+  float Value[256];
+  UNorm8Table() {
+    for (uint32_t C = 0; C < 256; ++C)
+      Value[C] = static_cast<float>(static_cast<double>(C) / 255.0);
+  }
+};
+} // namespace
+
 float unormToFloat(uint32_t C, unsigned Bits) {
+  if (Bits == 8 && C < 256) {
+    static const UNorm8Table Table;
+    return Table.Value[C];
+  }
   // Computed in double: c / (2^b - 1) rounded once to float, which is the
   // correctly rounded quotient for every b <= 32.
   double Max = double((uint64_t(1) << Bits) - 1); // 2^b - 1, exact

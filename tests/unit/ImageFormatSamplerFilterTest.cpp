@@ -269,6 +269,23 @@ TEST(ImageSamplerFilter, DepthCompareEveryOp) {
   }
 }
 
+TEST(ImageSamplerFilter, DepthCompareNeedsCompareEnable) {
+  // Undefined in Vulkan; like llvmpipe, a sampler without compare returns
+  // the depth.
+  Image I = makeImage({Format::D32_SFLOAT, S2L_VIEW_1D, 1});
+  fillFloat(I, [](uint32_t, uint32_t, uint32_t, uint32_t) {
+    return Float4{0.25f, 0, 0, 1};
+  });
+  s2l_sampler S = makeSampler(Nearest);
+  S.compare_op = Always;
+  s2l_image_operands O = sampleOps(Dim1D, 0.5f);
+  O.flags |= S2L_IMAGE_HAS_DREF;
+  O.dref = 0.5f;
+  EXPECT_EQ(runFloat(O, I, &S)[0], 0.25f);
+  S.compare_enable = 1;
+  EXPECT_EQ(runFloat(O, I, &S)[0], 1.0f);
+}
+
 TEST(ImageSamplerFilter, DepthCompareBeforeFiltering) {
   Image I = makeImage({Format::D32_SFLOAT, S2L_VIEW_1D, 2});
   fillFloat(I, [](uint32_t, uint32_t X, uint32_t, uint32_t) {
@@ -399,6 +416,35 @@ TEST(ImageSamplerFilter, NullSamplerOrImageReadsZero) {
   uint32_t R[4];
   EXPECT_EQ(s2l_image_op(&O, &I.descriptor(), &S, R), 0u);
   EXPECT_EQ(std::bit_cast<float>(R[0]), 4.0f);
+}
+
+} // namespace
+
+namespace {
+
+TEST(ImageSamplerFilter, LinearMirrorClampToEdge) {
+  // Texels 1, 2, 4, 8. At s = -0.3 (u = -1.2, u - 0.5 = -1.7): i0 = -2,
+  // i1 = -1, alpha = weight8(-1.2); mirror(-2) = 1, mirror(-1) = 0.
+  Image I = ramp1D();
+  s2l_sampler S = makeSampler(Linear, MirrorClampToEdge);
+  float A = weight8(-0.3f * 4);
+  EXPECT_FLOAT_EQ(runFloat(sampleOps(Dim1D, -0.3f), I, &S)[0],
+                  (1 - A) * 2 + A * 1);
+  // Mirrored repeat at s = 1.1 (u = 4.4, i0 = 3, i1 = 4 -> 3).
+  S = makeSampler(Linear, MirroredRepeat);
+  EXPECT_FLOAT_EQ(runFloat(sampleOps(Dim1D, 1.1f), I, &S)[0], 8.0f);
+}
+
+TEST(ImageSamplerFilter, LinearDoesNotBlendLayers) {
+  // Layer l holds 10 l + x: a linear filter blends texels of one layer.
+  Image I = makeImage({Format::R32_SFLOAT, S2L_VIEW_1D_ARRAY, 2, 1, 1, 3});
+  fillFloat(I, [](uint32_t, uint32_t X, uint32_t, uint32_t L) {
+    return Float4{float(10 * L + X), 0, 0, 1};
+  });
+  s2l_sampler S = makeSampler(Linear);
+  s2l_image_operands O = sampleOps(Dim1D, 0.5f, 1.4f); // u = 1, layer 1
+  O.arrayed = 1;
+  EXPECT_FLOAT_EQ(runFloat(O, I, &S)[0], 10.5f);
 }
 
 } // namespace

@@ -1,4 +1,5 @@
-//===- ImageDifferential.h - Shaders with images: JIT vs lavapipe -*- C++ -*-===//
+//===- ImageDifferential.h - Shaders with images: JIT vs lavapipe -*- C++
+//-*-===//
 //
 // The differential harness for shaders that use images, samplers and texel
 // buffers: one GLSL compute shader and its bindings (buffers as
@@ -165,9 +166,8 @@ runOnJit(const std::vector<uint32_t> &Words, const ImageDiffCase &C,
       break;
     case VkImageKind::CombinedImageSampler:
       if (Array)
-        Res.bindCombinedImageSamplerArrayElement(I.Set, I.Binding,
-                                                 I.ArrayElement, Img,
-                                                 &I.Sampler);
+        Res.bindCombinedImageSamplerArrayElement(
+            I.Set, I.Binding, I.ArrayElement, Img, &I.Sampler);
       else
         Res.bindCombinedImageSampler(I.Set, I.Binding, Img, &I.Sampler);
       break;

@@ -37,8 +37,8 @@ std::vector<uint8_t> floatTexels(size_t Bytes, std::mt19937 &Rng) {
   return B;
 }
 
-VkImageSpec image(VkImageKind Kind, uint32_t Format, uint32_t View,
-                  uint32_t W, uint32_t H, uint32_t Layers, uint32_t Levels,
+VkImageSpec image(VkImageKind Kind, uint32_t Format, uint32_t View, uint32_t W,
+                  uint32_t H, uint32_t Layers, uint32_t Levels,
                   std::mt19937 &Rng) {
   VkImageSpec S;
   S.Kind = Kind;
@@ -248,8 +248,8 @@ void main() {
   R[P.x + 4 * P.y + 16 * P.z] = textureLod(Depth, vec3(UV, X / 48.0), 0.0);
 }
 )";
-    C.Images = {image(VkImageKind::StorageImage, R8G8B8A8_UNORM, S2L_VIEW_3D,
-                      4, 4, 1, 1, Rng),
+    C.Images = {image(VkImageKind::StorageImage, R8G8B8A8_UNORM, S2L_VIEW_3D, 4,
+                      4, 1, 1, Rng),
                 image(VkImageKind::CombinedImageSampler, D32_SFLOAT,
                       S2L_VIEW_2D, 4, 4, 1, 1, Rng)};
     C.Images[0].Depth = 3;
@@ -311,8 +311,7 @@ TEST_P(ImageJitDifferential, SameBuffersAndImages) {
   if (!Got) {
     std::string Message = llvm::toString(Got.takeError());
     if (isUnsupportedImages(Message))
-      GTEST_SKIP() << "the translator does not support images yet: "
-                   << Message;
+      GTEST_SKIP() << "the translator does not support images yet: " << Message;
     FAIL() << "spirv2llvm: " << Message;
   }
   std::string Diff = compareResults(C, *Ref, *Got);

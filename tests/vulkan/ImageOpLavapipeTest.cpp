@@ -71,9 +71,9 @@ enum : uint32_t { Dim1D = 0, Dim2D = 1, Dim3D = 2, DimCube = 3, DimBuffer = 5 };
 
 /// The reference side of one input: fills Out (16 bytes) by calling
 /// s2l_image_op (a few calls for a query of several things).
-using Reference = std::function<void(const Vec4 &F, const IVec4 &I,
-                                     s2l_image &Img, const s2l_sampler *S,
-                                     uint32_t Out[4])>;
+using Reference =
+    std::function<void(const Vec4 &F, const IVec4 &I, s2l_image &Img,
+                       const s2l_sampler *S, uint32_t Out[4])>;
 
 struct OpCase {
   std::string Name;
@@ -132,8 +132,7 @@ Reference fetchRef(uint32_t Dim, bool Arrayed, uint32_t Kind, unsigned Coords,
   };
 }
 
-Reference writeRef(uint32_t Dim, bool Arrayed, uint32_t Kind,
-                   unsigned Coords) {
+Reference writeRef(uint32_t Dim, bool Arrayed, uint32_t Kind, unsigned Coords) {
   return [=](const Vec4 &F, const IVec4 &I, s2l_image &Img, const s2l_sampler *,
              uint32_t Out[4]) {
     s2l_image_operands O = baseOps(S2L_IMAGE_OP_WRITE, Dim, Arrayed, Kind);
@@ -150,8 +149,8 @@ Reference writeRef(uint32_t Dim, bool Arrayed, uint32_t Kind,
 /// textureLod(Tex, F.<coords>, F.w) (shadow: dref in F[Coords]).
 Reference sampleLodRef(uint32_t Dim, bool Arrayed, unsigned Coords,
                        bool Shadow = false, uint32_t Kind = S2L_IMAGE_FLOAT) {
-  return [=](const Vec4 &F, const IVec4 &, s2l_image &Img,
-             const s2l_sampler *S, uint32_t Out[4]) {
+  return [=](const Vec4 &F, const IVec4 &, s2l_image &Img, const s2l_sampler *S,
+             uint32_t Out[4]) {
     s2l_image_operands O = baseOps(S2L_IMAGE_OP_SAMPLE, Dim, Arrayed, Kind);
     for (unsigned C = 0; C < Coords; ++C)
       O.coord[C] = F[C];
@@ -254,8 +253,8 @@ std::vector<IVec4> texelCoords(uint32_t W, uint32_t H, uint32_t D,
     int Which = Pick(Rng);
     int Axis = Which % 3;
     uint32_t Sizes[3] = {W, H, D};
-    V[Axis] = Which < 3 ? -1 - int32_t(Rng() % 3)
-                        : int32_t(Sizes[Axis] + Rng() % 3);
+    V[Axis] =
+        Which < 3 ? -1 - int32_t(Rng() % 3) : int32_t(Sizes[Axis] + Rng() % 3);
     C.push_back(V);
   }
   std::shuffle(C.begin(), C.end(), Rng);
@@ -281,6 +280,18 @@ const char *const FloatBorders[] = {"float transparent black", "",
 const char *const OutOfRangeAlpha =
     "s2l_image_op reads (0,0,0,0) out of range for a format without alpha; "
     "robustImageAccess2 (lavapipe) gives (0,0,0,1)";
+
+/// GLSL 4.60, textureGatherOffsets: "Each of the four texels is obtained
+/// by applying the corresponding offset in offsets as a (u, v) coordinate
+/// offset to P, identifying the four-texel LINEAR footprint, and then
+/// selecting the texel i0j0 of that footprint" (glslang emits SPIR-V's
+/// ConstOffsets for it, so that is what ConstOffsets means). s2l_image_op
+/// instead moves footprint texel k (i0j1, i1j1, i1j0, i0j0) by offset k;
+/// only component 3 (i0j0) agrees.
+const char *const ConstOffsetsGather =
+    "s2l_image_op's ConstOffsets gather moves the k-th footprint texel by "
+    "offset k; GLSL/lavapipe take texel i0j0 of the footprint at P + "
+    "offset k";
 
 std::vector<OpCase> fetchCases(std::mt19937 &Rng) {
   std::vector<OpCase> Cases;
@@ -353,8 +364,8 @@ std::vector<OpCase> fetchCases(std::mt19937 &Rng) {
   {
     OpCase C;
     C.Name = "fetch_2d_unorm8";
-    C.Image = makeImage(VkImageKind::SampledImage, R8G8B8A8_UNORM,
-                        S2L_VIEW_2D, 5, 4, 1, 1, 1, Rng);
+    C.Image = makeImage(VkImageKind::SampledImage, R8G8B8A8_UNORM, S2L_VIEW_2D,
+                        5, 4, 1, 1, 1, Rng);
     C.Decl = "uniform texture2D Tex;";
     C.Stmt = "R[K] = texelFetch(Tex, I.xy, I.w);";
     C.I = texelCoords(5, 4, 1, 8, Rng);
@@ -374,6 +385,11 @@ std::vector<OpCase> fetchCases(std::mt19937 &Rng) {
     C.I = texelCoords(3, 3, 1, 8, Rng);
     C.Ref = fetchRef(Dim2D, false, S2L_IMAGE_FLOAT, 2);
     C.KnownMismatch = OutOfRangeAlpha;
+    Cases.push_back(C);
+    // In range, compared without excuses.
+    C.Name = "fetch_2d_r32f_in_range";
+    C.I = texelCoords(3, 3, 1, 0, Rng);
+    C.KnownMismatch.clear();
     Cases.push_back(C);
   }
   return Cases;
@@ -428,8 +444,8 @@ std::vector<OpCase> storageCases(std::mt19937 &Rng) {
     // Values beyond [0, 1] check the clamp; random ones the rounding.
     OpCase C;
     C.Name = "image_store_3d_rgba8";
-    C.Image = makeImage(VkImageKind::StorageImage, R8G8B8A8_UNORM,
-                        S2L_VIEW_3D, 3, 3, 3, 1, 1, Rng);
+    C.Image = makeImage(VkImageKind::StorageImage, R8G8B8A8_UNORM, S2L_VIEW_3D,
+                        3, 3, 3, 1, 1, Rng);
     C.Decl = "layout(rgba8) writeonly uniform image3D Img;";
     C.Stmt = "imageStore(Img, I.xyz, F);";
     C.I = texelCoords(3, 3, 3, 10, Rng);
@@ -464,6 +480,10 @@ std::vector<OpCase> storageCases(std::mt19937 &Rng) {
     C.I = texelCoords(16, 1, 1, 6, Rng);
     C.Ref = fetchRef(DimBuffer, false, S2L_IMAGE_UINT, 1, false);
     C.KnownMismatch = OutOfRangeAlpha;
+    Cases.push_back(C);
+    C.Name = "storage_texel_buffer_load_in_range";
+    C.I = texelCoords(16, 1, 1, 0, Rng);
+    C.KnownMismatch.clear();
     Cases.push_back(C);
   }
   {
@@ -511,9 +531,9 @@ std::vector<OpCase> addressCases(std::mt19937 &Rng, double Bilinear) {
         for (char &Ch : C.Name)
           if (Ch == ' ')
             Ch = '_';
-        C.Image = makeImage(VkImageKind::CombinedImageSampler,
-                            R32G32B32A32_SFLOAT, S2L_VIEW_2D, 5, 3, 1, 1, 1,
-                            Rng);
+        C.Image =
+            makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
+                      S2L_VIEW_2D, 5, 3, 1, 1, 1, Rng);
         C.Image.Sampler = makeSampler(Filter, 0, Mode, Border);
         C.Decl = "uniform sampler2D Tex;";
         C.Stmt = "R[K] = textureLod(Tex, F.xy, F.w);";
@@ -525,6 +545,25 @@ std::vector<OpCase> addressCases(std::mt19937 &Rng, double Bilinear) {
         C.Tolerance = Filter ? Bilinear : 0;
         Cases.push_back(C);
       }
+  {
+    // UNORM8, the common texture: llvmpipe filters it in 8-bit fixed
+    // point and rounds the result to 8 bits, which adds up to half a step
+    // (0.5/255) to the bilinear bound.
+    OpCase C;
+    C.Name = "linear_repeat_rgba8_unorm";
+    C.Image = makeImage(VkImageKind::CombinedImageSampler, R8G8B8A8_UNORM,
+                        S2L_VIEW_2D, 7, 5, 1, 1, 1, Rng);
+    C.Image.Sampler = makeSampler(1, 0, 0);
+    C.Decl = "uniform sampler2D Tex;";
+    C.Stmt = "R[K] = textureLod(Tex, F.xy, F.w);";
+    for (int K = 0; K < 64; ++K)
+      C.F.push_back({safeCoord(Rng, 7, -1, 2, true),
+                     safeCoord(Rng, 5, -1, 2, true), 0, 0});
+    C.I = izeros(C.F.size());
+    C.Ref = sampleLodRef(Dim2D, false, 2);
+    C.Tolerance = Bilinear + 0.5 / 255;
+    Cases.push_back(C);
+  }
   // Integer border colours on an integer format (nearest only: integer
   // formats are not filterable).
   for (uint32_t Border : {1u, 3u, 5u}) {
@@ -571,11 +610,11 @@ std::vector<OpCase> mipCases(std::mt19937 &Rng, double Bilinear,
   for (uint32_t Filter = 0; Filter < 2; ++Filter)
     for (uint32_t Mip = 0; Mip < 2; ++Mip) {
       OpCase C;
-      C.Name = std::string("lod_") + (Filter ? "linear" : "nearest") +
-               "_mip_" + (Mip ? "linear" : "nearest");
-      C.Image = makeImage(VkImageKind::CombinedImageSampler,
-                          R32G32B32A32_SFLOAT, S2L_VIEW_2D, 16, 8, 1, 1, 5,
-                          Rng);
+      C.Name = std::string("lod_") + (Filter ? "linear" : "nearest") + "_mip_" +
+               (Mip ? "linear" : "nearest");
+      C.Image =
+          makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
+                    S2L_VIEW_2D, 16, 8, 1, 1, 5, Rng);
       C.Image.Sampler = makeSampler(Filter, Mip, 0);
       C.Decl = "uniform sampler2D Tex;";
       C.Stmt = "R[K] = textureLod(Tex, F.xy, F.w);";
@@ -720,12 +759,24 @@ std::array<float, 3> cubeDirection(int Face, float S, float T, float Scale) {
   float Sc = 2 * S - 1, Tc = 2 * T - 1;
   std::array<float, 3> D;
   switch (Face) {
-  case 0: D = {1, -Tc, -Sc}; break;
-  case 1: D = {-1, -Tc, Sc}; break;
-  case 2: D = {Sc, 1, Tc}; break;
-  case 3: D = {Sc, -1, -Tc}; break;
-  case 4: D = {Sc, -Tc, 1}; break;
-  default: D = {-Sc, -Tc, -1}; break;
+  case 0:
+    D = {1, -Tc, -Sc};
+    break;
+  case 1:
+    D = {-1, -Tc, Sc};
+    break;
+  case 2:
+    D = {Sc, 1, Tc};
+    break;
+  case 3:
+    D = {Sc, -1, -Tc};
+    break;
+  case 4:
+    D = {Sc, -Tc, 1};
+    break;
+  default:
+    D = {-Sc, -Tc, -1};
+    break;
   }
   for (float &X : D)
     X *= Scale;
@@ -739,13 +790,13 @@ std::vector<OpCase> cubeCases(std::mt19937 &Rng, double Bilinear) {
       OpCase C;
       C.Name = std::string("cube") + (Array ? "_array_" : "_") +
                (Filter ? "linear" : "nearest");
-      C.Image = makeImage(VkImageKind::CombinedImageSampler,
-                          R32G32B32A32_SFLOAT,
-                          Array ? S2L_VIEW_CUBE_ARRAY : S2L_VIEW_CUBE, 4, 4, 1,
-                          Array ? 12 : 6, 1, Rng);
+      C.Image =
+          makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
+                    Array ? S2L_VIEW_CUBE_ARRAY : S2L_VIEW_CUBE, 4, 4, 1,
+                    Array ? 12 : 6, 1, Rng);
       C.Image.Sampler = makeSampler(Filter, 0, 2);
-      C.Decl = Array ? "uniform samplerCubeArray Tex;"
-                     : "uniform samplerCube Tex;";
+      C.Decl =
+          Array ? "uniform samplerCubeArray Tex;" : "uniform samplerCube Tex;";
       C.Stmt = Array ? "R[K] = textureLod(Tex, vec4(F.xyz, float(I.x)), F.w);"
                      : "R[K] = textureLod(Tex, F.xyz, F.w);";
       std::uniform_real_distribution<float> Scale(0.5f, 3.0f);
@@ -753,8 +804,9 @@ std::vector<OpCase> cubeCases(std::mt19937 &Rng, double Bilinear) {
         // Linear: across edges too (seamless filtering reads the
         // neighbouring face), but not at the corners, where Vulkan lets
         // the implementation pick the third texel.
-        float S = Filter ? std::uniform_real_distribution<float>(0.13f, 0.87f)(Rng)
-                         : safeCoord(Rng, 4, 0, 1);
+        float S = Filter
+                      ? std::uniform_real_distribution<float>(0.13f, 0.87f)(Rng)
+                      : safeCoord(Rng, 4, 0, 1);
         float T = safeCoord(Rng, 4, 0, 1, Filter);
         std::array<float, 3> D = cubeDirection(K % 6, S, T, Scale(Rng));
         C.F.push_back({D[0], D[1], D[2], 0});
@@ -786,17 +838,16 @@ std::vector<OpCase> gatherCases(std::mt19937 &Rng) {
       C.Name = std::string("gather_") + (Mode ? "clamp_to_border" : "repeat") +
                (Offset ? "_offset" : "");
       C.Image = makeImage(VkImageKind::CombinedImageSampler,
-                          R32G32B32A32_SFLOAT, S2L_VIEW_2D, 5, 4, 1, 1, 1,
-                          Rng);
+                          R32G32B32A32_SFLOAT, S2L_VIEW_2D, 5, 4, 1, 1, 1, Rng);
       C.Image.Sampler = makeSampler(1, 0, Mode, 4);
       C.Decl = "uniform sampler2D Tex;";
       const char *Call = Offset ? "textureGatherOffset(Tex, F.xy, ivec2(1, -2)"
                                 : "textureGather(Tex, F.xy";
-      C.Stmt = std::string("switch (I.x) {\n") +
-               "  case 0: R[K] = " + Call + ", 0); break;\n" +
-               "  case 1: R[K] = " + Call + ", 1); break;\n" +
-               "  case 2: R[K] = " + Call + ", 2); break;\n" +
-               "  default: R[K] = " + Call + ", 3); break;\n}";
+      C.Stmt = std::string("switch (I.x) {\n") + "  case 0: R[K] = " + Call +
+               ", 0); break;\n" + "  case 1: R[K] = " + Call +
+               ", 1); break;\n" + "  case 2: R[K] = " + Call +
+               ", 2); break;\n" + "  default: R[K] = " + Call +
+               ", 3); break;\n}";
       for (int K = 0; K < 64; ++K) {
         C.F.push_back({safeCoord(Rng, 5, -0.5f, 1.5f, true),
                        safeCoord(Rng, 4, -0.5f, 1.5f, true), 0, 0});
@@ -819,24 +870,83 @@ std::vector<OpCase> gatherCases(std::mt19937 &Rng) {
       Cases.push_back(C);
     }
   }
+  {
+    // ConstOffsets: each of the four texels moved by its own offset.
+    OpCase C;
+    C.Name = "gather_const_offsets";
+    C.Image = makeImage(VkImageKind::CombinedImageSampler, R32G32B32A32_SFLOAT,
+                        S2L_VIEW_2D, 6, 5, 1, 1, 1, Rng);
+    C.Image.Sampler = makeSampler(1, 0, 0);
+    C.Decl = "uniform sampler2D Tex;\n"
+             "const ivec2 Offs[4] = ivec2[](ivec2(0, 0), ivec2(1, -1), "
+             "ivec2(-2, 3), ivec2(4, -3));";
+    C.Stmt = "R[K] = textureGatherOffsets(Tex, F.xy, Offs, 2);";
+    for (int K = 0; K < 48; ++K)
+      C.F.push_back({safeCoord(Rng, 6, -0.5f, 1.5f, true),
+                     safeCoord(Rng, 5, -0.5f, 1.5f, true), 0, 0});
+    C.I = izeros(C.F.size());
+    C.Ref = [](const Vec4 &F, const IVec4 &, s2l_image &Img,
+               const s2l_sampler *S, uint32_t Out[4]) {
+      s2l_image_operands O =
+          baseOps(S2L_IMAGE_OP_GATHER, Dim2D, false, S2L_IMAGE_FLOAT);
+      O.flags = S2L_IMAGE_HAS_OFFSETS;
+      O.coord[0] = F[0];
+      O.coord[1] = F[1];
+      O.component = 2;
+      const int32_t Offs[4][2] = {{0, 0}, {1, -1}, {-2, 3}, {4, -3}};
+      std::memcpy(O.gather_offsets, Offs, sizeof(Offs));
+      s2l_image_op(&O, &Img, S, Out);
+    };
+    C.KnownMismatch = ConstOffsetsGather;
+    Cases.push_back(C);
+    // What GLSL specifies, built from four single-Offset gathers (which
+    // the cases above check): component k is texel i0j0 (the gather's 4th)
+    // of the footprint at P + Offs[k]. lavapipe must match this exactly.
+    C.Name = "gather_const_offsets_as_glsl_specifies";
+    C.KnownMismatch.clear();
+    C.Ref = [](const Vec4 &F, const IVec4 &, s2l_image &Img,
+               const s2l_sampler *S, uint32_t Out[4]) {
+      const int32_t Offs[4][2] = {{0, 0}, {1, -1}, {-2, 3}, {4, -3}};
+      for (int K = 0; K < 4; ++K) {
+        s2l_image_operands O =
+            baseOps(S2L_IMAGE_OP_GATHER, Dim2D, false, S2L_IMAGE_FLOAT);
+        O.flags = S2L_IMAGE_HAS_OFFSET;
+        O.coord[0] = F[0];
+        O.coord[1] = F[1];
+        O.component = 2;
+        O.offset[0] = Offs[K][0];
+        O.offset[1] = Offs[K][1];
+        uint32_t Four[4];
+        s2l_image_op(&O, &Img, S, Four);
+        Out[K] = Four[3];
+      }
+    };
+    Cases.push_back(C);
+  }
   return Cases;
 }
 
 std::vector<OpCase> shadowCases(std::mt19937 &Rng, double Bilinear) {
   std::vector<OpCase> Cases;
-  const char *Ops[] = {"never", "less", "equal", "less_or_equal", "greater",
-                       "not_equal", "greater_or_equal", "always"};
+  const char *Ops[] = {"never",
+                       "less",
+                       "equal",
+                       "less_or_equal",
+                       "greater",
+                       "not_equal",
+                       "greater_or_equal",
+                       "always"};
   for (uint32_t Filter = 0; Filter < 2; ++Filter)
     for (uint32_t Op = 0; Op < 8; ++Op) {
       if (Filter && Op != 1 && Op != 6)
         continue;
       OpCase C;
-      C.Name = std::string("shadow_") + (Filter ? "linear_" : "nearest_") +
-               Ops[Op];
+      C.Name =
+          std::string("shadow_") + (Filter ? "linear_" : "nearest_") + Ops[Op];
       // lavapipe filters D16 linearly, not D32 (the runner says so).
       uint32_t Fmt = Filter ? D16_UNORM : D32_SFLOAT;
-      C.Image = makeImage(VkImageKind::CombinedImageSampler, Fmt,
-                          S2L_VIEW_2D, 4, 4, 1, 1, 1, Rng);
+      C.Image = makeImage(VkImageKind::CombinedImageSampler, Fmt, S2L_VIEW_2D,
+                          4, 4, 1, 1, 1, Rng);
       C.Image.Sampler = makeSampler(Filter, 0, 2);
       C.Image.Sampler.compare_enable = 1;
       C.Image.Sampler.compare_op = Op;
@@ -904,16 +1014,16 @@ std::vector<OpCase> queryCases(std::mt19937 &Rng) {
     unsigned SizeComponents;
   };
   const Q Queries[] = {
-      {"1d", "texture1D", "ivec4(textureSize(Tex, I.x), 0, 0, 0",
-       S2L_VIEW_1D, 16, 1, 1, 1, 5, Dim1D, false, 1},
+      {"1d", "texture1D", "ivec4(textureSize(Tex, I.x), 0, 0, 0", S2L_VIEW_1D,
+       16, 1, 1, 1, 5, Dim1D, false, 1},
       {"1d_array", "texture1DArray", "ivec4(textureSize(Tex, I.x), 0, 0",
        S2L_VIEW_1D_ARRAY, 9, 1, 1, 3, 2, Dim1D, true, 2},
-      {"2d", "texture2D", "ivec4(textureSize(Tex, I.x), 0, 0",
-       S2L_VIEW_2D, 13, 6, 1, 1, 4, Dim2D, false, 2},
+      {"2d", "texture2D", "ivec4(textureSize(Tex, I.x), 0, 0", S2L_VIEW_2D, 13,
+       6, 1, 1, 4, Dim2D, false, 2},
       {"2d_array", "texture2DArray", "ivec4(textureSize(Tex, I.x), 0",
        S2L_VIEW_2D_ARRAY, 8, 4, 1, 5, 3, Dim2D, true, 3},
-      {"3d", "texture3D", "ivec4(textureSize(Tex, I.x), 0",
-       S2L_VIEW_3D, 8, 4, 2, 1, 4, Dim3D, false, 3},
+      {"3d", "texture3D", "ivec4(textureSize(Tex, I.x), 0", S2L_VIEW_3D, 8, 4,
+       2, 1, 4, Dim3D, false, 3},
       {"cube", "textureCube", "ivec4(textureSize(Tex, I.x), 0, 0",
        S2L_VIEW_CUBE, 8, 8, 1, 6, 4, DimCube, false, 2},
       {"cube_array", "textureCubeArray", "ivec4(textureSize(Tex, I.x), 0",
@@ -981,8 +1091,8 @@ std::vector<OpCase> queryCases(std::mt19937 &Rng) {
     C.Stmt = "R[K] = ivec4(textureSize(Tex), 0, 0, 0);";
     C.I = izeros(1);
     C.F = zeros(1);
-    C.Ref = [](const Vec4 &, const IVec4 &, s2l_image &Img,
-               const s2l_sampler *, uint32_t Out[4]) {
+    C.Ref = [](const Vec4 &, const IVec4 &, s2l_image &Img, const s2l_sampler *,
+               uint32_t Out[4]) {
       s2l_image_operands O =
           baseOps(S2L_IMAGE_OP_QUERY_SIZE, DimBuffer, false, S2L_IMAGE_UINT);
       uint32_t Size[4];
@@ -1124,9 +1234,9 @@ TEST_P(ImageOpLavapipe, SameAsLavapipe) {
   ASSERT_TRUE(bool(Layout)) << llvm::toString(Layout.takeError());
   s2l_image Img = *Layout;
   Img.data = Texels.data();
-  const s2l_sampler *Sampler =
-      C.Image.Kind == VkImageKind::CombinedImageSampler ? &C.Image.Sampler
-                                                        : nullptr;
+  const s2l_sampler *Sampler = C.Image.Kind == VkImageKind::CombinedImageSampler
+                                   ? &C.Image.Sampler
+                                   : nullptr;
   std::vector<uint32_t> Want(N * 4, 0);
   for (size_t K = 0; K < N; ++K)
     C.Ref(C.F[K], C.I[K], Img, Sampler, &Want[K * 4]);
@@ -1159,7 +1269,8 @@ TEST_P(ImageOpLavapipe, SameAsLavapipe) {
     }
     EXPECT_TRUE(Wrong == 0 || StillWrong > 0)
         << "lavapipe now agrees with the spec where it did not: compare "
-           "with it again (drop LavapipeWrong from " << C.Name << ")";
+           "with it again (drop LavapipeWrong from "
+        << C.Name << ")";
   }
   bool Float = C.ResultType == "vec4";
   size_t Bad = 0;
@@ -1177,10 +1288,11 @@ TEST_P(ImageOpLavapipe, SameAsLavapipe) {
       }
       if (!Same && Bad++ < 10) {
         std::string Values =
-            Float ? std::to_string(std::bit_cast<float>(G)) + ", s2l_image_op " +
-                        std::to_string(std::bit_cast<float>(W))
-                  : std::to_string(int64_t(int32_t(G))) + ", s2l_image_op " +
-                        std::to_string(int64_t(int32_t(W)));
+            Float
+                ? std::to_string(std::bit_cast<float>(G)) + ", s2l_image_op " +
+                      std::to_string(std::bit_cast<float>(W))
+                : std::to_string(int64_t(int32_t(G))) + ", s2l_image_op " +
+                      std::to_string(int64_t(int32_t(W)));
         Messages += C.Name + ", " + describeInput(C, K) + ", component " +
                     std::to_string(Comp) + ": lavapipe " + Values + "\n";
       }

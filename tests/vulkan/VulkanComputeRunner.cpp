@@ -18,9 +18,9 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
-#include <dlfcn.h>
 #include <chrono>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <set>
 #include <tuple>
@@ -399,8 +399,8 @@ Error RunnerState::createDevice() {
     EnabledExts.push_back(
         VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
   }
-  bool Robustness2 = Options.RobustAccess &&
-                     HasExt(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  bool Robustness2 =
+      Options.RobustAccess && HasExt(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
   if (Robustness2) {
     Append(F.Robustness2);
     EnabledExts.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
@@ -577,11 +577,10 @@ VkImageType imageType(uint32_t View) {
 
 /// "sampled image at set 0 binding 1[2]" for messages.
 std::string describe(const VkImageSpec &I) {
-  return llvm::formatv("{0} at set {1} binding {2}{3}", kindName(I.Kind),
-                       I.Set, I.Binding,
-                       I.ArrayElement ? llvm::formatv("[{0}]", I.ArrayElement)
-                                            .str()
-                                      : std::string());
+  return llvm::formatv(
+      "{0} at set {1} binding {2}{3}", kindName(I.Kind), I.Set, I.Binding,
+      I.ArrayElement ? llvm::formatv("[{0}]", I.ArrayElement).str()
+                     : std::string());
 }
 
 /// Everything one VkDispatch needs, destroyed in reverse order of creation
@@ -754,9 +753,9 @@ Error DispatchResources::checkLimits(const VkDispatch &D) const {
                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   for (const VkImageSpec &I : D.Images) {
     if (!Bindings.insert({I.Set, I.Binding, I.ArrayElement}).second)
-      return makeError(llvm::formatv(
-          "two descriptors at set {0} binding {1} element {2}", I.Set,
-          I.Binding, I.ArrayElement));
+      return makeError(
+          llvm::formatv("two descriptors at set {0} binding {1} element {2}",
+                        I.Set, I.Binding, I.ArrayElement));
     ++Elements[{I.Set, I.Binding}];
     auto [It, New] = Types.insert({{I.Set, I.Binding}, descriptorType(I.Kind)});
     if (!New && It->second != descriptorType(I.Kind))
@@ -982,8 +981,8 @@ Error DispatchResources::checkImage(const VkImageSpec &I) const {
   const spirv2llvm::FormatInfo *Info =
       spirv2llvm::formatInfo(spirv2llvm::Format(I.Format));
   if (!Info)
-    return makeError(llvm::formatv("{0}: unknown VkFormat {1}", describe(I),
-                                   I.Format));
+    return makeError(
+        llvm::formatv("{0}: unknown VkFormat {1}", describe(I), I.Format));
   if (Info->hasStencil())
     return makeError(describe(I) + ": " + std::string(Info->Name) +
                      ": the runner has no stencil images");
@@ -993,8 +992,8 @@ Error DispatchResources::checkImage(const VkImageSpec &I) const {
     return Layout.takeError();
   if (I.Data.size() != Bytes)
     return makeError(llvm::formatv(
-        "{0}: {1} bytes of data; the packed layout of {2} has {3}",
-        describe(I), I.Data.size(), Info->Name, Bytes));
+        "{0}: {1} bytes of data; the packed layout of {2} has {3}", describe(I),
+        I.Data.size(), Info->Name, Bytes));
 
   VkFormatProperties Props;
   vkGetPhysicalDeviceFormatProperties(R.Physical, VkFormat(I.Format), &Props);
@@ -1030,9 +1029,9 @@ Error DispatchResources::checkImage(const VkImageSpec &I) const {
   }
   if (hasImage(I.Kind) && !(Have & VK_FORMAT_FEATURE_TRANSFER_DST_BIT &&
                             Have & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT))
-    return makeError(llvm::formatv(
-        "{0}: {1} cannot be copied to and from buffers on {2}", describe(I),
-        Info->Name, R.Props.deviceName));
+    return makeError(
+        llvm::formatv("{0}: {1} cannot be copied to and from buffers on {2}",
+                      describe(I), Info->Name, R.Props.deviceName));
   if ((Have & Need) != Need)
     return makeError(llvm::formatv("{0}: {1} does not support {2} on {3}",
                                    describe(I), Info->Name, Use,
@@ -1040,22 +1039,20 @@ Error DispatchResources::checkImage(const VkImageSpec &I) const {
   const VkPhysicalDeviceLimits &L = R.Props.limits;
   if (isTexelBuffer(I.Kind)) {
     if (I.Width > L.maxTexelBufferElements)
-      return makeError(llvm::formatv(
-          "{0}: {1} texels; the device allows {2}", describe(I), I.Width,
-          L.maxTexelBufferElements));
+      return makeError(llvm::formatv("{0}: {1} texels; the device allows {2}",
+                                     describe(I), I.Width,
+                                     L.maxTexelBufferElements));
     return Error::success();
   }
   if ((I.ViewType == S2L_VIEW_CUBE_ARRAY) &&
       !R.Enabled.Core.features.imageCubeArray)
     return makeError(describe(I) + ": cube arrays need imageCubeArray");
-  uint32_t MaxExtent = imageType(I.ViewType) == VK_IMAGE_TYPE_1D
-                           ? L.maxImageDimension1D
-                       : imageType(I.ViewType) == VK_IMAGE_TYPE_3D
-                           ? L.maxImageDimension3D
-                       : (I.ViewType == S2L_VIEW_CUBE ||
-                          I.ViewType == S2L_VIEW_CUBE_ARRAY)
-                           ? L.maxImageDimensionCube
-                           : L.maxImageDimension2D;
+  uint32_t MaxExtent =
+      imageType(I.ViewType) == VK_IMAGE_TYPE_1D   ? L.maxImageDimension1D
+      : imageType(I.ViewType) == VK_IMAGE_TYPE_3D ? L.maxImageDimension3D
+      : (I.ViewType == S2L_VIEW_CUBE || I.ViewType == S2L_VIEW_CUBE_ARRAY)
+          ? L.maxImageDimensionCube
+          : L.maxImageDimension2D;
   if (std::max({I.Width, I.Height, I.Depth}) > MaxExtent ||
       I.Layers > L.maxImageArrayLayers)
     return makeError(llvm::formatv(
@@ -1096,10 +1093,9 @@ Error DispatchResources::createImages(const VkDispatch &D) {
     const spirv2llvm::FormatInfo *FI =
         spirv2llvm::formatInfo(spirv2llvm::Format(Spec.Format));
     if (isTexelBuffer(Spec.Kind)) {
-      VkBufferUsageFlags Usage =
-          Spec.Kind == VkImageKind::UniformTexelBuffer
-              ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
-              : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+      VkBufferUsageFlags Usage = Spec.Kind == VkImageKind::UniformTexelBuffer
+                                     ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                                     : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
       if (Error E = createHostBuffer(std::max<uint64_t>(Spec.Data.size(), 4),
                                      Usage, false, I.Texels))
         return E;
@@ -1115,8 +1111,8 @@ Error DispatchResources::createImages(const VkDispatch &D) {
       continue;
     }
     s2l_image Layout = cantFail(packedImageLayout(Spec));
-    I.Aspect = FI->hasDepth() ? VK_IMAGE_ASPECT_DEPTH_BIT
-                              : VK_IMAGE_ASPECT_COLOR_BIT;
+    I.Aspect =
+        FI->hasDepth() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
     bool Cube =
         Spec.ViewType == S2L_VIEW_CUBE || Spec.ViewType == S2L_VIEW_CUBE_ARRAY;
     bool Is3D = Spec.ViewType == S2L_VIEW_3D;
@@ -1125,17 +1121,15 @@ Error DispatchResources::createImages(const VkDispatch &D) {
     Info.flags = Cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
     Info.imageType = imageType(Spec.ViewType);
     Info.format = VkFormat(Spec.Format);
-    Info.extent = {Spec.Width, Layout.level[0].height,
-                   Is3D ? Spec.Depth : 1};
+    Info.extent = {Spec.Width, Layout.level[0].height, Is3D ? Spec.Depth : 1};
     Info.mipLevels = Spec.Levels;
     Info.arrayLayers = Spec.Layers;
     Info.samples = VK_SAMPLE_COUNT_1_BIT;
     Info.tiling = VK_IMAGE_TILING_OPTIMAL;
-    Info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                 VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                 (Spec.Kind == VkImageKind::StorageImage
-                      ? VK_IMAGE_USAGE_STORAGE_BIT
-                      : VK_IMAGE_USAGE_SAMPLED_BIT);
+    Info.usage =
+        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+        (Spec.Kind == VkImageKind::StorageImage ? VK_IMAGE_USAGE_STORAGE_BIT
+                                                : VK_IMAGE_USAGE_SAMPLED_BIT);
     Info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     Info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     if (Error E = check(vkCreateImage(Dev, &Info, nullptr, &I.Handle),
@@ -1172,8 +1166,8 @@ Error DispatchResources::createImages(const VkDispatch &D) {
     uint64_t Staging = 0;
     for (uint32_t L = 0; L < Spec.Levels; ++L) {
       const s2l_image_level &Lv = Layout.level[L];
-      uint64_t End = L + 1 < Spec.Levels ? Layout.level[L + 1].offset
-                                         : Spec.Data.size();
+      uint64_t End =
+          L + 1 < Spec.Levels ? Layout.level[L + 1].offset : Spec.Data.size();
       Image::LevelCopy C{Lv.offset, Staging, End - Lv.offset, {}};
       C.Region.bufferOffset = Staging;
       C.Region.imageSubresource = {I.Aspect, L, 0, Spec.Layers};
@@ -1216,22 +1210,20 @@ void DispatchResources::recordImageUploads() {
   }
   if (Barriers.empty())
     return;
-  vkCmdPipelineBarrier(Commands,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT |
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                       nullptr, static_cast<uint32_t>(Barriers.size()),
-                       Barriers.data());
+  vkCmdPipelineBarrier(
+      Commands,
+      VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+      static_cast<uint32_t>(Barriers.size()), Barriers.data());
   for (Image &I : Images) {
     if (!I.Handle)
       continue;
     std::vector<VkBufferImageCopy> Regions;
     for (const Image::LevelCopy &C : I.Levels)
       Regions.push_back(C.Region);
-    vkCmdCopyBufferToImage(Commands, I.StagingIn.Handle, I.Handle,
-                           VK_IMAGE_LAYOUT_GENERAL,
-                           static_cast<uint32_t>(Regions.size()),
-                           Regions.data());
+    vkCmdCopyBufferToImage(
+        Commands, I.StagingIn.Handle, I.Handle, VK_IMAGE_LAYOUT_GENERAL,
+        static_cast<uint32_t>(Regions.size()), Regions.data());
   }
   auto M = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   M.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
@@ -1256,10 +1248,9 @@ void DispatchResources::recordImageDownloads() {
     std::vector<VkBufferImageCopy> Regions;
     for (const Image::LevelCopy &C : I.Levels)
       Regions.push_back(C.Region);
-    vkCmdCopyImageToBuffer(Commands, I.Handle, VK_IMAGE_LAYOUT_GENERAL,
-                           I.StagingOut.Handle,
-                           static_cast<uint32_t>(Regions.size()),
-                           Regions.data());
+    vkCmdCopyImageToBuffer(
+        Commands, I.Handle, VK_IMAGE_LAYOUT_GENERAL, I.StagingOut.Handle,
+        static_cast<uint32_t>(Regions.size()), Regions.data());
   }
 }
 
@@ -1372,14 +1363,13 @@ Error DispatchResources::recordCommands(const VkDispatch &D) {
   // visible to host reads.
   VkMemoryBarrier Barrier =
       makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  Barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
-                          VK_ACCESS_TRANSFER_WRITE_BIT;
+  Barrier.srcAccessMask =
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   Barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(Commands,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
-                           VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &Barrier, 0, nullptr,
-                       0, nullptr);
+  vkCmdPipelineBarrier(
+      Commands,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &Barrier, 0, nullptr, 0, nullptr);
   if (Error E = check(vkEndCommandBuffer(Commands), "vkEndCommandBuffer"))
     return E;
   VkFenceCreateInfo FenceInfo =
@@ -1496,9 +1486,9 @@ Expected<s2l_image> packedImageLayout(const VkImageSpec &S, uint64_t *Bytes) {
                  V == S2L_VIEW_CUBE_ARRAY;
   bool Cube = V == S2L_VIEW_CUBE || V == S2L_VIEW_CUBE_ARRAY;
   bool OneD = V == S2L_VIEW_1D || V == S2L_VIEW_1D_ARRAY || TexelBuffer;
-  std::string What = llvm::formatv("{0} {1}x{2}x{3}, {4} layers, {5} levels",
-                                   Info->Name, S.Width, S.Height, S.Depth,
-                                   S.Layers, S.Levels);
+  std::string What =
+      llvm::formatv("{0} {1}x{2}x{3}, {4} layers, {5} levels", Info->Name,
+                    S.Width, S.Height, S.Depth, S.Layers, S.Levels);
   if (V > S2L_VIEW_BUFFER)
     return makeError(llvm::formatv("view type {0} is not an S2L_VIEW_*", V));
   if (S.Width == 0 || S.Height == 0 || S.Depth == 0 || S.Layers == 0 ||
@@ -1516,10 +1506,9 @@ Expected<s2l_image> packedImageLayout(const VkImageSpec &S, uint64_t *Bytes) {
   uint32_t Chain = llvm::Log2_32(Largest) + 1;
   if (S.Levels > Chain || S.Levels > S2L_MAX_IMAGE_LEVELS ||
       (TexelBuffer && S.Levels != 1))
-    return makeError(llvm::formatv("{0}: at most {1} levels", What,
-                                   std::min<uint32_t>(
-                                       TexelBuffer ? 1 : Chain,
-                                       S2L_MAX_IMAGE_LEVELS)));
+    return makeError(llvm::formatv(
+        "{0}: at most {1} levels", What,
+        std::min<uint32_t>(TexelBuffer ? 1 : Chain, S2L_MAX_IMAGE_LEVELS)));
   uint64_t Offset = 0;
   for (uint32_t L = 0; L < S.Levels; ++L) {
     s2l_image_level &Lv = Img.level[L];

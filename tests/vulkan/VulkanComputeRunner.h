@@ -109,8 +109,8 @@ enum class VkImageKind {
 struct VkImageSpec {
   uint32_t Set = 0, Binding = 0;
   VkImageKind Kind = VkImageKind::SampledImage;
-  uint32_t Format = 0;               ///< VkFormat
-  uint32_t ViewType = S2L_VIEW_2D;   ///< S2L_VIEW_* (= VkImageViewType)
+  uint32_t Format = 0;             ///< VkFormat
+  uint32_t ViewType = S2L_VIEW_2D; ///< S2L_VIEW_* (= VkImageViewType)
   uint32_t Width = 1, Height = 1, Depth = 1;
   /// Array layers: 1 for non-arrayed views, 6 per cube for cube views.
   uint32_t Layers = 1;

@@ -271,9 +271,10 @@ void main() {}
             std::string::npos);
   D.Images[0].Kind = VkImageKind::SampledImage;
   D.Images[0].Data.assign(7, 0);
-  EXPECT_NE(errorText(Runner->run(D)).find("7 bytes of data; the packed "
-                                           "layout of BC1_RGB_UNORM_BLOCK has "
-                                           "8"),
+  EXPECT_NE(errorText(Runner->run(D))
+                .find("7 bytes of data; the packed "
+                      "layout of BC1_RGB_UNORM_BLOCK has "
+                      "8"),
             std::string::npos);
   D.Images[0].ViewType = S2L_VIEW_CUBE;
   EXPECT_NE(errorText(Runner->run(D)).find("layers do not fit the view type"),
