@@ -53,11 +53,13 @@ cl::opt<double> Seconds("seconds",
                                  "count (default 0.4; at least --reps "
                                  "dispatches each)"),
                         cl::init(0.4));
-cl::opt<unsigned> Reps("reps", cl::desc("minimum timed dispatches per side "
-                                        "(default 5)"),
+cl::opt<unsigned> Reps("reps",
+                       cl::desc("minimum timed dispatches per side "
+                                "(default 5)"),
                        cl::init(5));
-cl::opt<unsigned> Size("size", cl::desc("texture side in texels (default "
-                                        "1024; a power of two)"),
+cl::opt<unsigned> Size("size",
+                       cl::desc("texture side in texels (default "
+                                "1024; a power of two)"),
                        cl::init(1024));
 cl::opt<unsigned> MaxThreads("all-threads",
                              cl::desc("the 'all cores' thread count "
@@ -175,10 +177,10 @@ std::vector<uint8_t> randomTexels(const VkImageSpec &S, uint32_t Seed) {
 
 struct ImageCase {
   std::string Name, File, Kind;
-  VkImageSpec Image;           ///< binding 0
-  uint32_t OutVec4s = 0;       ///< binding 1: vec4 results (0: none)
+  VkImageSpec Image;                ///< binding 0
+  uint32_t OutVec4s = 0;            ///< binding 1: vec4 results (0: none)
   uint32_t Invocations[2] = {0, 0}; ///< x, y
-  uint64_t Ops = 0;            ///< image operations per dispatch
+  uint64_t Ops = 0;                 ///< image operations per dispatch
   /// Largest difference allowed: per float of the output buffer, or per
   /// byte of the image for stores.
   double Tolerance = 0;
@@ -281,8 +283,8 @@ struct Row {
 /// Times \p Calls calls of s2l_image_op with operands from \p Make(i) and
 /// returns nanoseconds of thread CPU time per call (the median of 5 runs).
 template <typename MakeOps>
-double nsPerCall(const s2l_image &Img, const s2l_sampler *Smp,
-                 unsigned Calls, MakeOps Make) {
+double nsPerCall(const s2l_image &Img, const s2l_sampler *Smp, unsigned Calls,
+                 MakeOps Make) {
   std::vector<s2l_image_operands> Ops(Calls);
   for (unsigned I = 0; I < Calls; ++I)
     Ops[I] = Make(I);
@@ -346,9 +348,8 @@ void printCallCost(const std::vector<ImageCase> &Cases, uint32_t N) {
     std::vector<uint8_t> Copy;
     s2l_image L = Layout(*C, Copy);
     Print("query levels (the call and the switch)",
-          nsPerCall(L, nullptr, Calls, [&](unsigned) {
-            return Base(S2L_IMAGE_OP_QUERY_LEVELS);
-          }));
+          nsPerCall(L, nullptr, Calls,
+                    [&](unsigned) { return Base(S2L_IMAGE_OP_QUERY_LEVELS); }));
     Print("texelFetch RGBA8", nsPerCall(L, nullptr, Calls, [&](unsigned I) {
             s2l_image_operands O = Base(S2L_IMAGE_OP_FETCH);
             O.icoord[0] = int32_t(I % N);
@@ -429,8 +430,8 @@ void printSampleParts(const ImageCase &C, uint32_t N) {
   Print("decodeTexelUnchecked, one RGBA8 texel (4 per bilinear sample)",
         nsPerIteration(Iters, [&](unsigned I) {
           Float4 T;
-          spirv2llvm::detail::decodeTexelUnchecked(*Info,
-                                       Texels + (I % (N * N)) * 4, T);
+          spirv2llvm::detail::decodeTexelUnchecked(
+              *Info, Texels + (I % (N * N)) * 4, T);
           return T[0] + T[3];
         }));
   s2l_image Desc = orFail(packedImageLayout(C.Image), "layout");
@@ -504,8 +505,8 @@ int main(int argc, char **argv) {
   }
 
   unsigned W = Width ? unsigned(Width) : defaultComputeWidth();
-  outs() << "machine: " << cpuModel() << " (" << cpuVectorIsa() << "), "
-         << All << " threads\n"
+  outs() << "machine: " << cpuModel() << " (" << cpuVectorIsa() << "), " << All
+         << " threads\n"
          << "lavapipe: " << Lvp.back()->deviceName() << "\n"
          << formatv("spirv2llvm: W = {0}, -O{1}; texture {2}x{2}\n\n", W,
                     unsigned(OptLevel), unsigned(Size));
@@ -625,12 +626,11 @@ int main(int argc, char **argv) {
       outs() << formatv("| {0} | {1} | {2} | {3:f1} | {4:f1} | {5:f2} | "
                         "{6:f1} / {7:f1} | {8:f2} | {9:f1} / {10:f1} | "
                         "{11:e1} ({12:e1}){13} |\n",
-                        R.Name, R.Kind, ThreadCounts[TI],
-                        R.S2lRate[TI] / 1e6, R.LvpRate[TI] / 1e6,
-                        R.S2lRate[TI] / R.LvpRate[TI], R.S2lCpuRate[TI] / 1e6,
-                        R.LvpCpuRate[TI] / 1e6,
-                        R.S2lCpuRate[TI] / R.LvpCpuRate[TI], R.S2lSum,
-                        R.LvpSum, R.MaxDiff, R.Tolerance,
+                        R.Name, R.Kind, ThreadCounts[TI], R.S2lRate[TI] / 1e6,
+                        R.LvpRate[TI] / 1e6, R.S2lRate[TI] / R.LvpRate[TI],
+                        R.S2lCpuRate[TI] / 1e6, R.LvpCpuRate[TI] / 1e6,
+                        R.S2lCpuRate[TI] / R.LvpCpuRate[TI], R.S2lSum, R.LvpSum,
+                        R.MaxDiff, R.Tolerance,
                         R.MaxDiff <= R.Tolerance ? "" : " NO");
   outs() << "\n| case | s2l translate + compile ms |\n|---|--:|\n";
   for (const Row &R : Rows)
