@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/ImageFormat.h"
 
+#include <array>
+
 #include <algorithm>
 
 namespace spirv2llvm {
@@ -73,7 +75,26 @@ bool FormatInfo::isSRGB() const {
 
 std::span<const FormatInfo> allFormats() { return Table; }
 
+namespace {
+/// Row of each VkFormat below DirectLimit, -1 where none: the per-call
+/// image path looks formats up on every call (8 ns as a binary search).
+constexpr uint32_t DirectLimit = 256;
+constexpr std::array<int16_t, DirectLimit> DirectIndex = [] {
+  std::array<int16_t, DirectLimit> A{};
+  for (int16_t &I : A)
+    I = -1;
+  for (size_t K = 0; K < std::size(Table); ++K)
+    if (uint32_t(Table[K].Fmt) < DirectLimit)
+      A[uint32_t(Table[K].Fmt)] = int16_t(K);
+  return A;
+}();
+} // namespace
+
 const FormatInfo *formatInfo(Format F) {
+  if (uint32_t(F) < DirectLimit) {
+    int16_t I = DirectIndex[uint32_t(F)];
+    return I < 0 ? nullptr : &Table[I];
+  }
   auto It =
       std::lower_bound(std::begin(Table), std::end(Table), F,
                        [](const FormatInfo &I, Format V) { return I.Fmt < V; });

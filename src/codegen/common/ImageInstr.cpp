@@ -1,5 +1,6 @@
 //===- ImageInstr.cpp - Image instructions, decoded once ------------------===//
 #include "codegen/common/ImageInstr.h"
+#include "codegen/common/DescriptorArrays.h"
 
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
@@ -186,6 +187,11 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
   D.StorageFormat = vkFormatOfImageFormat(IT->ImageFormat);
   if (D.Dim > 6)
     return Bad("unsupported image dimension " + Twine(D.Dim));
+  // A subpass load's coordinate is an offset from the fragment's position,
+  // which the entry point does not receive unless the shader reads
+  // FragCoord: refused rather than read at the wrong texel.
+  if (D.Dim == 6)
+    return Bad("unsupported: subpass loads (input attachments)");
   const spirv2llvm::Type *ST = M.findType(IT->Element.value());
   if (!ST || (ST->Kind != TypeKind::Float && ST->Kind != TypeKind::Int))
     return Bad("the image's sampled type is not a scalar number");
@@ -484,6 +490,75 @@ void loadImageHandles(IRBuilder<> &B, Value *Data, TypeKind Kind,
   Handles.push_back(B.CreateLoad(Ptr, Pair, "image"));
   Handles.push_back(B.CreateLoad(
       Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Pair, 1), "sampler"));
+}
+
+void createOpaqueRefs(IRBuilder<> &B, const Module &M,
+                      function_ref<Value *()> GetSets,
+                      function_ref<std::string(uint32_t)> Name,
+                      std::unordered_map<uint32_t, OpaqueRef> &Refs) {
+  Refs.clear();
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    if (V.Storage != spv::StorageClass::UniformConstant)
+      continue;
+    DescriptorFields D = loadBindingDescriptor(
+        B, M, Id.value(), GetSets(), Name(Id.value()), ".data", ".count");
+    OpaqueRef R;
+    R.Var = Id.value();
+    R.Pointee = V.Pointee;
+    R.Data = D.Data;
+    TypeKind K = M.type(V.Pointee).Kind;
+    if (K == TypeKind::Array || K == TypeKind::RuntimeArray)
+      R.Count = descriptorArrayCount(B, descriptorArrayShape(M, V.Pointee),
+                                     D.Size);
+    Refs[Id.value()] = std::move(R);
+  }
+}
+
+Expected<OpaqueRef> opaqueAccessChain(const Instruction &I,
+                                      const OpaqueRef &Base) {
+  if (!Base.Count || !Base.Indices.empty())
+    return makeError("unsupported: indexing into an image, sampler or an "
+                     "element of an array of them");
+  OpaqueRef R = Base;
+  for (size_t K = 1; K < I.Operands.size(); ++K)
+    R.Indices.push_back(I.Operands[K]);
+  return R;
+}
+
+Expected<TypeKind> opaqueHandleKind(const Module &M, const OpaqueRef &R) {
+  const spirv2llvm::Type *ET = &M.type(R.Pointee);
+  while (ET->Kind == TypeKind::Array || ET->Kind == TypeKind::RuntimeArray)
+    ET = &M.type(ET->Element);
+  if (ET->Kind != TypeKind::Image && ET->Kind != TypeKind::Sampler &&
+      ET->Kind != TypeKind::SampledImage)
+    return makeError("unsupported: a UniformConstant variable of type " +
+                     M.friendlyName(R.Pointee.value()));
+  if (R.Count && R.Indices.empty())
+    return makeError(
+        "unsupported: loading an array of images or samplers whole");
+  return ET->Kind;
+}
+
+Expected<Value *> opaqueElementData(IRBuilder<> &B, const Module &M,
+                                    const OpaqueRef &R,
+                                    ArrayRef<Value *> Indices,
+                                    const std::string &Name) {
+  if (!R.Count)
+    return R.Data;
+  DescriptorArrayShape Shape;
+  std::string Error;
+  Instruction Chain;
+  Chain.Operands.push_back(R.Var);
+  Chain.Operands.insert(Chain.Operands.end(), R.Indices.begin(),
+                        R.Indices.end());
+  if (!descriptorIndexCount(M, R.Pointee, Chain, 1, Shape, Error))
+    return makeError(Error);
+  auto [Flat, InRange] =
+      flatDescriptorIndex(B, Indices, Shape.InnerDims, R.Count, Name);
+  return loadDescriptorElement(B, *B.GetInsertBlock()->getModule(), R.Data,
+                               Flat, InRange, Name)
+      .Data;
 }
 
 } // namespace spirv2llvm

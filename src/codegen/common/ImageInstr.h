@@ -24,6 +24,8 @@
 #include "llvm/Support/Error.h"
 
 #include <array>
+#include <string>
+#include <unordered_map>
 
 namespace spirv2llvm {
 
@@ -111,6 +113,47 @@ llvm::Value *emitImageOpCall(llvm::IRBuilder<> &B, const ImageRuntime &RT,
 /// handles). \p Kind is the variable's element type kind.
 void loadImageHandles(llvm::IRBuilder<> &B, llvm::Value *Data, TypeKind Kind,
                       llvm::SmallVectorImpl<llvm::Value *> &Handles);
+
+/// A pointer to a UniformConstant variable (an image, sampler or sampled
+/// image binding, or an array of them) or to an element of one, in both
+/// back ends: symbolic, its indices are read when it is loaded, so a load
+/// in another block than its access chain needs nothing special.
+struct OpaqueRef {
+  uint32_t Var = 0;
+  TypeId Pointee; ///< the variable's type
+  /// The binding's s2l_descriptor data: the handle, or for an array the
+  /// s2l_descriptor array (loaded in the function's entry).
+  llvm::Value *Data = nullptr;
+  /// Arrays: the element count (i64); null for a single binding.
+  llvm::Value *Count = nullptr;
+  llvm::SmallVector<uint32_t, 2> Indices; ///< access chain index ids
+};
+
+/// The OpaqueRef of every UniformConstant variable, reading its binding's
+/// descriptor from \p Sets (args->descriptor_sets; \p GetSets makes it on
+/// first use). \p Name gives a variable's LLVM name.
+void createOpaqueRefs(llvm::IRBuilder<> &B, const Module &M,
+                      llvm::function_ref<llvm::Value *()> GetSets,
+                      llvm::function_ref<std::string(uint32_t)> Name,
+                      std::unordered_map<uint32_t, OpaqueRef> &Refs);
+
+/// OpAccessChain on \p Base: the element's ref, or the message saying why
+/// it is unsupported.
+llvm::Expected<OpaqueRef> opaqueAccessChain(const Instruction &I,
+                                            const OpaqueRef &Base);
+
+/// The handle kind \p R loads (its type without array dimensions), or an
+/// error when it is no image, sampler or sampled image, or an array not
+/// indexed.
+llvm::Expected<TypeKind> opaqueHandleKind(const Module &M, const OpaqueRef &R);
+
+/// The descriptor data of \p R's element at \p Indices (one i64 scalar
+/// per index of R), null when out of range; R.Data itself for a single
+/// binding.
+llvm::Expected<llvm::Value *>
+opaqueElementData(llvm::IRBuilder<> &B, const Module &M, const OpaqueRef &R,
+                  llvm::ArrayRef<llvm::Value *> Indices,
+                  const std::string &Name);
 
 } // namespace spirv2llvm
 

@@ -74,17 +74,6 @@ struct InvPointer {
   llvm::Value *Length = nullptr;
 };
 
-/// A pointer to a UniformConstant variable (image, sampler, sampled image
-/// or an array of them) or an element: symbolic until loaded
-/// (InvocationImage.cpp).
-struct InvOpaque {
-  uint32_t Var = 0;
-  TypeId Pointee;
-  llvm::Value *Data = nullptr;  ///< the binding's s2l_descriptor data
-  llvm::Value *Count = nullptr; ///< arrays: element count (i64)
-  llvm::SmallVector<uint32_t, 2> Indices;
-};
-
 class InvocationEmitter {
 public:
   InvocationEmitter(const Module &M, const EntryPoint &EP,
@@ -204,7 +193,7 @@ private:
   std::vector<std::pair<const Instruction *, llvm::PHINode *>> Phis;
   std::unordered_map<uint32_t, llvm::Value *> Values;
   std::unordered_map<uint32_t, InvPointer> Pointers;
-  std::unordered_map<uint32_t, InvOpaque> Opaque;
+  std::unordered_map<uint32_t, OpaqueRef> Opaque;
   ImageRuntime ImageRT; ///< declared at the first image instruction
   std::unordered_map<uint32_t, llvm::Type *> TypeCache;
   /// Stand-ins for out-of-bounds checked accesses (checkedAddress).

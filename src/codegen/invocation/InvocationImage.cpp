@@ -3,8 +3,8 @@
 // The one-invocation back end's side of ImageInstr.h: image and sampler
 // values are `ptr` handles (a sampled image is {ptr, ptr}); a
 // UniformConstant variable is a binding whose pointers are symbolic
-// (InvOpaque: the access chain's indices are read at the load); each image
-// instruction is one s2l_image_op call. There are no quads here, so
+// (OpaqueRef, ImageInstr.h: the access chain's indices are read at the
+// load); each image instruction is one s2l_image_op call. There are no quads here, so
 // implicit-LOD sampling reads level 0 (plus the bias), as the SIMD back
 // end does outside fragment shaders.
 //
@@ -24,41 +24,26 @@ using llvm::Constant;
 using llvm::Type;
 
 void InvocationEmitter::createOpaqueBindings(Value *&Sets) {
-  for (ValueId Id : M.GlobalVariables) {
-    const Variable &V = *M.findVariable(Id.value());
-    if (V.Storage != spv::StorageClass::UniformConstant)
-      continue;
-    if (!Sets)
-      Sets = argField(4, B.getPtrTy(), "descriptor.sets");
-    std::string N = llvmName(Id.value());
-    DescriptorFields D = loadBindingDescriptor(B, M, Id.value(), Sets, N,
-                                               ".data", ".count");
-    InvOpaque R;
-    R.Var = Id.value();
-    R.Pointee = V.Pointee;
-    R.Data = D.Data;
-    TypeKind K = M.type(V.Pointee).Kind;
-    if (K == TypeKind::Array || K == TypeKind::RuntimeArray)
-      R.Count = descriptorArrayCount(B, descriptorArrayShape(M, V.Pointee),
-                                     D.Size);
-    Opaque[Id.value()] = std::move(R);
-  }
+  createOpaqueRefs(
+      B, M,
+      [&] {
+        if (!Sets)
+          Sets = argField(4, B.getPtrTy(), "descriptor.sets");
+        return Sets;
+      },
+      [&](uint32_t Id) { return llvmName(Id); }, Opaque);
 }
 
 bool InvocationEmitter::emitOpaqueMemory(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
-  const InvOpaque &Base = Opaque.at(I.Operands[0]);
+  const OpaqueRef &Base = Opaque.at(I.Operands[0]);
   if (I.Opcode == Op::OpAccessChain || I.Opcode == Op::OpInBoundsAccessChain) {
-    if (!Base.Count || !Base.Indices.empty()) {
-      failAt(I, "unsupported: indexing into an image, sampler or an "
-                "element of an array of them");
-      return true;
-    }
-    InvOpaque R = Base;
-    for (size_t K = 1; K < I.Operands.size(); ++K)
-      R.Indices.push_back(I.Operands[K]);
-    Opaque[Id] = std::move(R);
+    Expected<OpaqueRef> R = opaqueAccessChain(I, Base);
+    if (!R)
+      failAt(I, toString(R.takeError()));
+    else
+      Opaque[Id] = std::move(*R);
     return true;
   }
   if (I.Opcode != Op::OpLoad) {
@@ -71,48 +56,26 @@ bool InvocationEmitter::emitOpaqueMemory(const Instruction &I) {
 }
 
 Value *InvocationEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
-  const InvOpaque &Base = Opaque.at(Ptr);
-  const spirv2llvm::Type *ET = &M.type(Base.Pointee);
-  while (ET->Kind == TypeKind::Array || ET->Kind == TypeKind::RuntimeArray)
-    ET = &M.type(ET->Element);
-  TypeKind Kind = ET->Kind;
-  Type *HandleTy = typeOf(ET->Id);
-  if (Kind != TypeKind::Image && Kind != TypeKind::Sampler &&
-      Kind != TypeKind::SampledImage) {
-    failAt(I, "unsupported: a UniformConstant variable of type " +
-                  M.friendlyName(Base.Pointee.value()));
-    return PoisonValue::get(HandleTy);
+  const OpaqueRef &Base = Opaque.at(Ptr);
+  Expected<TypeKind> Kind = opaqueHandleKind(M, Base);
+  if (!Kind) {
+    failAt(I, toString(Kind.takeError()));
+    return ConstantPointerNull::get(B.getPtrTy());
   }
-  Value *Data = Base.Data;
-  if (Base.Count) {
-    if (Base.Indices.empty()) {
-      failAt(I, "unsupported: loading an array of images or samplers whole");
-      return PoisonValue::get(HandleTy);
-    }
-    DescriptorArrayShape Shape;
-    std::string Error;
-    Instruction Chain;
-    Chain.Operands.push_back(Base.Var);
-    Chain.Operands.insert(Chain.Operands.end(), Base.Indices.begin(),
-                          Base.Indices.end());
-    if (!descriptorIndexCount(M, Base.Pointee, Chain, 1, Shape, Error)) {
-      failAt(I, Error);
-      return PoisonValue::get(HandleTy);
-    }
-    SmallVector<Value *, 4> Indices;
-    for (uint32_t X : Base.Indices)
-      Indices.push_back(B.CreateSExtOrTrunc(get(X), B.getInt64Ty()));
-    auto [Flat, InRange] = flatDescriptorIndex(
-        B, Indices, Shape.InnerDims, Base.Count, llvmName(Base.Var));
-    Data = loadDescriptorElement(B, *LM, Base.Data, Flat, InRange,
-                                 llvmName(Base.Var))
-               .Data;
+  SmallVector<Value *, 4> Indices;
+  for (uint32_t X : Base.Indices)
+    Indices.push_back(B.CreateSExtOrTrunc(get(X), B.getInt64Ty()));
+  Expected<Value *> Data =
+      opaqueElementData(B, M, Base, Indices, llvmName(Base.Var));
+  if (!Data) {
+    failAt(I, toString(Data.takeError()));
+    return ConstantPointerNull::get(B.getPtrTy());
   }
   SmallVector<Value *, 2> H;
-  loadImageHandles(B, Data, Kind, H);
+  loadImageHandles(B, *Data, *Kind, H);
   if (H.size() == 1)
     return H[0];
-  Value *R = PoisonValue::get(HandleTy);
+  Value *R = PoisonValue::get(StructType::get(Ctx, {B.getPtrTy(), B.getPtrTy()}));
   R = B.CreateInsertValue(R, H[0], 0);
   return B.CreateInsertValue(R, H[1], 1);
 }

@@ -147,7 +147,6 @@ void InvocationEmitter::createVariables() {
     }
     Pointers[Id.value()] = P;
   }
-  Opaque.clear();
   createOpaqueBindings(Sets);
   for (const Block &Bk : F->Blocks)
     for (uint32_t Index : Bk.Insts) {

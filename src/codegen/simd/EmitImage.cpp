@@ -39,25 +39,14 @@ bool SimdEmitter::isOpaqueRef(uint32_t Ptr) const {
 }
 
 void SimdEmitter::createOpaqueBindings(Value *&Sets) {
-  for (ValueId Id : M.GlobalVariables) {
-    const Variable &V = *M.findVariable(Id.value());
-    if (V.Storage != spv::StorageClass::UniformConstant)
-      continue;
-    if (!Sets)
-      Sets = argField(4, B.getPtrTy(), "descriptor.sets");
-    std::string N = llvmName(Id.value());
-    DescriptorFields D = loadBindingDescriptor(B, M, Id.value(), Sets, N,
-                                               ".data", ".count");
-    OpaqueRef R;
-    R.Var = Id.value();
-    R.Pointee = V.Pointee;
-    R.Data = D.Data;
-    TypeKind K = M.type(V.Pointee).Kind;
-    if (K == TypeKind::Array || K == TypeKind::RuntimeArray)
-      R.Count = descriptorArrayCount(B, descriptorArrayShape(M, V.Pointee),
-                                     D.Size);
-    OpaqueRefs[Id.value()] = std::move(R);
-  }
+  createOpaqueRefs(
+      B, M,
+      [&] {
+        if (!Sets)
+          Sets = argField(4, B.getPtrTy(), "descriptor.sets");
+        return Sets;
+      },
+      [&](uint32_t Id) { return llvmName(Id); }, OpaqueRefs);
 }
 
 bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
@@ -65,15 +54,11 @@ bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
   uint32_t Id = I.Result.value();
   const OpaqueRef &Base = OpaqueRefs.at(I.Operands[0]);
   if (I.Opcode == Op::OpAccessChain || I.Opcode == Op::OpInBoundsAccessChain) {
-    if (!Base.Count || !Base.Indices.empty()) {
-      failAt(I, "unsupported: indexing into an image, sampler or an "
-                "element of an array of them");
-      return true;
-    }
-    OpaqueRef R = Base;
-    for (size_t K = 1; K < I.Operands.size(); ++K)
-      R.Indices.push_back(I.Operands[K]);
-    OpaqueRefs[Id] = std::move(R);
+    Expected<OpaqueRef> R = opaqueAccessChain(I, Base);
+    if (!R)
+      failAt(I, toString(R.takeError()));
+    else
+      OpaqueRefs[Id] = std::move(*R);
     return true;
   }
   if (I.Opcode != Op::OpLoad) {
@@ -88,24 +73,15 @@ bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
 
 LaneValue SimdEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
   const OpaqueRef &Base = OpaqueRefs.at(Ptr);
-  // The handle kind: the variable's type without its array dimensions.
-  const spirv2llvm::Type *ET = &M.type(Base.Pointee);
-  while (ET->Kind == TypeKind::Array || ET->Kind == TypeKind::RuntimeArray)
-    ET = &M.type(ET->Element);
-  TypeKind Kind = ET->Kind;
   LaneValue R;
   Type *I64 = B.getInt64Ty();
-  auto Fail = [&](const Twine &Msg) {
-    failAt(I, Msg);
-    R.Comps.assign(Kind == TypeKind::SampledImage ? 2 : 1, B.getInt64(0));
+  Expected<TypeKind> KindOr = opaqueHandleKind(M, Base);
+  if (!KindOr) {
+    failAt(I, toString(KindOr.takeError()));
+    R.Comps.assign(2, B.getInt64(0));
     return R;
-  };
-  if (Kind != TypeKind::Image && Kind != TypeKind::Sampler &&
-      Kind != TypeKind::SampledImage)
-    return Fail("unsupported: a UniformConstant variable of type " +
-                M.friendlyName(Base.Pointee.value()));
-  if (Base.Count && Base.Indices.empty())
-    return Fail("unsupported: loading an array of images or samplers whole");
+  }
+  TypeKind Kind = *KindOr;
   auto Handles = [&](Value *Data) {
     SmallVector<Value *, 2> H;
     loadImageHandles(B, Data, Kind, H);
@@ -113,40 +89,29 @@ LaneValue SimdEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
       X = B.CreatePtrToInt(X, I64);
     return H;
   };
-  if (!Base.Count) {
-    for (Value *H : Handles(Base.Data))
-      R.Comps.push_back(H);
-    return R;
-  }
-  DescriptorArrayShape Shape;
-  std::string Error;
-  Instruction Chain;
-  Chain.Operands.push_back(Base.Var);
-  Chain.Operands.insert(Chain.Operands.end(), Base.Indices.begin(),
-                        Base.Indices.end());
-  if (!descriptorIndexCount(M, Base.Pointee, Chain, 1, Shape, Error))
-    return Fail(Error);
   bool Varying = false;
   for (uint32_t X : Base.Indices)
     Varying |= get(X).Comps[0]->getType()->isVectorTy();
-  auto Element = [&](unsigned Lane, bool PerLane) {
+  // The descriptor data of one lane's element (all lanes' when uniform).
+  auto Element = [&](unsigned Lane) -> Value * {
     SmallVector<Value *, 4> Indices;
     for (uint32_t X : Base.Indices) {
       Value *V = get(X).Comps[0];
-      if (PerLane && V->getType()->isVectorTy())
+      if (V->getType()->isVectorTy())
         V = B.CreateExtractElement(V, Lane);
       // Signed: a negative index is out of range, not a huge one.
       Indices.push_back(B.CreateSExtOrTrunc(V, I64));
     }
-    auto [Flat, InRange] =
-        flatDescriptorIndex(B, Indices, Shape.InnerDims, Base.Count,
-                            llvmName(Base.Var));
-    return loadDescriptorElement(B, *LM, Base.Data, Flat, InRange,
-                                 llvmName(Base.Var))
-        .Data;
+    Expected<Value *> D =
+        opaqueElementData(B, M, Base, Indices, llvmName(Base.Var));
+    if (!D) {
+      failAt(I, toString(D.takeError()));
+      return ConstantPointerNull::get(B.getPtrTy());
+    }
+    return *D;
   };
   if (!Varying) {
-    for (Value *H : Handles(Element(0, false)))
+    for (Value *H : Handles(Element(0)))
       R.Comps.push_back(H);
     return R;
   }
@@ -154,7 +119,7 @@ LaneValue SimdEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
   // the descriptor table only, and out-of-range lanes give null).
   R.Varying = true;
   for (unsigned L = 0; L < W; ++L) {
-    SmallVector<Value *, 2> H = Handles(Element(L, true));
+    SmallVector<Value *, 2> H = Handles(Element(L));
     if (R.Comps.empty())
       R.Comps.assign(H.size(), PoisonValue::get(FixedVectorType::get(I64, W)));
     for (size_t C = 0; C < H.size(); ++C)

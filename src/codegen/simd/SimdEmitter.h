@@ -91,20 +91,6 @@ struct PointerValue {
   bool offsetVarying() const { return Offset->getType()->isVectorTy(); }
 };
 
-/// A pointer to a UniformConstant variable (an image, sampler or sampled
-/// image binding, or an array of them) or to an element of one:
-/// symbolic, its indices are read when it is loaded (EmitImage.cpp).
-struct OpaqueRef {
-  uint32_t Var = 0;
-  TypeId Pointee; ///< the variable's type
-  /// The binding's s2l_descriptor data: the handle, or for an array the
-  /// s2l_descriptor array (loaded in the function's entry).
-  llvm::Value *Data = nullptr;
-  /// Arrays: the element count (i64); null for a single binding.
-  llvm::Value *Count = nullptr;
-  llvm::SmallVector<uint32_t, 2> Indices; ///< access chain index ids
-};
-
 /// Slots carrying a memory pointer's parts to the blocks that use it.
 struct PointerSlotSet {
   llvm::AllocaInst *Offset = nullptr, *Affine = nullptr, *Base = nullptr,
