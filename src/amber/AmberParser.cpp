@@ -47,9 +47,16 @@ using namespace detail;
 
 namespace {
 
+/// Amber's tokenizer reads "a b" as one string token; paths may be quoted.
+std::string unquote(StringRef T) {
+  if (T.size() >= 2 && T.front() == '"' && T.back() == '"')
+    T = T.drop_front().drop_back();
+  return T.str();
+}
+
 /// Amber commands this runner does not implement: the script is skipped.
 const std::set<std::string> UnsupportedCommands = {
-    "IMAGE", "SAMPLER", "VIRTUAL_FILE", "CLEAR_STENCIL",
+    "IMAGE", "SAMPLER", "CLEAR_STENCIL",
     "DEBUG", "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
@@ -57,6 +64,11 @@ const std::set<std::string> UnsupportedCommands = {
 bool isBodylessShader(ArrayRef<Token> LineToks) {
   for (const Token &T : LineToks)
     if (T.Text == "PASSTHROUGH" || T.Text == "FILE")
+      return true;
+  // SHADER ... VIRTUAL_FILE path takes its text from the store; the
+  // VIRTUAL_FILE command itself (first token) has a body.
+  for (const Token &T : LineToks.drop_front())
+    if (T.Text == "VIRTUAL_FILE")
       return true;
   return false;
 }
@@ -200,6 +212,7 @@ Error Parser::parseShader(unsigned Line) {
   } else
     return err(Line, "unknown shader format '" + Fmt + "'");
   std::optional<std::string> File;
+  bool Virtual = false;
   for (size_t I = 3; I < A.size(); ++I) {
     if (A[I].Text == "TARGET_ENV" && I + 1 < A.size()) {
       D.TargetEnv = A[++I].Text;
@@ -209,9 +222,16 @@ Error Parser::parseShader(unsigned Line) {
       if ((A[I].Text == "TEXT" || A[I].Text == "BINARY") && I + 1 < A.size())
         ++I;
       File = A[I].Text;
-    } else if (A[I].Text == "VIRTUAL_FILE") {
-      unsupported(Line, "VIRTUAL_FILE");
-      return Error::success();
+    } else if (A[I].Text == "VIRTUAL_FILE" && I + 1 < A.size()) {
+      std::string Path = unquote(A[++I].Text);
+      auto It = llvm::find_if(S.VirtualFiles,
+                              [&](const auto &F) { return F.first == Path; });
+      if (It == S.VirtualFiles.end())
+        return err(Line, "SHADER " + D.Name + ": no VIRTUAL_FILE '" + Path +
+                             "' declared before it");
+      D.Text = It->second;
+      D.VirtualPath = Path;
+      Virtual = true;
     } else {
       return err(Line, "unexpected '" + A[I].Text + "' in SHADER");
     }
@@ -221,6 +241,9 @@ Error Parser::parseShader(unsigned Line) {
     if (!Body)
       return Body.takeError();
     D.Text = std::move(*Body);
+  } else if (Virtual) {
+    if (D.Source == ShaderSource::SpirvBin)
+      return err(Line, "SPIRV-BIN needs FILE (virtual files are text)");
   } else if (D.Source == ShaderSource::SpirvBin) {
     return err(Line, "SPIRV-BIN needs FILE");
   } else if (D.Source != ShaderSource::Passthrough) {
@@ -796,6 +819,25 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
       return err(L, Cmd + " needs one name");
     if (Cmd == "DEVICE_EXTENSION" && !extensionSupported(A[0].Text))
       unsupported(L, "DEVICE_EXTENSION " + A[0].Text);
+    return Error::success();
+  }
+  if (Cmd == "VIRTUAL_FILE") {
+    // VIRTUAL_FILE path, then the text up to END (a raw token).
+    if (A.size() != 1)
+      return err(L, "VIRTUAL_FILE needs one path");
+    std::string Path = unquote(A[0].Text);
+    if (Path.empty())
+      return err(L, "VIRTUAL_FILE: empty path");
+    for (const auto &F : S.VirtualFiles)
+      if (F.first == Path)
+        return err(L, "VIRTUAL_FILE: duplicate path '" + Path + "'");
+    if (atEnd() || !peek().Raw)
+      return err(L, "VIRTUAL_FILE without a body");
+    std::string Text = Toks[Pos++].Text;
+    if (atEnd() || peek().Text != "END")
+      return err(L, "VIRTUAL_FILE without END");
+    ++Pos;
+    S.VirtualFiles.emplace_back(std::move(Path), std::move(Text));
     return Error::success();
   }
   if (Cmd == "SET") {

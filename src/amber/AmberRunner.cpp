@@ -86,7 +86,10 @@ Expected<Translation> Runner::translate(const ShaderDecl &D,
   T.SpecValues = A.Spec;
   if (!A.EntryPoint.empty())
     T.EntryPoint = A.EntryPoint;
-  std::string FileName = D.Name;
+  // A virtual file's path names it, so that its quoted includes are
+  // found beside it.
+  std::string FileName = D.VirtualPath.empty() ? D.Name : D.VirtualPath;
+  T.IncludeFiles = S.VirtualFiles;
   switch (D.Source) {
   case ShaderSource::Glsl:
     T.Kind = InputKind::Glsl;

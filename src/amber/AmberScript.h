@@ -29,6 +29,9 @@ struct ShaderDecl {
   ShaderSource Source = ShaderSource::Glsl;
   std::string Text;            ///< source text, or the bytes of SPIRV-BIN
   std::string TargetEnv;       ///< empty: the default
+  /// SHADER ... VIRTUAL_FILE path: the path (its includes are looked for
+  /// beside it); empty otherwise.
+  std::string VirtualPath;
   unsigned Line = 0;
 };
 
@@ -167,6 +170,9 @@ struct Script {
   std::vector<BufferDecl> Buffers;
   std::vector<PipelineDecl> Pipelines;
   std::vector<Command> Commands;
+  /// VIRTUAL_FILE path ... END: (path, text), in declaration order; shaders
+  /// read them by path and GLSL/HLSL `#include` them.
+  std::vector<std::pair<std::string, std::string>> VirtualFiles;
   /// Set when the script uses something outside the subset: the reason.
   std::optional<std::string> Unsupported;
 
