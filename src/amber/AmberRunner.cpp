@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "amber/AmberRunner.h"
 
+#include "amber/AmberImages.h"
 #include "amber/AmberParser.h"
 #include "amber/Expect.h"
 #include "amber/Graphics.h"
@@ -167,6 +168,8 @@ Error Runner::prepareFramebuffers() {
 Expected<DispatchResources> Runner::resources(PipelineDecl &P) {
   DispatchResources R;
   for (const BindDecl &B : P.Binds) {
+    if (isImageBinding(B.Kind)) // ImageBindings binds them
+      continue;
     BufferDecl &Buf = *S.findBuffer(B.Buffer);
     if (B.Kind == BindKind::PushConstant) {
       R.PushConstants = Buf.Data;
@@ -230,6 +233,9 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
+  ImageBindings Images;
+  if (Error E = Images.bind(S, P, It->second->info(), *R))
+    return E;
   Status D = It->second->dispatch(G, *R, O.Threads);
   if (!D.ok())
     return makeError(D.message());

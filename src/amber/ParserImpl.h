@@ -20,10 +20,13 @@
 
 namespace spirv2llvm::amber::detail {
 
-/// Why image resources SKIP for now: the translator has the image ABI
-/// (abi.h) but no image instructions yet.
+/// Why some image features SKIP for now: compute pipelines bind images,
+/// samplers and texel buffers (AmberImages.h); graphics pipelines do not
+/// yet, and mip chains and PNG files are not loaded.
 inline constexpr const char *ImagesPending =
-    "images: unsupported until the translator supports them";
+    "mip levels and PNG files: not supported yet";
+inline constexpr const char *GraphicsImagesPending =
+    "images in graphics pipelines: not supported yet";
 
 struct Token {
   std::string Text;

@@ -21,7 +21,7 @@ namespace {
 
 const std::set<std::string> UnsupportedPipelineCommands = {
     "SET",          "COMPILE_OPTIONS",
-    "POLYGON_MODE", "STENCIL",
+    "STENCIL",
     "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
 
 } // namespace
@@ -176,8 +176,9 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           else
             return err(L, "BIND: unexpected '" + Args[I].Text + "'");
         }
-        deferUnsupported(L, "BIND " + Args[0].Text + " (" +
-                                Twine(ImagesPending) + ")");
+        if (!P.IsCompute)
+          deferUnsupported(L, "BIND " + Args[0].Text + " (" +
+                                  Twine(GraphicsImagesPending) + ")");
         llvm::erase_if(P.Binds,
                        [&](const BindDecl &O) { return sameSlot(O, Bd); });
         P.Binds.push_back(std::move(Bd));
@@ -256,8 +257,9 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           Bd.Samplers.push_back(Args[I + 1].Text);
           I += 2;
         }
-        deferUnsupported(L, "BIND BUFFER AS " + Kind + " (" +
-                                Twine(ImagesPending) + ")");
+        if (!P.IsCompute)
+          deferUnsupported(L, "BIND BUFFER AS " + Kind + " (" +
+                                  Twine(GraphicsImagesPending) + ")");
       } else {
         unsupported(L, "BIND BUFFER AS " + Kind);
         return Error::success();
@@ -460,6 +462,16 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
       if (atEnd())
         return err(L, "SUBGROUP without END");
       ++Pos;
+    } else if (Cmd == "POLYGON_MODE") {
+      // fill is what the rasterizer does; line and point SKIP.
+      if (Args.size() != 1 || (Args[0].Text != "fill" &&
+                               Args[0].Text != "line" &&
+                               Args[0].Text != "point"))
+        return err(L, "POLYGON_MODE: expected fill, line or point");
+      if (Args[0].Text != "fill") {
+        unsupported(L, "POLYGON_MODE " + Args[0].Text);
+        return Error::success();
+      }
     } else if (UnsupportedPipelineCommands.count(Cmd)) {
       unsupported(L, "pipeline command " + Cmd);
       return Error::success();
