@@ -150,7 +150,12 @@ Error Runner::prepareFramebuffers() {
                                  "no FORMAT",
                                  P.Line, B.Buffer)
                              .str());
-      if (Buf.Width && (Buf.Width != P.FbWidth || Buf.Height != P.FbHeight))
+      // An IMAGE takes the pipeline's framebuffer size, as Amber sizes
+      // attachments (vk-gl-cts texture/conversion/snorm_clamp declares a
+      // 32x32 image and draws into a default-sized framebuffer); a BUFFER
+      // shared by pipelines of different sizes is an error.
+      if (Buf.Width && !Buf.ImageDim &&
+          (Buf.Width != P.FbWidth || Buf.Height != P.FbHeight))
         return makeError(formatv("line {0}: color buffer '{1}' is {2}x{3}, "
                                  "the framebuffer {4}x{5}",
                                  P.Line, B.Buffer, Buf.Width, Buf.Height,
@@ -390,6 +395,14 @@ Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
   auto R = resources(P);
   if (!R)
     return R.takeError();
+  // Images of both stages: one descriptor table serves them.
+  ComputeInfo Both = (*GS)->VertexInfo;
+  Both.Bindings.insert(Both.Bindings.end(),
+                       (*GS)->FragmentInfo.Bindings.begin(),
+                       (*GS)->FragmentInfo.Bindings.end());
+  ImageBindings Images;
+  if (Error E = Images.bind(S, P, Both, *R))
+    return E;
   return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, *R, RS);
 }
 

@@ -26,7 +26,7 @@ namespace spirv2llvm::amber::detail {
 inline constexpr const char *ImagesPending =
     "mip levels and PNG files: not supported yet";
 inline constexpr const char *GraphicsImagesPending =
-    "images in graphics pipelines: not supported yet";
+    "descriptor arrays in graphics pipelines: not supported yet";
 
 struct Token {
   std::string Text;

@@ -176,7 +176,7 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           else
             return err(L, "BIND: unexpected '" + Args[I].Text + "'");
         }
-        if (!P.IsCompute)
+        if (!P.IsCompute && Args[0].Text == "SAMPLER_ARRAY")
           deferUnsupported(L, "BIND " + Args[0].Text + " (" +
                                   Twine(GraphicsImagesPending) + ")");
         llvm::erase_if(P.Binds,
@@ -257,8 +257,8 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           Bd.Samplers.push_back(Args[I + 1].Text);
           I += 2;
         }
-        if (!P.IsCompute)
-          deferUnsupported(L, "BIND BUFFER AS " + Kind + " (" +
+        if (!P.IsCompute && !Bd.Array.empty())
+          deferUnsupported(L, "BIND BUFFER_ARRAY AS " + Kind + " (" +
                                   Twine(GraphicsImagesPending) + ")");
       } else {
         unsupported(L, "BIND BUFFER AS " + Kind);
