@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "amber/AmberParser.h"
+#include "spirv2llvm/PngImage.h"
 
 #include "amber/ParserImpl.h"
 
@@ -307,12 +308,36 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
       deferUnsupported(Line, "BUFFER ... MIP_LEVELS (" + Twine(ImagesPending) +
                                  ")");
     if (I + 2 < A.size() && A[I].Text == "FILE" && A[I + 1].Text == "PNG") {
+      // A 2D image of the PNG's size, its 8-bit RGBA texels in the
+      // buffer's channel order (R8G8B8A8 or B8G8R8A8, UNORM or SRGB).
       B.PngPath = A[I + 2].Text;
       if (I + 3 < A.size())
         return err(Line, "unexpected '" + A[I + 3].Text + "' in BUFFER " +
                              B.Name);
-      deferUnsupported(Line, "BUFFER ... FILE PNG (" + Twine(ImagesPending) +
-                                 ")");
+      const BufferFormat &F = B.Format;
+      if (F.ElementSize != 4 || F.Components.size() != 4 ||
+          llvm::any_of(F.Components, [](const Component &C) {
+            return C.Bits != 8 || C.Channel == 0;
+          }))
+        return err(Line, "BUFFER " + B.Name + ": FILE PNG needs an 8-bit "
+                         "RGBA format, not " + F.Name);
+      auto Bytes = readFile(Line, B.PngPath);
+      if (!Bytes)
+        return Bytes.takeError();
+      Result<Rgba8Image> Png = readPngBytes(
+          std::span<const uint8_t>(
+              reinterpret_cast<const uint8_t *>(Bytes->data()), Bytes->size()),
+          B.PngPath);
+      if (!Png.ok())
+        return err(Line, "BUFFER " + B.Name + ": " + Png.status().message());
+      B.Width = Png->Width;
+      B.Height = Png->Height;
+      B.ImageDim = 2;
+      B.Data.assign(size_t(Png->Width) * Png->Height * 4, 0);
+      for (size_t T = 0; T * 4 < B.Data.size(); ++T)
+        for (const Component &C : F.Components)
+          B.Data[T * 4 + C.Offset] =
+              Png->Texels[T * 4 + size_t(StringRef("RGBA").find(C.Channel))];
       S.Buffers.push_back(std::move(B));
       return Error::success();
     }
