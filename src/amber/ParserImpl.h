@@ -20,11 +20,11 @@
 
 namespace spirv2llvm::amber::detail {
 
-/// Why some image features SKIP for now: compute pipelines bind images,
-/// samplers and texel buffers (AmberImages.h); graphics pipelines do not
-/// yet, and mip chains and PNG files are not loaded.
+/// Why some image features SKIP for now: images, samplers and texel
+/// buffers are bound (AmberImages.h), but mip chains are not made and the
+/// graphics descriptor table has no arrays.
 inline constexpr const char *ImagesPending =
-    "mip levels and PNG files: not supported yet";
+    "mip levels: not supported yet";
 inline constexpr const char *GraphicsImagesPending =
     "descriptor arrays in graphics pipelines: not supported yet";
 
