@@ -82,6 +82,11 @@ struct TranslateOptions {
   bool SpeculateSmallBlocks = true;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
+  /// GLSL/HLSL: files an `#include` may name, (path, text). A quoted
+  /// include is looked for beside the including file first (FileName is
+  /// the top-level file's path), then by its path as written; nothing is
+  /// read from disk. Empty: `#include` is an error.
+  std::vector<std::pair<std::string, std::string>> IncludeFiles;
   /// Called with (stage name, text) after each stage when set
   /// (--print-after-all).
   std::function<void(llvm::StringRef, llvm::StringRef)> PrintAfterStage;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "amber/AmberParser.h"
+#include "spirv2llvm/PngImage.h"
 
 #include "amber/ParserImpl.h"
 
@@ -36,6 +37,13 @@ BufferDecl *Script::findBuffer(const std::string &Name) {
       return &B;
   return nullptr;
 }
+SamplerDecl *Script::findSampler(const std::string &Name) {
+  for (SamplerDecl &D : Samplers)
+    if (D.Name == Name)
+      return &D;
+  return nullptr;
+}
+
 PipelineDecl *Script::findPipeline(const std::string &Name) {
   for (PipelineDecl &P : Pipelines)
     if (P.Name == Name)
@@ -47,9 +55,16 @@ using namespace detail;
 
 namespace {
 
+/// Amber's tokenizer reads "a b" as one string token; paths may be quoted.
+std::string unquote(StringRef T) {
+  if (T.size() >= 2 && T.front() == '"' && T.back() == '"')
+    T = T.drop_front().drop_back();
+  return T.str();
+}
+
 /// Amber commands this runner does not implement: the script is skipped.
 const std::set<std::string> UnsupportedCommands = {
-    "IMAGE", "SAMPLER", "VIRTUAL_FILE", "CLEAR_STENCIL",
+    "CLEAR_STENCIL",
     "DEBUG", "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
@@ -57,6 +72,11 @@ const std::set<std::string> UnsupportedCommands = {
 bool isBodylessShader(ArrayRef<Token> LineToks) {
   for (const Token &T : LineToks)
     if (T.Text == "PASSTHROUGH" || T.Text == "FILE")
+      return true;
+  // SHADER ... VIRTUAL_FILE path takes its text from the store; the
+  // VIRTUAL_FILE command itself (first token) has a body.
+  for (const Token &T : LineToks.drop_front())
+    if (T.Text == "VIRTUAL_FILE")
       return true;
   return false;
 }
@@ -200,6 +220,7 @@ Error Parser::parseShader(unsigned Line) {
   } else
     return err(Line, "unknown shader format '" + Fmt + "'");
   std::optional<std::string> File;
+  bool Virtual = false;
   for (size_t I = 3; I < A.size(); ++I) {
     if (A[I].Text == "TARGET_ENV" && I + 1 < A.size()) {
       D.TargetEnv = A[++I].Text;
@@ -209,9 +230,16 @@ Error Parser::parseShader(unsigned Line) {
       if ((A[I].Text == "TEXT" || A[I].Text == "BINARY") && I + 1 < A.size())
         ++I;
       File = A[I].Text;
-    } else if (A[I].Text == "VIRTUAL_FILE") {
-      unsupported(Line, "VIRTUAL_FILE");
-      return Error::success();
+    } else if (A[I].Text == "VIRTUAL_FILE" && I + 1 < A.size()) {
+      std::string Path = unquote(A[++I].Text);
+      auto It = llvm::find_if(S.VirtualFiles,
+                              [&](const auto &F) { return F.first == Path; });
+      if (It == S.VirtualFiles.end())
+        return err(Line, "SHADER " + D.Name + ": no VIRTUAL_FILE '" + Path +
+                             "' declared before it");
+      D.Text = It->second;
+      D.VirtualPath = Path;
+      Virtual = true;
     } else {
       return err(Line, "unexpected '" + A[I].Text + "' in SHADER");
     }
@@ -221,6 +249,9 @@ Error Parser::parseShader(unsigned Line) {
     if (!Body)
       return Body.takeError();
     D.Text = std::move(*Body);
+  } else if (Virtual) {
+    if (D.Source == ShaderSource::SpirvBin)
+      return err(Line, "SPIRV-BIN needs FILE (virtual files are text)");
   } else if (D.Source == ShaderSource::SpirvBin) {
     return err(Line, "SPIRV-BIN needs FILE");
   } else if (D.Source != ShaderSource::Passthrough) {
@@ -236,7 +267,10 @@ Error Parser::parseShader(unsigned Line) {
 }
 
 Error Parser::parseBuffer(unsigned Line) {
-  std::vector<Token> A = restOfLine(Line);
+  return parseBufferArgs(Line, restOfLine(Line));
+}
+
+Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
   if (A.size() < 3)
     return err(Line, "BUFFER needs a name and DATA_TYPE or FORMAT");
   BufferDecl B;
@@ -255,6 +289,58 @@ Error Parser::parseBuffer(unsigned Line) {
     }
     B.Format = std::move(*F);
     I += 2;
+    // BUFFER b FORMAT f [MIP_LEVELS n] [SAMPLES n] | FILE PNG path
+    while (I + 1 < A.size() &&
+           (A[I].Text == "MIP_LEVELS" || A[I].Text == "SAMPLES")) {
+      uint64_t N;
+      if (!parseUnsigned(A[I + 1].Text, N) || N == 0 || N > 64)
+        return err(Line, "BUFFER " + B.Name + ": " + A[I].Text +
+                             " needs a count from 1 to 64");
+      (A[I].Text == "MIP_LEVELS" ? B.MipLevels : B.Samples) = uint32_t(N);
+      I += 2;
+    }
+    if (B.Samples > 1) {
+      unsupported(Line, "multisampled image (SAMPLES " + Twine(B.Samples) +
+                            ")");
+      return Error::success();
+    }
+    if (B.MipLevels > 1)
+      deferUnsupported(Line, "BUFFER ... MIP_LEVELS (" + Twine(ImagesPending) +
+                                 ")");
+    if (I + 2 < A.size() && A[I].Text == "FILE" && A[I + 1].Text == "PNG") {
+      // A 2D image of the PNG's size, its 8-bit RGBA texels in the
+      // buffer's channel order (R8G8B8A8 or B8G8R8A8, UNORM or SRGB).
+      B.PngPath = A[I + 2].Text;
+      if (I + 3 < A.size())
+        return err(Line, "unexpected '" + A[I + 3].Text + "' in BUFFER " +
+                             B.Name);
+      const BufferFormat &F = B.Format;
+      if (F.ElementSize != 4 || F.Components.size() != 4 ||
+          llvm::any_of(F.Components, [](const Component &C) {
+            return C.Bits != 8 || C.Channel == 0;
+          }))
+        return err(Line, "BUFFER " + B.Name + ": FILE PNG needs an 8-bit "
+                         "RGBA format, not " + F.Name);
+      auto Bytes = readFile(Line, B.PngPath);
+      if (!Bytes)
+        return Bytes.takeError();
+      Result<Rgba8Image> Png = readPngBytes(
+          std::span<const uint8_t>(
+              reinterpret_cast<const uint8_t *>(Bytes->data()), Bytes->size()),
+          B.PngPath);
+      if (!Png.ok())
+        return err(Line, "BUFFER " + B.Name + ": " + Png.status().message());
+      B.Width = Png->Width;
+      B.Height = Png->Height;
+      B.ImageDim = 2;
+      B.Data.assign(size_t(Png->Width) * Png->Height * 4, 0);
+      for (size_t T = 0; T * 4 < B.Data.size(); ++T)
+        for (const Component &C : F.Components)
+          B.Data[T * 4 + C.Offset] =
+              Png->Texels[T * 4 + size_t(StringRef("RGBA").find(C.Channel))];
+      S.Buffers.push_back(std::move(B));
+      return Error::success();
+    }
   } else if (A[I].Text == "DATA_TYPE") {
     bool Std140 = false;
     size_t TypeAt = I + 1;
@@ -370,9 +456,6 @@ Error Parser::parseBuffer(unsigned Line) {
       if (A[I].Text == "BINARY" || A[I].Text == "TEXT") {
         Binary = A[I].Text == "BINARY";
         ++I;
-      } else if (A[I].Text == "PNG") {
-        unsupported(Line, "BUFFER ... FILE PNG");
-        return Error::success();
       }
       if (I >= A.size())
         return err(Line, "BUFFER " + B.Name + ": FILE needs a path");
@@ -416,14 +499,201 @@ Error Parser::parseBuffer(unsigned Line) {
     if (Error E = Fill(Values))
       return E;
     B.Data.resize(N * F.ElementSize);
-  } else if (Kw == "FILE" || Kw == "MIP_LEVELS" || Kw == "WIDTH" ||
-             Kw == "SAMPLES") {
-    unsupported(Line, "BUFFER ... " + Kw);
+  } else if (Kw == "WIDTH") {
+    // Deprecated: BUFFER b DATA_TYPE t WIDTH w HEIGHT h initializer, a
+    // buffer of w * h elements.
+    uint64_t W, H;
+    if (I + 3 >= A.size() || A[I + 2].Text != "HEIGHT" ||
+        !parseUnsigned(A[I + 1].Text, W) || !parseUnsigned(A[I + 3].Text, H) ||
+        W == 0 || H == 0 || W * H > (1u << 28))
+      return err(Line, "BUFFER " + B.Name + ": WIDTH w HEIGHT h needs sizes");
+    B.Width = uint32_t(W);
+    B.Height = uint32_t(H);
+    std::vector<Token> Sized(A.begin(), A.begin() + I);
+    Sized.push_back({"SIZE", Line});
+    Sized.push_back({std::to_string(W * H), Line});
+    Sized.insert(Sized.end(), A.begin() + I + 4, A.end());
+    if (Sized.size() == I + 2) // no initializer: zeros
+      Sized.insert(Sized.end(), {{"FILL", Line}, {"0", Line}});
+    else if (Sized[I + 2].Text == "DATA") // DATA takes no SIZE
+      Sized.erase(Sized.begin() + I, Sized.begin() + I + 2);
+    uint32_t Wd = B.Width, Ht = B.Height;
+    if (Error E = parseBufferArgs(Line, std::move(Sized)))
+      return E;
+    if (BufferDecl *Made = S.findBuffer(B.Name)) {
+      Made->Width = Wd;
+      Made->Height = Ht;
+    }
     return Error::success();
   } else {
     return err(Line, "unexpected '" + Kw + "' in BUFFER");
   }
   S.Buffers.push_back(std::move(B));
+  return Error::success();
+}
+
+Error Parser::parseImage(unsigned Line) {
+  // IMAGE name (FORMAT f [MIP_LEVELS n] [SAMPLES n] | DATA_TYPE t [layout])
+  //   DIM_1D|DIM_2D|DIM_3D WIDTH w [HEIGHT h [DEPTH d]] [initializer]
+  // is a buffer of w * h * d elements with an image's shape; the
+  // initializer is BUFFER's.
+  std::vector<Token> A = restOfLine(Line);
+  if (A.size() < 3 || (A[1].Text != "FORMAT" && A[1].Text != "DATA_TYPE"))
+    return err(Line, "IMAGE needs a name and FORMAT or DATA_TYPE");
+  std::vector<Token> Head(A.begin(), A.begin() + 3);
+  size_t I = 3;
+  if (A[1].Text == "DATA_TYPE" && I < A.size() &&
+      (A[I].Text == "STD140" || A[I].Text == "STD430"))
+    Head.push_back(A[I++]);
+  uint32_t Dim = 0;
+  uint64_t Size[3] = {0, 1, 1}, Mips = 1, Samples = 1;
+  bool Given[3] = {false, false, false};
+  for (; I < A.size(); ++I) {
+    StringRef K = A[I].Text;
+    if (K == "DIM_1D" || K == "DIM_2D" || K == "DIM_3D") {
+      Dim = unsigned(K.back() == 'D' ? K[4] - '0' : 0);
+      continue;
+    }
+    int Axis = StringSwitch<int>(K)
+                   .Case("WIDTH", 0)
+                   .Case("HEIGHT", 1)
+                   .Case("DEPTH", 2)
+                   .Default(-1);
+    uint64_t *Slot = Axis >= 0        ? &Size[Axis]
+                     : K == "MIP_LEVELS" ? &Mips
+                     : K == "SAMPLES"    ? &Samples
+                                         : nullptr;
+    if (!Slot)
+      break; // the initializer
+    if (I + 1 >= A.size() || !parseUnsigned(A[I + 1].Text, *Slot) ||
+        *Slot == 0 || *Slot > (1u << 16))
+      return err(Line, "IMAGE " + A[0].Text + ": " + K +
+                           " needs a number from 1 to 65536");
+    if (Axis >= 0)
+      Given[Axis] = true;
+    ++I;
+  }
+  if (!Dim)
+    return err(Line, "IMAGE " + A[0].Text + ": missing DIM_1D, DIM_2D or DIM_3D");
+  if (!Given[0] || (Dim >= 2 && !Given[1]) || (Dim == 3 && !Given[2]))
+    return err(Line, "IMAGE " + A[0].Text + ": DIM_" + Twine(Dim) +
+                         "D needs WIDTH" + (Dim >= 2 ? ", HEIGHT" : "") +
+                         (Dim == 3 ? " and DEPTH" : ""));
+  if ((Dim < 2 && Given[1]) || (Dim < 3 && Given[2]))
+    return err(Line, "IMAGE " + A[0].Text + ": too many sizes for DIM_" +
+                         Twine(Dim) + "D");
+  if (Samples > 1) {
+    unsupported(Line, "multisampled image (SAMPLES " + Twine(Samples) + ")");
+    return Error::success();
+  }
+  uint64_t N = Size[0] * Size[1] * Size[2];
+  if (N > (1u << 28))
+    return err(Line, "IMAGE " + A[0].Text + ": too large");
+  std::vector<Token> Args = Head;
+  if (I < A.size() && A[I].Text == "DATA") {
+    Args.insert(Args.end(), A.begin() + I, A.end());
+  } else {
+    Args.push_back({"SIZE", Line});
+    Args.push_back({std::to_string(N), Line});
+    if (I < A.size())
+      Args.insert(Args.end(), A.begin() + I, A.end());
+    else
+      Args.insert(Args.end(), {{"FILL", Line}, {"0", Line}});
+  }
+  if (Error E = parseBufferArgs(Line, std::move(Args)))
+    return E;
+  BufferDecl *B = S.findBuffer(A[0].Text);
+  if (!B) // an unsupported format: already marked
+    return Error::success();
+  // A DATA_TYPE image is an image of the matching format, as Amber makes
+  // it (int32: R32_SINT, vec4<float>: R32G32B32A32_SFLOAT), so that it can
+  // be a colour attachment. Types with padding (vec3) stay data.
+  const BufferFormat &F = B->Format;
+  if (!F.IsImage && !F.Components.empty() && F.Components.size() <= 4 &&
+      llvm::none_of(F.Components, [&](const Component &C) {
+        return C.Padding || C.Kind != F.Components[0].Kind ||
+               C.Bits != F.Components[0].Bits;
+      })) {
+    std::string Name;
+    for (size_t K = 0; K < F.Components.size(); ++K)
+      Name += std::string(1, "RGBA"[K]) + std::to_string(F.Components[0].Bits);
+    Name += F.Components[0].Kind == NumKind::Int    ? "_SINT"
+            : F.Components[0].Kind == NumKind::UInt ? "_UINT"
+                                                    : "_SFLOAT";
+    if (auto IF = parseImageFormat(Name); IF && IF->ElementSize == F.ElementSize)
+      B->Format = std::move(*IF);
+    else if (!IF)
+      consumeError(IF.takeError());
+  }
+  B->ImageDim = Dim;
+  B->Width = uint32_t(Size[0]);
+  B->Height = uint32_t(Size[1]);
+  B->Depth = uint32_t(Size[2]);
+  B->MipLevels = uint32_t(Mips);
+  B->Data.resize(N * B->Format.ElementSize);
+  if (Mips > 1)
+    deferUnsupported(Line, "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) +
+                               ")");
+  return Error::success();
+}
+
+Error Parser::parseSampler(unsigned Line) {
+  std::vector<Token> A = restOfLine(Line);
+  if (A.empty())
+    return err(Line, "SAMPLER needs a name");
+  SamplerDecl D;
+  D.Name = A[0].Text;
+  D.Line = Line;
+  if (S.findSampler(D.Name))
+    return err(Line, "duplicate sampler name '" + D.Name + "'");
+  auto OneOf = [](StringRef V, std::initializer_list<StringRef> L) {
+    return llvm::is_contained(L, V);
+  };
+  for (size_t I = 1; I < A.size(); ++I) {
+    StringRef K = A[I].Text;
+    if (K == "NORMALIZED_COORDS" || K == "UNNORMALIZED_COORDS") {
+      D.Normalized = K == "NORMALIZED_COORDS";
+      continue;
+    }
+    if (I + 1 >= A.size())
+      return err(Line, "SAMPLER " + D.Name + ": " + K + " needs a value");
+    StringRef V = A[++I].Text;
+    bool Ok = true;
+    if (K == "MAG_FILTER" || K == "MIN_FILTER" || K == "MIPMAP_MODE") {
+      Ok = OneOf(V, {"nearest", "linear"});
+      (K == "MAG_FILTER"   ? D.MagFilter
+       : K == "MIN_FILTER" ? D.MinFilter
+                           : D.MipmapMode) = V.str();
+    } else if (K == "ADDRESS_MODE_U" || K == "ADDRESS_MODE_V" ||
+               K == "ADDRESS_MODE_W") {
+      Ok = OneOf(V, {"repeat", "mirrored_repeat", "clamp_to_edge",
+                     "clamp_to_border", "mirrored_clamp_to_edge"});
+      (K.back() == 'U' ? D.AddressU : K.back() == 'V' ? D.AddressV
+                                                      : D.AddressW) = V.str();
+    } else if (K == "BORDER_COLOR") {
+      Ok = OneOf(V, {"float_transparent_black", "int_transparent_black",
+                     "float_opaque_black", "int_opaque_black",
+                     "float_opaque_white", "int_opaque_white"});
+      D.BorderColor = V.str();
+    } else if (K == "MIN_LOD" || K == "MAX_LOD") {
+      Ok = parseDouble(V, K == "MIN_LOD" ? D.MinLod : D.MaxLod);
+    } else if (K == "COMPARE") {
+      Ok = OneOf(V, {"on", "off"});
+      D.Compare = V == "on";
+    } else if (K == "COMPARE_OP") {
+      Ok = OneOf(V, {"never", "less", "equal", "less_or_equal", "greater",
+                     "not_equal", "greater_or_equal", "always"});
+      D.CompareOp = V.str();
+    } else {
+      return err(Line, "SAMPLER " + D.Name + ": unexpected '" + K + "'");
+    }
+    if (!Ok)
+      return err(Line, "SAMPLER " + D.Name + ": bad " + K + " '" + V + "'");
+  }
+  // Amber: unnormalized coordinates force the LOD range to [0, 0].
+  if (!D.Normalized)
+    D.MinLod = D.MaxLod = 0;
+  S.Samplers.push_back(std::move(D));
   return Error::success();
 }
 
@@ -687,6 +957,10 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
   std::string Cmd = Toks[Pos++].Text;
   if (Cmd == "SHADER")
     return parseShader(L);
+  if (Cmd == "IMAGE")
+    return parseImage(L);
+  if (Cmd == "SAMPLER")
+    return parseSampler(L);
   if (Cmd == "BUFFER")
     return parseBuffer(L);
   if (Cmd == "PIPELINE")
@@ -798,6 +1072,25 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
       unsupported(L, "DEVICE_EXTENSION " + A[0].Text);
     return Error::success();
   }
+  if (Cmd == "VIRTUAL_FILE") {
+    // VIRTUAL_FILE path, then the text up to END (a raw token).
+    if (A.size() != 1)
+      return err(L, "VIRTUAL_FILE needs one path");
+    std::string Path = unquote(A[0].Text);
+    if (Path.empty())
+      return err(L, "VIRTUAL_FILE: empty path");
+    for (const auto &F : S.VirtualFiles)
+      if (F.first == Path)
+        return err(L, "VIRTUAL_FILE: duplicate path '" + Path + "'");
+    if (atEnd() || !peek().Raw)
+      return err(L, "VIRTUAL_FILE without a body");
+    std::string Text = Toks[Pos++].Text;
+    if (atEnd() || peek().Text != "END")
+      return err(L, "VIRTUAL_FILE without END");
+    ++Pos;
+    S.VirtualFiles.emplace_back(std::move(Path), std::move(Text));
+    return Error::success();
+  }
   if (Cmd == "SET") {
     // SET ENGINE_DATA fence_timeout_ms N
     if (A.empty() || A[0].Text != "ENGINE_DATA")
@@ -848,6 +1141,8 @@ Expected<Script> Parser::parse() {
   while (!atEnd() && !S.Unsupported)
     if (Error E = parseCommand(S.Commands))
       return E;
+  if (!S.Unsupported)
+    S.Unsupported = Deferred;
   return std::move(S);
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "amber/AmberRunner.h"
 
+#include "amber/AmberImages.h"
 #include "amber/AmberParser.h"
 #include "amber/Expect.h"
 #include "amber/Graphics.h"
@@ -86,7 +87,10 @@ Expected<Translation> Runner::translate(const ShaderDecl &D,
   T.SpecValues = A.Spec;
   if (!A.EntryPoint.empty())
     T.EntryPoint = A.EntryPoint;
-  std::string FileName = D.Name;
+  // A virtual file's path names it, so that its quoted includes are
+  // found beside it.
+  std::string FileName = D.VirtualPath.empty() ? D.Name : D.VirtualPath;
+  T.IncludeFiles = S.VirtualFiles;
   switch (D.Source) {
   case ShaderSource::Glsl:
     T.Kind = InputKind::Glsl;
@@ -146,7 +150,12 @@ Error Runner::prepareFramebuffers() {
                                  "no FORMAT",
                                  P.Line, B.Buffer)
                              .str());
-      if (Buf.Width && (Buf.Width != P.FbWidth || Buf.Height != P.FbHeight))
+      // An IMAGE takes the pipeline's framebuffer size, as Amber sizes
+      // attachments (vk-gl-cts texture/conversion/snorm_clamp declares a
+      // 32x32 image and draws into a default-sized framebuffer); a BUFFER
+      // shared by pipelines of different sizes is an error.
+      if (Buf.Width && !Buf.ImageDim &&
+          (Buf.Width != P.FbWidth || Buf.Height != P.FbHeight))
         return makeError(formatv("line {0}: color buffer '{1}' is {2}x{3}, "
                                  "the framebuffer {4}x{5}",
                                  P.Line, B.Buffer, Buf.Width, Buf.Height,
@@ -164,6 +173,8 @@ Error Runner::prepareFramebuffers() {
 Expected<DispatchResources> Runner::resources(PipelineDecl &P) {
   DispatchResources R;
   for (const BindDecl &B : P.Binds) {
+    if (isImageBinding(B.Kind)) // ImageBindings binds them
+      continue;
     BufferDecl &Buf = *S.findBuffer(B.Buffer);
     if (B.Kind == BindKind::PushConstant) {
       R.PushConstants = Buf.Data;
@@ -227,6 +238,9 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
+  ImageBindings Images;
+  if (Error E = Images.bind(S, P, It->second->info(), *R))
+    return E;
   Status D = It->second->dispatch(G, *R, O.Threads);
   if (!D.ok())
     return makeError(D.message());
@@ -381,6 +395,14 @@ Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
   auto R = resources(P);
   if (!R)
     return R.takeError();
+  // Images of both stages: one descriptor table serves them.
+  ComputeInfo Both = (*GS)->VertexInfo;
+  Both.Bindings.insert(Both.Bindings.end(),
+                       (*GS)->FragmentInfo.Bindings.begin(),
+                       (*GS)->FragmentInfo.Bindings.end());
+  ImageBindings Images;
+  if (Error E = Images.bind(S, P, Both, *R))
+    return E;
   return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, *R, RS);
 }
 

@@ -29,6 +29,9 @@ struct ShaderDecl {
   ShaderSource Source = ShaderSource::Glsl;
   std::string Text;            ///< source text, or the bytes of SPIRV-BIN
   std::string TargetEnv;       ///< empty: the default
+  /// SHADER ... VIRTUAL_FILE path: the path (its includes are looked for
+  /// beside it); empty otherwise.
+  std::string VirtualPath;
   unsigned Line = 0;
 };
 
@@ -39,6 +42,27 @@ struct BufferDecl {
   /// Image buffers (FORMAT, or color attachments): size in pixels once
   /// known; 0 until a pipeline binds it.
   uint32_t Width = 0, Height = 0;
+  /// IMAGE: dimensionality 1, 2 or 3 (0: a BUFFER) and depth.
+  uint32_t ImageDim = 0, Depth = 1;
+  /// FORMAT buffers and IMAGEs: MIP_LEVELS and SAMPLES.
+  uint32_t MipLevels = 1, Samples = 1;
+  /// BUFFER ... FILE PNG path: the file, relative to the script (read when
+  /// images are supported).
+  std::string PngPath;
+  unsigned Line = 0;
+};
+
+/// SAMPLER name [MAG_FILTER f] ...: Vulkan sampler state by Amber's names.
+struct SamplerDecl {
+  std::string Name;
+  std::string MagFilter = "nearest", MinFilter = "nearest";
+  std::string MipmapMode = "nearest";
+  std::string AddressU = "repeat", AddressV = "repeat", AddressW = "repeat";
+  std::string BorderColor = "float_transparent_black";
+  double MinLod = 0, MaxLod = 1;
+  bool Normalized = true;
+  bool Compare = false;
+  std::string CompareOp = "never";
   unsigned Line = 0;
 };
 
@@ -49,7 +73,20 @@ struct AttachDecl {
   std::vector<std::pair<uint32_t, std::string>> Spec;
 };
 
-enum class BindKind { Storage, Uniform, PushConstant, Color, DepthStencil };
+enum class BindKind {
+  Storage,
+  Uniform,
+  PushConstant,
+  Color,
+  DepthStencil,
+  // Parsed; the runner SKIPs them until images are supported.
+  StorageImage,
+  SampledImage,
+  CombinedImageSampler,
+  Sampler,
+  UniformTexelBuffer,
+  StorageTexelBuffer,
+};
 
 struct BindDecl {
   std::string Buffer; ///< the buffer (BUFFER_ARRAY: the first element's)
@@ -62,6 +99,9 @@ struct BindDecl {
   /// the descriptor's byte offset (DESCRIPTOR_OFFSET plus a dynamic
   /// buffer's OFFSET) and DESCRIPTOR_RANGE (0: to the buffer's end).
   std::vector<uint64_t> Offsets, Ranges;
+  /// BIND SAMPLER[_ARRAY] and combined_image_sampler: the sampler(s).
+  std::vector<std::string> Samplers;
+  uint32_t BaseMipLevel = 0;
 };
 
 /// VERTEX_DATA B LOCATION n [RATE vertex|instance] [OFFSET o] [STRIDE s]
@@ -165,13 +205,18 @@ struct Command {
 struct Script {
   std::vector<ShaderDecl> Shaders;
   std::vector<BufferDecl> Buffers;
+  std::vector<SamplerDecl> Samplers;
   std::vector<PipelineDecl> Pipelines;
   std::vector<Command> Commands;
+  /// VIRTUAL_FILE path ... END: (path, text), in declaration order; shaders
+  /// read them by path and GLSL/HLSL `#include` them.
+  std::vector<std::pair<std::string, std::string>> VirtualFiles;
   /// Set when the script uses something outside the subset: the reason.
   std::optional<std::string> Unsupported;
 
   ShaderDecl *findShader(const std::string &Name);
   BufferDecl *findBuffer(const std::string &Name);
+  SamplerDecl *findSampler(const std::string &Name);
   PipelineDecl *findPipeline(const std::string &Name);
 };
 

@@ -21,7 +21,7 @@ namespace {
 
 const std::set<std::string> UnsupportedPipelineCommands = {
     "SET",          "COMPILE_OPTIONS",
-    "POLYGON_MODE", "STENCIL",
+    "STENCIL",
     "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
 
 } // namespace
@@ -66,8 +66,11 @@ Error Parser::parseDerivePipeline(unsigned Line) {
 /// Whether two bindings name the same slot (a later BIND replaces).
 static bool sameSlot(const BindDecl &A, const BindDecl &B) {
   if ((A.Kind == BindKind::Color) != (B.Kind == BindKind::Color) ||
-      (A.Kind == BindKind::PushConstant) != (B.Kind == BindKind::PushConstant))
+      (A.Kind == BindKind::PushConstant) != (B.Kind == BindKind::PushConstant) ||
+      (A.Kind == BindKind::DepthStencil) != (B.Kind == BindKind::DepthStencil))
     return false;
+  if (A.Kind == BindKind::DepthStencil)
+    return true;
   if (A.Kind == BindKind::Color)
     return A.Location == B.Location;
   if (A.Kind == BindKind::PushConstant)
@@ -141,6 +144,46 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
     } else if (Cmd == "BIND") {
       if (Error E = Need(3))
         return E;
+      if (Args[0].Text == "SAMPLER" || Args[0].Text == "SAMPLER_ARRAY") {
+        // BIND SAMPLER[_ARRAY] s... DESCRIPTOR_SET n BINDING n
+        BindDecl Bd;
+        Bd.Kind = BindKind::Sampler;
+        size_t I = 1;
+        for (; I < Args.size() && Args[I].Text != "DESCRIPTOR_SET" &&
+               Args[I].Text != "BINDING" && Args[I].Text != "KERNEL";
+             ++I) {
+          if (!S.findSampler(Args[I].Text))
+            return err(L, "BIND: unknown sampler '" + Args[I].Text + "'");
+          Bd.Samplers.push_back(Args[I].Text);
+        }
+        if (Bd.Samplers.empty() ||
+            (Args[0].Text == "SAMPLER" && Bd.Samplers.size() != 1))
+          return err(L, "BIND " + Args[0].Text + ": expected sampler name" +
+                            (Args[0].Text == "SAMPLER" ? "" : "s"));
+        if (I < Args.size() && Args[I].Text == "KERNEL") {
+          unsupported(L, "BIND SAMPLER ... KERNEL (OpenCL kernel arguments)");
+          return Error::success();
+        }
+        for (; I < Args.size(); I += 2) {
+          uint64_t N;
+          if (I + 1 >= Args.size() || !parseUnsigned(Args[I + 1].Text, N) ||
+              N > UINT32_MAX)
+            return err(L, "BIND: " + Args[I].Text + " needs a number");
+          if (Args[I].Text == "DESCRIPTOR_SET")
+            Bd.Set = uint32_t(N);
+          else if (Args[I].Text == "BINDING")
+            Bd.Binding = uint32_t(N);
+          else
+            return err(L, "BIND: unexpected '" + Args[I].Text + "'");
+        }
+        if (!P.IsCompute && Args[0].Text == "SAMPLER_ARRAY")
+          deferUnsupported(L, "BIND " + Args[0].Text + " (" +
+                                  Twine(GraphicsImagesPending) + ")");
+        llvm::erase_if(P.Binds,
+                       [&](const BindDecl &O) { return sameSlot(O, Bd); });
+        P.Binds.push_back(std::move(Bd));
+        continue;
+      }
       if (Args[0].Text != "BUFFER" && Args[0].Text != "BUFFER_ARRAY") {
         unsupported(L, "BIND " + Args[0].Text);
         return Error::success();
@@ -194,13 +237,38 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           return Error::success();
         }
       }
-      else {
+      else if (auto IK = StringSwitch<std::optional<BindKind>>(Kind)
+                             .Case("storage_image", BindKind::StorageImage)
+                             .Case("sampled_image", BindKind::SampledImage)
+                             .Case("combined_image_sampler",
+                                   BindKind::CombinedImageSampler)
+                             .Case("uniform_texel_buffer",
+                                   BindKind::UniformTexelBuffer)
+                             .Case("storage_texel_buffer",
+                                   BindKind::StorageTexelBuffer)
+                             .Default(std::nullopt)) {
+        Bd.Kind = *IK;
+        if (*IK == BindKind::CombinedImageSampler) {
+          // ... AS combined_image_sampler SAMPLER s
+          if (I + 1 >= Args.size() || Args[I].Text != "SAMPLER")
+            return err(L, "BIND: combined_image_sampler needs SAMPLER name");
+          if (!S.findSampler(Args[I + 1].Text))
+            return err(L, "BIND: unknown sampler '" + Args[I + 1].Text + "'");
+          Bd.Samplers.push_back(Args[I + 1].Text);
+          I += 2;
+        }
+        if (!P.IsCompute && !Bd.Array.empty())
+          deferUnsupported(L, "BIND BUFFER_ARRAY AS " + Kind + " (" +
+                                  Twine(GraphicsImagesPending) + ")");
+      } else {
         unsupported(L, "BIND BUFFER AS " + Kind);
         return Error::success();
       }
-      if (!Bd.Array.empty() && Bd.Kind != BindKind::Storage &&
-          Bd.Kind != BindKind::Uniform)
-        return err(L, "BIND BUFFER_ARRAY: only storage and uniform buffers");
+      if (!Bd.Array.empty() &&
+          (Bd.Kind == BindKind::PushConstant || Bd.Kind == BindKind::Color ||
+           Bd.Kind == BindKind::DepthStencil))
+        return err(L, "BIND BUFFER_ARRAY: not for push constants and "
+                      "attachments");
       for (; I < Args.size(); ++I) {
         StringRef K = Args[I].Text;
         uint64_t N;
@@ -235,8 +303,10 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         else if (K == "LOCATION")
           Bd.Location = uint32_t(N);
         else if (K == "BASE_MIP_LEVEL") {
-          unsupported(L, "BIND ... " + K);
-          return Error::success();
+          Bd.BaseMipLevel = uint32_t(std::min<uint64_t>(N, UINT32_MAX));
+          if (N)
+            deferUnsupported(L, "BIND ... BASE_MIP_LEVEL (" +
+                                    Twine(ImagesPending) + ")");
         } else
           return err(L, "BIND: unexpected '" + K + "'");
         ++I;
@@ -392,6 +462,16 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
       if (atEnd())
         return err(L, "SUBGROUP without END");
       ++Pos;
+    } else if (Cmd == "POLYGON_MODE") {
+      // fill is what the rasterizer does; line and point SKIP.
+      if (Args.size() != 1 || (Args[0].Text != "fill" &&
+                               Args[0].Text != "line" &&
+                               Args[0].Text != "point"))
+        return err(L, "POLYGON_MODE: expected fill, line or point");
+      if (Args[0].Text != "fill") {
+        unsupported(L, "POLYGON_MODE " + Args[0].Text);
+        return Error::success();
+      }
     } else if (UnsupportedPipelineCommands.count(Cmd)) {
       unsupported(L, "pipeline command " + Cmd);
       return Error::success();

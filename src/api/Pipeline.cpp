@@ -109,6 +109,7 @@ Expected<std::vector<uint32_t>> loadSpirv(ArrayRef<uint8_t> Bytes,
                                          : frontend::SourceLanguage::Glsl;
     G.TargetEnv = Env;
     G.FileName = FileName.str();
+    G.IncludeFiles = Opts.IncludeFiles;
     if (!Opts.EntryPoint.empty() && Kind == InputKind::Hlsl)
       G.EntryPoint = Opts.EntryPoint;
     if (Opts.ShaderStage)

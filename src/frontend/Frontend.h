@@ -39,8 +39,11 @@ struct GlslOptions {
   ShaderStage Stage = ShaderStage::Fragment;
   std::string EntryPoint = "main";  ///< HLSL entry point / source entry
   spv_target_env TargetEnv = SPV_ENV_VULKAN_1_2;
-  /// Name used in messages ("shader.frag").
+  /// Name used in messages ("shader.frag"); also where quoted includes
+  /// are looked for first.
   std::string FileName;
+  /// Files `#include` may name: (path, text) (TranslateOptions).
+  std::vector<std::pair<std::string, std::string>> IncludeFiles;
 };
 
 /// Compiles GLSL/HLSL \p Source with the glslang library (Vulkan semantics,

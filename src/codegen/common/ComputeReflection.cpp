@@ -87,7 +87,9 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
                                       spv::Decoration::BufferBlock);
       Bd.Kind = Bd.IsUniform ? ComputeInfo::DescriptorKind::UniformBuffer
                              : ComputeInfo::DescriptorKind::StorageBuffer;
-      Bd.MinSize = ML.sizeOf(Block);
+      // What the shader can reach, not the stride-rounded size: a correct
+      // host binds exactly the bytes up to the last element's end.
+      Bd.MinSize = ML.extentOf(Block);
       const spirv2llvm::Type &PT = M.type(Block);
       if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
           M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)

@@ -121,6 +121,31 @@ uint64_t MemoryLayout::sizeOf(TypeId T, MatrixLayout ML) {
   }
 }
 
+uint64_t MemoryLayout::extentOf(TypeId T, MatrixLayout ML) {
+  const Type *Ty = M.findType(T.value());
+  if (!Ty)
+    return 0;
+  switch (Ty->Kind) {
+  case TypeKind::Array:
+    if (Ty->Count == 0)
+      return 0;
+    return (uint64_t(Ty->Count) - 1) * arrayStride(T, ML) +
+           extentOf(Ty->Element, ML);
+  case TypeKind::Struct: {
+    uint64_t End = 0;
+    for (uint32_t I = 0; I < Ty->Members.size(); ++I)
+      End = std::max(End, memberOffset(T, I) +
+                              extentOf(Ty->Members[I],
+                                       memberMatrixLayout(T, I)));
+    return End;
+  }
+  default:
+    // Scalars, vectors and matrices: sizeOf already ends at the last
+    // component (a matrix's last column holds a full vector).
+    return sizeOf(T, ML);
+  }
+}
+
 uint64_t MemoryLayout::memberOffset(TypeId T, uint32_t Index) {
   if (auto Off = M.decorationValue(T.value(), spv::Decoration::Offset,
                                    int32_t(Index)))

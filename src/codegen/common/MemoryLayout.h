@@ -55,6 +55,12 @@ public:
 
   /// Size in bytes of \p T (runtime arrays count as zero elements).
   uint64_t sizeOf(TypeId T, MatrixLayout ML = {});
+  /// Bytes from the start of \p T to the end of its last scalar: sizeOf
+  /// without the padding after an array's last element (a std140
+  /// `float x[3]` ends at byte 36, not 48) or after a struct's last member.
+  /// What a buffer bound to a block of this type must hold: Vulkan asks
+  /// for the bytes the shader can access, not the stride-rounded size.
+  uint64_t extentOf(TypeId T, MatrixLayout ML = {});
   uint32_t alignOf(TypeId T, MatrixLayout ML = {});
   /// Byte offset of member \p Index of struct \p T.
   uint64_t memberOffset(TypeId T, uint32_t Index);

@@ -238,6 +238,73 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
   }
 }
 
+void SimdEmitter::emitPointerCompare(const Instruction &I) {
+  // OpPtrEqual / OpPtrNotEqual. Memory pointers compare by address (base +
+  // byte offset, per lane when either varies); register pointers (Function,
+  // Private, ... variables) are equal when they name the same component of
+  // the same variable; a null pointer (OpConstantNull) is address 0, which
+  // no variable has.
+  bool Equal = I.Opcode == spv::Op::OpPtrEqual;
+  uint32_t Id = I.Result.value();
+  Type *I64 = B.getInt64Ty();
+  struct Side {
+    bool Null = false;
+    PointerValue P;
+  } S[2];
+  for (int K = 0; K < 2; ++K) {
+    const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
+    if (C && C->Kind == ConstantKind::Null) {
+      S[K].Null = true;
+      continue;
+    }
+    if (!pointerOf(I.Operands[K], S[K].P))
+      return;
+  }
+  auto Result = [&](Value *Same) {
+    Value *R = Equal ? Same : B.CreateNot(Same);
+    LaneValue V;
+    V.Varying = R->getType()->isVectorTy();
+    V.Comps.push_back(R);
+    set(Id, coerce(std::move(V), isVarying(Id) || V.Varying));
+  };
+  auto Address = [&](const Side &X) -> Value * {
+    if (X.Null)
+      return ConstantInt::get(I64, 0);
+    Value *Base = X.P.LaneBase ? X.P.LaneBase : X.P.Base;
+    Value *Int = Base->getType()->isVectorTy()
+                     ? B.CreatePtrToInt(Base, FixedVectorType::get(I64, W))
+                     : B.CreatePtrToInt(Base, I64);
+    Value *Off = X.P.Offset;
+    if (Int->getType()->isVectorTy() != Off->getType()->isVectorTy()) {
+      if (!Int->getType()->isVectorTy())
+        Int = splat(Int);
+      else
+        Off = splat(Off);
+    }
+    return B.CreateAdd(Int, Off);
+  };
+  bool Mem[2] = {S[0].Null || S[0].P.InMemory, S[1].Null || S[1].P.InMemory};
+  if (!Mem[0] && !Mem[1]) {
+    bool Same = S[0].P.Var == S[1].P.Var &&
+                S[0].P.FirstComp == S[1].P.FirstComp;
+    Result(B.getInt1(Same));
+    return;
+  }
+  if (Mem[0] != Mem[1]) {
+    // A register variable and a memory pointer or null never coincide.
+    Result(B.getFalse());
+    return;
+  }
+  Value *A = Address(S[0]), *C = Address(S[1]);
+  if (A->getType()->isVectorTy() != C->getType()->isVectorTy()) {
+    if (!A->getType()->isVectorTy())
+      A = splat(A);
+    else
+      C = splat(C);
+  }
+  Result(B.CreateICmpEQ(A, C));
+}
+
 bool SimdEmitter::emitMemory(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
@@ -305,6 +372,10 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
     set(Id, coerce(std::move(R), Varying));
     return true;
   }
+  case Op::OpPtrEqual:
+  case Op::OpPtrNotEqual:
+    emitPointerCompare(I);
+    return true;
   case Op::OpPtrAccessChain:
   case Op::OpInBoundsPtrAccessChain:
     if (!emitAccessChain(I))

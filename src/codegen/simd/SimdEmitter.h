@@ -277,6 +277,7 @@ private:
                                uint64_t Bytes);
   /// Records the pointer \p Id and, if used in other blocks, its offsets.
   void setPointer(uint32_t Id, PointerValue P);
+  void emitPointerCompare(const Instruction &I);
   /// Lane i's value is Base + i * Stride for affine integer vectors.
   struct AffineInfo {
     llvm::Value *Base;

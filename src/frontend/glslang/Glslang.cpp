@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 #include <climits>
 #include <string>
@@ -148,6 +149,50 @@ std::string formatGlslangLog(llvm::StringRef Log, llvm::StringRef FileName) {
   return Result;
 }
 
+/// Resolves `#include` from an in-memory file list (Amber's VIRTUAL_FILE
+/// store): "a.h" beside the including file first, then as written;
+/// <a.h> as written. The results point into the list, which outlives the
+/// parse.
+class ListIncluder : public glslang::TShader::Includer {
+public:
+  explicit ListIncluder(
+      const std::vector<std::pair<std::string, std::string>> &Files)
+      : Files(Files) {}
+
+  IncludeResult *includeLocal(const char *Header, const char *Includer,
+                              size_t) override {
+    llvm::StringRef Dir = llvm::sys::path::parent_path(
+        Includer, llvm::sys::path::Style::posix);
+    if (!Dir.empty()) {
+      llvm::SmallString<128> Beside(Dir);
+      llvm::sys::path::append(Beside, llvm::sys::path::Style::posix, Header);
+      if (IncludeResult *R = find(Beside))
+        return R;
+    }
+    return find(Header);
+  }
+  IncludeResult *includeSystem(const char *Header, const char *,
+                               size_t) override {
+    return find(Header);
+  }
+  void releaseInclude(IncludeResult *R) override { delete R; }
+
+private:
+  IncludeResult *find(llvm::StringRef Path) {
+    llvm::SmallString<128> Clean(Path);
+    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true,
+                                 llvm::sys::path::Style::posix);
+    for (const auto &[Name, Text] : Files) {
+      llvm::SmallString<128> N(Name);
+      llvm::sys::path::remove_dots(N, true, llvm::sys::path::Style::posix);
+      if (N == Clean)
+        return new IncludeResult(Name, Text.data(), Text.size(), nullptr);
+    }
+    return nullptr; // glslang reports the include as not found
+  }
+  const std::vector<std::pair<std::string, std::string>> &Files;
+};
+
 } // namespace
 
 llvm::Expected<std::vector<uint32_t>> compileGlsl(llvm::StringRef Source,
@@ -205,9 +250,10 @@ llvm::Expected<std::vector<uint32_t>> compileGlsl(llvm::StringRef Source,
     Messages |= EShMsgReadHlsl;
   // Default version 100 and no forward compatibility, as glslangValidator;
   // a GLSL source without #version gets glslang's own error for it.
+  ListIncluder Includer(Opts.IncludeFiles);
   if (!Shader.parse(GetDefaultResources(), /*defaultVersion=*/100,
                     /*forwardCompatible=*/false,
-                    static_cast<EShMessages>(Messages)))
+                    static_cast<EShMessages>(Messages), Includer))
     return makeError(formatGlslangLog(Shader.getInfoLog(), FileName));
 
   glslang::TProgram Program;
