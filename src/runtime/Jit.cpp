@@ -63,6 +63,14 @@ compile(Translation &T, unsigned OptLevel,
                        "), which the CPU JIT cannot run: use "
                        "--backend=scalar or --backend=invocation to run it "
                        "(docs/backends.md)");
+  // Very large shaders: LLVM's -O1/-O2 pipelines and code generation cost
+  // more than twice the cheap pipeline with -O0 code generation there
+  // (docs/performance.md, "JIT latency"), and such a shader's compile
+  // time is more than its runs win.
+  bool Large =
+      OptLevel > 0 && largestFunctionBlocks(*T.IR) > largeShaderBlocks();
+  if (Large)
+    JTMB.setCodeGenOptLevel(CodeGenOptLevel::None);
   auto TM = JTMB.createTargetMachine();
   if (!TM)
     return TM.takeError();
@@ -76,8 +84,12 @@ compile(Translation &T, unsigned OptLevel,
       F.addFnAttr("probe-stack", "inline-asm");
   T.IR->setDataLayout((*TM)->createDataLayout());
   T.IR->setTargetTriple((*TM)->getTargetTriple().str());
-  if (T.OptLevel < OptLevel)
-    optimizeModule(*T.IR, OptLevel, TM->get());
+  if (T.OptLevel < OptLevel) {
+    if (Large)
+      optimizeLargeModule(*T.IR, TM->get());
+    else
+      optimizeModule(*T.IR, OptLevel, TM->get());
+  }
   if (OptLevel > 0)
     useVectorMathLibrary(*T.IR);
   orc::SimpleCompiler Compiler(**TM);
