@@ -232,6 +232,28 @@ std::unique_ptr<ComputeShader> ComputeShader::load(CompileCache &Cache,
 
 namespace {
 
+/// What a binding holds, for messages.
+const char *descriptorKindName(ComputeInfo::DescriptorKind K) {
+  using Kind = ComputeInfo::DescriptorKind;
+  switch (K) {
+  case Kind::UniformBuffer: return "uniform buffer";
+  case Kind::StorageBuffer: return "storage buffer";
+  case Kind::SampledImage: return "sampled image";
+  case Kind::StorageImage: return "storage image";
+  case Kind::Sampler: return "sampler";
+  case Kind::CombinedImageSampler: return "combined image sampler";
+  case Kind::UniformTexelBuffer: return "uniform texel buffer";
+  case Kind::StorageTexelBuffer: return "storage texel buffer";
+  case Kind::InputAttachment: return "input attachment";
+  }
+  return "resource";
+}
+
+bool isBufferKind(ComputeInfo::DescriptorKind K) {
+  return K == ComputeInfo::DescriptorKind::UniformBuffer ||
+         K == ComputeInfo::DescriptorKind::StorageBuffer;
+}
+
 /// Checks \p R against what the shader binds (\p Info).
 Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
   for (const ComputeInfo::Binding &Bd : Info.Bindings) {
@@ -264,8 +286,17 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
             ? &R.Sets[Bd.Set][Bd.Binding]
             : nullptr;
     if (!D || !D->data)
-      return makeError("no buffer bound at set " + Twine(Bd.Set) +
-                       ", binding " + Twine(Bd.Binding));
+      return makeError(Twine("no ") + descriptorKindName(Bd.Kind) +
+                       " bound at set " + Twine(Bd.Set) + ", binding " +
+                       Twine(Bd.Binding));
+    if (!isBufferKind(Bd.Kind) && D->size != Bd.MinSize)
+      return makeError("set " + Twine(Bd.Set) + ", binding " +
+                       Twine(Bd.Binding) + " is a " +
+                       descriptorKindName(Bd.Kind) +
+                       " in the shader: bind it with the matching "
+                       "DispatchResources::bind call (its descriptor has " +
+                       Twine(D->size) + " bytes, not " + Twine(Bd.MinSize) +
+                       ")");
     if (D->size < Bd.MinSize)
       return makeError("buffer at set " + Twine(Bd.Set) + ", binding " +
                        Twine(Bd.Binding) + " has " + Twine(D->size) +

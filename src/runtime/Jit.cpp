@@ -12,6 +12,7 @@
 
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -28,9 +29,9 @@ JitShader::~JitShader() = default;
 namespace {
 
 /// The key of \p InputKey for this host's JIT at \p OptLevel.
-Expected<std::string> hostCacheKey(const std::string &InputKey,
-                                   const char *Kind, unsigned OptLevel,
-                                   const orc::JITTargetMachineBuilder &JTMB) {
+std::string hostCacheKey(const std::string &InputKey, const char *Kind,
+                         unsigned OptLevel,
+                         const orc::JITTargetMachineBuilder &JTMB) {
   return fullCacheKey(InputKey, Kind, OptLevel, JTMB.getTargetTriple().str(),
                       JTMB.getCPU(), JTMB.getFeatures().getString());
 }
@@ -44,6 +45,19 @@ linkObject(orc::JITTargetMachineBuilder JTMB,
                .create();
   if (!J)
     return J.takeError();
+  // The runtime functions generated code calls (abi.h), by address: the
+  // host executable need not export them.
+  orc::MangleAndInterner Mangle((*J)->getExecutionSession(),
+                                (*J)->getDataLayout());
+  orc::SymbolMap Runtime;
+  Runtime[Mangle("s2l_image_op")] = {
+      orc::ExecutorAddr::fromPtr(&s2l_image_op), JITSymbolFlags::Exported};
+  Runtime[Mangle("s2l_image_texel_pointer")] = {
+      orc::ExecutorAddr::fromPtr(&s2l_image_texel_pointer),
+      JITSymbolFlags::Exported};
+  if (Error E = (*J)->getMainJITDylib().define(
+          orc::absoluteSymbols(std::move(Runtime))))
+    return std::move(E);
   if (Error E = (*J)->addObjectFile(std::move(Object)))
     return std::move(E);
   return std::move(*J);
@@ -121,15 +135,13 @@ JitShader::createAs(Translation &&T, unsigned OptLevel, CompileCache *Cache,
   Expected<std::unique_ptr<MemoryBuffer>> Obj = compile(T, OptLevel, *JTMB);
   if (!Obj)
     return toStatus(Obj.takeError(), StatusCode::CompileFailed);
-  if (Cache && Cache->enabled()) {
-    ShaderInfo Info{T.EntrySymbol, T.EntryName, T.EntryStage, T.Layout,
-                    T.Compute};
-    Expected<std::string> Key = hostCacheKey(CacheKey, Kind, OptLevel, *JTMB);
-    if (Key)
-      Cache->store(*Key, serializeShaderInfo(Info),
-                   (*Obj)->getBuffer().str());
-    else
-      consumeError(Key.takeError());
+  // Stored only once the code has linked and its entry point resolved, so
+  // that the cache never hands out code that would not.
+  std::string ObjectBytes, FullKey;
+  bool Store = Cache && Cache->enabled();
+  if (Store) {
+    ObjectBytes = (*Obj)->getBuffer().str();
+    FullKey = hostCacheKey(CacheKey, Kind, OptLevel, *JTMB);
   }
   auto J = linkObject(std::move(*JTMB), std::move(*Obj));
   if (!J)
@@ -137,6 +149,11 @@ JitShader::createAs(Translation &&T, unsigned OptLevel, CompileCache *Cache,
   auto Addr = (*J)->lookup(T.EntrySymbol);
   if (!Addr)
     return toStatus(Addr.takeError(), StatusCode::CompileFailed);
+  if (Store) {
+    ShaderInfo Info{T.EntrySymbol, T.EntryName, T.EntryStage, T.Layout,
+                    T.Compute};
+    Cache->store(FullKey, serializeShaderInfo(Info), ObjectBytes);
+  }
   std::unique_ptr<JitShader> S(new JitShader());
   S->Layout = T.Layout;
   S->EntryStage = T.EntryStage;
@@ -160,12 +177,8 @@ std::unique_ptr<JitShader> JitShader::loadAs(CompileCache &Cache,
     consumeError(JTMB.takeError());
     return nullptr;
   }
-  Expected<std::string> Key = hostCacheKey(CacheKey, Kind, OptLevel, *JTMB);
-  if (!Key) {
-    consumeError(Key.takeError());
-    return nullptr;
-  }
-  std::optional<CompileCache::Entry> E = Cache.lookup(*Key);
+  std::optional<CompileCache::Entry> E =
+      Cache.lookup(hostCacheKey(CacheKey, Kind, OptLevel, *JTMB));
   if (!E)
     return nullptr;
   ShaderInfo Info;

@@ -279,6 +279,7 @@ void SimdEmitter::resetFunctionState() {
   CrossBlock.clear();
   MaskedLiveOut.clear();
   Pointers.clear();
+  OpaqueRefs.clear();
   PointerSlots.clear();
   PointerDefBlock.clear();
   Affine.clear();
