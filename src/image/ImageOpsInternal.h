@@ -40,6 +40,8 @@ enum : uint32_t {
 constexpr int SubTexelBits = 8;
 /// Vulkan's maxSamplerLodBias (lavapipe: 16).
 constexpr float MaxSamplerLodBias = 16.0f;
+/// Vulkan's maxSamplerAnisotropy (lavapipe: 16).
+constexpr float MaxSamplerAnisotropy = 16.0f;
 
 /// A texel as the shader sees it: 4 floats, or for the integer views the
 /// bits of 4 int32/uint32 carried in floats (never computed with).

@@ -25,6 +25,8 @@ int32_t mirror(int32_t A) { return A >= 0 ? A : -(1 + A); }
 } // namespace
 
 int32_t wrapIndex(int32_t I, int32_t Size, uint32_t Mode) {
+  if (Size <= 0) // A malformed descriptor: no texel at all.
+    return -1;
   switch (Mode) {
   case AddressRepeat:
     return floorMod(I, Size);

@@ -71,6 +71,8 @@ Texel texelAt(SampleState &S, uint32_t Level, int32_t I, int32_t J,
   Texel T;
   if (S.Cube) {
     int32_t N = int32_t(L.width);
+    if (N <= 0)
+      return compared(S, Texel{0, 0, 0, 0});
     bool OutI = I < 0 || I >= N, OutJ = J < 0 || J >= N;
     if (!OutI && !OutJ) {
       S.A.load(Level, I, J, int32_t(Layer + Face), 0, T);
@@ -176,9 +178,16 @@ Texel filterLevel(SampleState &S, uint32_t Level, const Footprint &F,
     if (Offset && I < S.Axes)
       U[I] += float(S.Ops.offset[I]);
   }
-  if (!Linear)
-    return texelAt(S, Level, floorToInt(U[0]), floorToInt(U[1]),
-                   floorToInt(U[2]), F.Layer, F.Face);
+  if (!Linear) {
+    int32_t I = floorToInt(U[0]), J = floorToInt(U[1]);
+    if (S.Cube) {
+      // "Cube images ignore the wrap modes": nearest clamps to the edge,
+      // only linear filtering crosses to the adjacent face.
+      I = std::clamp(I, 0, int32_t(Size[0]) - 1);
+      J = std::clamp(J, 0, int32_t(Size[1]) - 1);
+    }
+    return texelAt(S, Level, I, J, floorToInt(U[2]), F.Layer, F.Face);
+  }
   int32_t I0[3] = {0, 0, 0};
   float W[3] = {0, 0, 0};
   for (unsigned I = 0; I < S.Axes; ++I)
@@ -219,7 +228,10 @@ Texel sampleAt(SampleState &S, const float Coord[4], const LodResult &Lod) {
 SampleState makeState(const s2l_image_operands &Ops, ImageAccess &A,
                       const s2l_sampler &Sampler) {
   bool Cube = Ops.dim == DimCube;
-  bool Compare = (Ops.flags & S2L_IMAGE_HAS_DREF) && A.isFloat();
+  // Dref with a sampler whose compare is off is undefined in Vulkan;
+  // llvmpipe then skips the compare (and returns depth), so does this.
+  bool Compare = (Ops.flags & S2L_IMAGE_HAS_DREF) &&
+                 Sampler.compare_enable && A.isFloat();
   float Dref = Ops.dref;
   // A UNORM depth format compares with the reference clamped to [0, 1].
   const FormatInfo &Info = A.info();

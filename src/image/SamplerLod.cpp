@@ -38,7 +38,9 @@ LodResult selectLod(const s2l_image_operands &Ops, const s2l_sampler &Sampler,
     float RhoX = length3(DUx), RhoY = length3(DUy);
     float RhoMax = std::max(RhoX, RhoY), RhoMin = std::min(RhoX, RhoY);
     R.ProbeAlongX = RhoX >= RhoY;
-    float MaxAniso = Sampler.max_anisotropy;
+    // At most Vulkan's maxSamplerAnisotropy (16): the probe count stays
+    // bounded whatever the descriptor holds.
+    float MaxAniso = std::min(Sampler.max_anisotropy, MaxSamplerAnisotropy);
     if (MaxAniso > 1.0f && RhoMax > 0) {
       float Eta = RhoMin > 0 ? std::min(RhoMax / RhoMin, MaxAniso) : MaxAniso;
       R.Probes = uint32_t(std::ceil(Eta));

@@ -25,9 +25,15 @@ struct TexelBits {
   uint64_t Word[2] = {0, 0};
 
   static TexelBits load(const void *Src, unsigned Bytes) {
+    TexelBits T;
+    if constexpr (std::endian::native == std::endian::little) {
+      // The common host: the bytes are the words (s2l_image_op calls this
+      // for every texel it filters).
+      std::memcpy(T.Word, Src, Bytes);
+      return T;
+    }
     uint8_t Buffer[16] = {};
     std::memcpy(Buffer, Src, Bytes);
-    TexelBits T;
     for (unsigned I = 0; I < 16; ++I)
       T.Word[I / 8] |= uint64_t(Buffer[I]) << (8 * (I % 8));
     return T;

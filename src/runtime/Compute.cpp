@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/ImageFormat.h"
 
 #include "target/Optimizer.h"
 #include "runtime/Groupshared.h"
@@ -254,6 +255,27 @@ bool isBufferKind(ComputeInfo::DescriptorKind K) {
          K == ComputeInfo::DescriptorKind::StorageBuffer;
 }
 
+/// A storage image or texel buffer whose format the shader declares must
+/// be bound with that format: code generation relies on it (inline reads
+/// and writes, simd/EmitImage.cpp), and Vulkan requires it.
+Error checkImageFormat(const ComputeInfo::Binding &Bd, const s2l_descriptor &D,
+                       const std::string &Where) {
+  using Kind = ComputeInfo::DescriptorKind;
+  if (!Bd.ImageFormat || !D.data || D.size != sizeof(s2l_image) ||
+      (Bd.Kind != Kind::StorageImage && Bd.Kind != Kind::StorageTexelBuffer))
+    return Error::success();
+  uint32_t Bound = static_cast<const s2l_image *>(D.data)->format;
+  if (Bound == Bd.ImageFormat)
+    return Error::success();
+  auto Name = [](uint32_t F) -> std::string {
+    if (const FormatInfo *I = formatInfo(Format(F)))
+      return std::string(I->Name);
+    return "VkFormat " + std::to_string(F);
+  };
+  return makeError("the image at " + Where + " has format " + Name(Bound) +
+                   ", the shader declares " + Name(Bd.ImageFormat));
+}
+
 /// Checks \p R against what the shader binds (\p Info).
 Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
   for (const ComputeInfo::Binding &Bd : Info.Bindings) {
@@ -273,6 +295,10 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
       if (Bd.ArraySize && Elems.size() > Bd.ArraySize)
         return makeError(Twine(Elems.size()) + " elements bound at " + Where +
                          ", the shader's array has " + Twine(Bd.ArraySize));
+      for (size_t K = 0; K < Elems.size(); ++K)
+        if (Error E = checkImageFormat(
+                Bd, Elems[K], "element " + std::to_string(K) + " of " + Where))
+          return E;
       for (size_t K = 0; K < Elems.size(); ++K)
         if (Elems[K].data && Elems[K].size < Bd.MinSize)
           return makeError("buffer " + Twine(K) + " at " + Where + " has " +
@@ -297,6 +323,8 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
                        "DispatchResources::bind call (its descriptor has " +
                        Twine(D->size) + " bytes, not " + Twine(Bd.MinSize) +
                        ")");
+    if (Error E = checkImageFormat(Bd, *D, Where))
+      return E;
     if (D->size < Bd.MinSize)
       return makeError("buffer at set " + Twine(Bd.Set) + ", binding " +
                        Twine(Bd.Binding) + " has " + Twine(D->size) +

@@ -249,6 +249,157 @@ TEST_P(ImageExec, BindingChecks) {
   EXPECT_TRUE(St.ok()) << St.message();
 }
 
+// Storage images of a declared format are read and written inline in the
+// SIMD back end (simd/EmitImage.cpp); the one-invocation back end calls
+// s2l_image_op. Both must give the same bits: random texels (NaNs and
+// infinities included) are read back, and random values, out-of-range
+// ones included, are written, in rgba8, rgba32f, r32i and rg32ui images of
+// every dimension the inline path takes; coordinates run past the edges.
+TEST(ImageInlineExec, StorageAccessMatchesTheRuntime) {
+  const char *Src = R"(#version 450
+    layout(local_size_x = 8, local_size_y = 4) in;
+    layout(set = 0, binding = 0, rgba8) uniform image2D A;
+    layout(set = 0, binding = 1, rgba32f) uniform image2DArray Bimg;
+    layout(set = 0, binding = 2, r32i) uniform iimage1D C;
+    layout(set = 0, binding = 3, rg32ui) uniform uimage3D D;
+    layout(set = 0, binding = 4) buffer In { vec4 v[32]; } inb;
+    layout(set = 0, binding = 5) buffer Out {
+      vec4 a[32]; vec4 b[32]; ivec4 c[32]; uvec4 d[32];
+    } o;
+    void main() {
+      ivec2 p = ivec2(gl_LocalInvocationID.xy) - ivec2(1, 0);
+      uint i = gl_LocalInvocationIndex;
+      o.a[i] = imageLoad(A, p);
+      o.b[i] = imageLoad(Bimg, ivec3(p, int(i % 3u)));
+      o.c[i] = imageLoad(C, p.x);
+      o.d[i] = imageLoad(D, ivec3(p, 1));
+      barrier();
+      imageStore(A, p.yx, inb.v[i]);
+      imageStore(Bimg, ivec3(p.yx, 1), inb.v[i] * 3.0);
+      if (p.y == 0)
+        imageStore(C, p.x + 3, ivec4(floatBitsToInt(inb.v[i].x)));
+      imageStore(D, ivec3(p.y, p.x, 0), uvec4(i, ~i, 5u, 6u));
+    })";
+  struct Outputs {
+    float A[32][4], B[32][4];
+    int32_t C[32][4];
+    uint32_t D[32][4];
+  };
+  auto RunAt = [&](unsigned W, std::vector<std::vector<uint8_t>> &Images,
+                   Outputs &Out) {
+    auto S = compile(Src, W);
+    ASSERT_TRUE(S);
+    uint32_t Seed = 12345;
+    auto Next = [&] {
+      Seed = Seed * 1664525u + 1013904223u;
+      return Seed;
+    };
+    std::vector<Image> Imgs;
+    auto Make = [&](Format F, uint32_t View, uint32_t Wd, uint32_t H,
+                    uint32_t Dp, uint32_t Layers) {
+      ImageDesc D;
+      D.Fmt = F;
+      D.ViewType = View;
+      D.Width = Wd;
+      D.Height = H;
+      D.Depth = Dp;
+      D.Layers = Layers;
+      auto I = Image::create(D);
+      EXPECT_TRUE(I.ok()) << I.status().message();
+      for (uint8_t &Byte : I->bytes())
+        Byte = uint8_t(Next() >> 24);
+      Imgs.push_back(std::move(*I));
+    };
+    Make(Format::R8G8B8A8_UNORM, S2L_VIEW_2D, 5, 3, 1, 1);
+    Make(Format::R32G32B32A32_SFLOAT, S2L_VIEW_2D_ARRAY, 6, 4, 1, 2);
+    Make(Format::R32_SINT, S2L_VIEW_1D, 9, 1, 1, 1);
+    Make(Format::R32G32_UINT, S2L_VIEW_3D, 4, 3, 2, 1);
+    float In[32][4];
+    const float Special[] = {0.0f, -0.0f, 1.0f, 0.5f, 0.25f, 1.0f / 128,
+                             -2.0f, 7.0f, __builtin_nanf(""),
+                             __builtin_inff(), -__builtin_inff()};
+    for (auto &V : In)
+      for (float &C : V)
+        C = Next() % 3 == 0 ? Special[Next() % std::size(Special)]
+                            : float(int32_t(Next() % 2000) - 500) / 1000.0f;
+    std::memset(&Out, 0, sizeof(Out));
+    DispatchResources R;
+    for (uint32_t K = 0; K < 4; ++K)
+      R.bindImage(0, K, &Imgs[K].descriptor());
+    R.bind(0, 4, In, sizeof(In));
+    R.bind(0, 5, &Out, sizeof(Out));
+    Status St = S->dispatch({1, 1, 1}, R, 1);
+    ASSERT_TRUE(St.ok()) << St.message();
+    for (Image &I : Imgs)
+      Images.emplace_back(I.bytes().begin(), I.bytes().end());
+  };
+  std::vector<std::vector<uint8_t>> Ref;
+  Outputs RefOut;
+  RunAt(1, Ref, RefOut);
+  for (unsigned W : {4u, 8u, 16u}) {
+    std::vector<std::vector<uint8_t>> Got;
+    Outputs GotOut;
+    RunAt(W, Got, GotOut);
+    ASSERT_EQ(Got.size(), Ref.size());
+    for (size_t K = 0; K < Ref.size(); ++K)
+      EXPECT_EQ(Got[K], Ref[K]) << "image " << K << " at W " << W;
+    EXPECT_EQ(std::memcmp(&GotOut, &RefOut, sizeof(Outputs)), 0)
+        << "loads differ at W " << W;
+  }
+}
+
+TEST(ImageInlineExec, Rgba8WritesRoundAndClamp) {
+  const char *Src = R"(#version 450
+    layout(local_size_x = 8) in;
+    layout(set = 0, binding = 0, rgba8) uniform writeonly image2D A;
+    layout(set = 0, binding = 1) buffer In { vec4 v[8]; } inb;
+    void main() {
+      uint i = gl_LocalInvocationIndex;
+      imageStore(A, ivec2(i, 0), inb.v[i]);
+    })";
+  // Each value times 255 is exact in float, so the expected byte is the
+  // spec's round-to-nearest(-even) of it, worked out by hand.
+  const float V[8] = {0.5f, 0.25f, 0.125f, 1.0f / 128, 3.0f / 512, -0.0f,
+                      2.0f, __builtin_nanf("")};
+  const uint8_t Want[8] = {128, 64, 32, 2, 1, 0, 255, 0};
+  for (unsigned W : {1u, 8u}) {
+    auto S = compile(Src, W);
+    ASSERT_TRUE(S);
+    Image A = makeImage(Format::R8G8B8A8_UNORM, 8, 1);
+    float In[8][4];
+    for (unsigned I = 0; I < 8; ++I)
+      for (unsigned C = 0; C < 4; ++C)
+        In[I][C] = V[(I + C) % 8];
+    DispatchResources R;
+    R.bindImage(0, 0, &A.descriptor());
+    R.bind(0, 1, In, sizeof(In));
+    Status St = S->dispatch({1, 1, 1}, R, 1);
+    ASSERT_TRUE(St.ok()) << St.message();
+    for (unsigned I = 0; I < 8; ++I)
+      for (unsigned C = 0; C < 4; ++C)
+        EXPECT_EQ(A.texelAddress(0, I, 0, 0)[C], Want[(I + C) % 8])
+            << "W " << W << ", texel " << I << "." << C;
+  }
+}
+
+TEST(ImageInlineExec, DeclaredFormatMustMatch) {
+  const char *Src = R"(#version 450
+    layout(local_size_x = 4) in;
+    layout(set = 0, binding = 0, rgba8) uniform writeonly image2D A;
+    void main() { imageStore(A, ivec2(gl_LocalInvocationIndex, 0), vec4(1)); })";
+  auto S = compile(Src, 4);
+  ASSERT_TRUE(S);
+  Image A = makeImage(Format::B8G8R8A8_UNORM, 4, 1);
+  DispatchResources R;
+  R.bindImage(0, 0, &A.descriptor());
+  Status St = S->dispatch({1, 1, 1}, R, 1);
+  ASSERT_FALSE(St.ok());
+  EXPECT_NE(St.message().find("has format B8G8R8A8_UNORM, the shader "
+                              "declares R8G8B8A8_UNORM"),
+            std::string::npos)
+      << St.message();
+}
+
 // Implicit LOD in a fragment shader: texture() takes the level from the
 // coordinate's derivatives over each 2x2 quad. Quad q steps uv by 2^q
 // texels per pixel in x and y, so lambda = q exactly and the nearest

@@ -248,6 +248,8 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     return true;
   }
   ImageInstr D = *DE;
+  if (emitInlineStorageAccess(I, D))
+    return true;
   if (!ImageRT.Op)
     ImageRT = declareImageRuntime(*LM);
   Type *I32 = B.getInt32Ty(), *F32 = B.getFloatTy();
@@ -415,6 +417,197 @@ bool SimdEmitter::emitImage(const Instruction &I) {
       R.Comps.push_back(Result(C, D.ResultFloat ? F32 : I32));
   }
   set(Id, coerce(std::move(R), isVarying(Id)));
+  return true;
+}
+
+namespace {
+
+/// Storage formats whose reads and writes are inlined: 32-bit words per
+/// texel, or 8-bit UNORM RGBA (the common compute formats).
+struct InlineFormat {
+  uint32_t VkFormat;
+  unsigned Words;  ///< 32-bit words per texel (RGBA8: 1)
+  bool Rgba8Unorm;
+};
+const InlineFormat *inlineFormat(uint32_t VkFormat) {
+  static const InlineFormat Table[] = {
+      {37, 1, true},                                   // R8G8B8A8_UNORM
+      {98, 1, false}, {99, 1, false}, {100, 1, false}, // R32 UINT/SINT/SFLOAT
+      {101, 2, false}, {102, 2, false}, {103, 2, false}, // R32G32
+      {107, 4, false}, {108, 4, false}, {109, 4, false}, // R32G32B32A32
+  };
+  for (const InlineFormat &F : Table)
+    if (F.VkFormat == VkFormat)
+      return &F;
+  return nullptr;
+}
+
+/// s2l_image as LLVM sees it (abi.h), for the fields inlined accesses read.
+StructType *imageStructType(LLVMContext &Ctx) {
+  if (StructType *T = StructType::getTypeByName(Ctx, "s2l_image"))
+    return T;
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  StructType *Level =
+      StructType::create(Ctx, {I64, I64, I64, I32, I32, I32, I32},
+                         "s2l_image_level");
+  return StructType::create(
+      Ctx,
+      {PointerType::getUnqual(Ctx), I32, I32, I32, I32, I32, I32,
+       ArrayType::get(Level, S2L_MAX_IMAGE_LEVELS)},
+      "s2l_image");
+}
+
+} // namespace
+
+// OpImageRead / OpImageWrite of a storage image whose format the shader
+// declares (one of inlineFormat's) through a uniform handle: the texel
+// address is computed in vectors from level 0's pitches, the access is a
+// masked gather or scatter, and the conversion is inline. The dispatch
+// checks that the bound image has the declared format
+// (src/runtime/Compute.cpp), so the layout is known here. Out-of-range
+// coordinates and a null handle (an unbound array element) are masked
+// off: reads give zero, writes are dropped, as s2l_image_op does.
+bool SimdEmitter::emitInlineStorageAccess(const Instruction &I,
+                                          const ImageInstr &D) {
+  const InlineFormat *F = inlineFormat(D.StorageFormat);
+  if (!F || (D.Op != S2L_IMAGE_OP_READ && D.Op != S2L_IMAGE_OP_WRITE) ||
+      D.Sparse || D.MS || D.Dim > 5 || D.Dim == 3 /* Cube */)
+    return false;
+  LaneValue Handle = get(D.Image);
+  if (Handle.Comps[0]->getType()->isVectorTy())
+    return false; // per-lane images: the runtime call
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
+  VectorType *V64 = FixedVectorType::get(I64, W);
+  StructType *ImageTy = imageStructType(Ctx);
+  // A null handle reads the fields of a zeroed image: every coordinate is
+  // then out of range.
+  GlobalVariable *Zero = LM->getGlobalVariable("s2l.null.image", true);
+  if (!Zero)
+    Zero = new GlobalVariable(*LM, ImageTy, /*isConstant=*/true,
+                              GlobalValue::PrivateLinkage,
+                              Constant::getNullValue(ImageTy),
+                              "s2l.null.image");
+  Value *Img = B.CreateIntToPtr(Handle.Comps[0], Ptr);
+  Img = B.CreateSelect(B.CreateIsNull(Img), Zero, Img);
+  auto Field = [&](std::initializer_list<unsigned> Path, Type *T,
+                   const char *Name) {
+    SmallVector<Value *, 4> Idx{B.getInt32(0)};
+    for (unsigned K : Path)
+      Idx.push_back(B.getInt32(K));
+    return B.CreateLoad(T, B.CreateInBoundsGEP(ImageTy, Img, Idx), Name);
+  };
+  Value *Data = Field({0}, Ptr, "img.data");
+  Value *Offset0 = Field({7, 0, 0}, I64, "img.offset");
+  Value *Row = Field({7, 0, 1}, I64, "img.row");
+  Value *Slice = Field({7, 0, 2}, I64, "img.slice");
+  Value *Width = Field({7, 0, 3}, I32, "img.width");
+  Value *Height = Field({7, 0, 4}, I32, "img.height");
+  // The third coordinate counts depth slices (3D) or layers (arrayed).
+  Value *Slices = D.Dim == 2 ? Field({7, 0, 5}, I32, "img.depth")
+                             : Field({3}, I32, "img.layers");
+  LaneValue Coord = get(D.Coord);
+  // Coordinates by role: x, then y for 2D/3D/Rect, then the slice.
+  unsigned Dims = D.Dim == 0 || D.Dim == 5 ? 1 : D.Dim == 2 ? 3 : 2;
+  Value *Zero32 = Constant::getNullValue(FixedVectorType::get(I32, W));
+  Value *X = splat(B.CreateSExtOrTrunc(Coord.Comps[0],
+                                       Coord.Comps[0]->getType()->isVectorTy()
+                                           ? (Type *)FixedVectorType::get(I32, W)
+                                           : I32));
+  auto CoordAt = [&](unsigned K) -> Value * {
+    if (K >= Coord.Comps.size())
+      return Zero32;
+    Value *C = Coord.Comps[K];
+    C = B.CreateSExtOrTrunc(C, C->getType()->isVectorTy()
+                                   ? (Type *)FixedVectorType::get(I32, W)
+                                   : I32);
+    return splat(C);
+  };
+  Value *Y = Dims >= 2 ? CoordAt(1) : Zero32;
+  Value *Z = Dims == 3 ? CoordAt(2) : D.Arrayed ? CoordAt(Dims) : Zero32;
+  // Unsigned compares reject negative coordinates too.
+  Value *In = B.CreateAnd(
+      B.CreateAnd(B.CreateICmpULT(X, splat(Width)),
+                  B.CreateICmpULT(Y, splat(Height))),
+      B.CreateICmpULT(Z, splat(Slices)));
+  Value *Off = B.CreateAdd(
+      B.CreateAdd(B.CreateMul(B.CreateZExt(X, V64),
+                              ConstantInt::get(V64, F->Words * 4)),
+                  B.CreateMul(B.CreateZExt(Y, V64), splat(Row))),
+      B.CreateAdd(B.CreateMul(B.CreateZExt(Z, V64), splat(Slice)),
+                  splat(Offset0)));
+  Value *Ptrs = B.CreateGEP(B.getInt8Ty(), splat(Data), Off, "texel.addr");
+  VectorType *V32 = FixedVectorType::get(I32, W);
+  VectorType *VF = FixedVectorType::get(B.getFloatTy(), W);
+  auto WordPtrs = [&](unsigned K) {
+    return K ? B.CreateGEP(B.getInt8Ty(), Ptrs,
+                           ConstantInt::get(V64, 4 * K))
+             : Ptrs;
+  };
+
+  if (D.Op == S2L_IMAGE_OP_WRITE) {
+    Value *Mask = B.CreateAnd(storeMask(), In);
+    LaneValue T = get(D.Texel);
+    auto Comp = [&](unsigned K) -> Value * {
+      if (K >= T.Comps.size())
+        return Zero32;
+      Value *C = splat(T.Comps[K]);
+      return C->getType()->getScalarType()->isFloatTy() ? B.CreateBitCast(C, V32)
+                                                         : C;
+    };
+    if (F->Rgba8Unorm) {
+      // Vulkan's float -> UNORM: clamp to [0, 1] (NaN -> 0), scale,
+      // round to nearest even.
+      Value *Packed = Zero32;
+      for (unsigned K = 0; K < 4; ++K) {
+        Value *C = B.CreateBitCast(Comp(K), VF);
+        C = B.CreateBinaryIntrinsic(Intrinsic::maxnum, C,
+                                    ConstantFP::get(VF, 0.0));
+        C = B.CreateBinaryIntrinsic(Intrinsic::minnum, C,
+                                    ConstantFP::get(VF, 1.0));
+        C = B.CreateUnaryIntrinsic(
+            Intrinsic::roundeven,
+            B.CreateFMul(C, ConstantFP::get(VF, 255.0)));
+        Value *Byte = B.CreateFPToUI(C, V32);
+        Packed = B.CreateOr(Packed,
+                            B.CreateShl(Byte, ConstantInt::get(V32, 8 * K)));
+      }
+      B.CreateMaskedScatter(Packed, Ptrs, Align(4), Mask);
+      return true;
+    }
+    for (unsigned K = 0; K < F->Words; ++K)
+      B.CreateMaskedScatter(Comp(K), WordPtrs(K), Align(4), Mask);
+    return true;
+  }
+
+  Value *Mask = B.CreateAnd(CurMask, In);
+  SmallVector<Value *, 4> Out(4, Zero32);
+  bool Float = D.Kind == S2L_IMAGE_FLOAT;
+  // Missing components: 0, alpha 1.
+  Out[3] = Float ? B.CreateBitCast(ConstantFP::get(VF, 1.0), V32)
+                 : ConstantInt::get(V32, 1);
+  if (F->Rgba8Unorm) {
+    Value *Packed = B.CreateMaskedGather(V32, Ptrs, Align(4), Mask, Zero32);
+    for (unsigned K = 0; K < 4; ++K) {
+      Value *Byte = B.CreateAnd(B.CreateLShr(Packed, ConstantInt::get(V32, 8 * K)),
+                                ConstantInt::get(V32, 255));
+      // c / 255, correctly rounded (as decodeTexel's UNORM conversion).
+      Value *C = B.CreateFDiv(B.CreateUIToFP(Byte, VF),
+                              ConstantFP::get(VF, 255.0));
+      Out[K] = B.CreateBitCast(C, V32);
+    }
+    // Out of range reads zero in every component, alpha included.
+    Out[3] = B.CreateSelect(Mask, Out[3], Zero32);
+  } else {
+    for (unsigned K = 0; K < F->Words; ++K)
+      Out[K] = B.CreateMaskedGather(V32, WordPtrs(K), Align(4), Mask, Zero32);
+    if (F->Words < 4)
+      Out[3] = B.CreateSelect(Mask, Out[3], Zero32);
+  }
+  LaneValue R;
+  R.Varying = true;
+  for (unsigned C = 0; C < D.ResultComps; ++C)
+    R.Comps.push_back(D.ResultFloat ? B.CreateBitCast(Out[C], VF) : Out[C]);
+  set(I.Result.value(), coerce(std::move(R), isVarying(I.Result.value())));
   return true;
 }
 

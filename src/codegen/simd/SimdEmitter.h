@@ -250,6 +250,8 @@ private:
   // --- images and samplers (EmitImage.cpp) ---------------------------------
   bool emitImage(const Instruction &I);
   bool emitImageTexelPointer(const Instruction &I);
+  /// Reads and writes of storage images of a declared format, inline.
+  bool emitInlineStorageAccess(const Instruction &I, const ImageInstr &D);
   bool isOpaqueRef(uint32_t Ptr) const;
   /// The OpaqueRefs of the UniformConstant variables, at function entry.
   void createOpaqueBindings(llvm::Value *&Sets);

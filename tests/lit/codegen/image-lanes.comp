@@ -1,5 +1,5 @@
 // RUN: %spirv2llvm --width=8 %s | FileCheck %s
-// SIMD back end: an image load with per-lane coordinates runs one
+// SIMD back end: a texel fetch with per-lane coordinates runs one
 // s2l_image_op call per active lane in a loop over the lanes; one with
 // uniform operands runs once, for the lowest active lane (cttz of the
 // mask), and its result stays scalar (docs/images.md).
@@ -20,10 +20,10 @@
 // CHECK: declare i32 @s2l_image_op(
 #version 450
 layout(local_size_x = 8) in;
-layout(set = 0, binding = 0, r32ui) uniform readonly uimage2D Img;
+layout(set = 0, binding = 0) uniform usampler2D Img;
 layout(std430, set = 0, binding = 1) buffer B { uint X[]; };
 layout(push_constant) uniform P { ivec2 at; } pc;
 void main() {
   uint i = gl_LocalInvocationIndex;
-  X[i] = imageLoad(Img, ivec2(i, 0)).x + imageLoad(Img, pc.at).y;
+  X[i] = texelFetch(Img, ivec2(i, 0), 0).x + texelFetch(Img, pc.at, 0).y;
 }
