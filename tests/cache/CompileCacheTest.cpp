@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RunCommand.h"
+#include "runtime/CacheEntry.h"
 #include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
@@ -203,6 +204,104 @@ TEST(CompileCache, ApiLoadFindsWhatCreateStored) {
   ASSERT_TRUE(L->dispatch({16, 1, 1}, R).ok());
   for (size_t I = 0; I < 1024; ++I)
     ASSERT_EQ(Y[I], 3.0f * float(I));
+}
+
+TEST(CompileCache, MetadataRoundTripsEveryField) {
+  // Every field set to something other than its default, so that a field
+  // the serialization forgets comes back different.
+  ShaderInfo I;
+  I.EntrySymbol = "s2l_main";
+  I.EntryName = "entry";
+  I.EntryStage = Stage::Vertex;
+  I.Layout.Width = 8;
+  I.Layout.InputSize = 96;
+  I.Layout.OutputSize = 64;
+  InterfaceVariable V;
+  V.Id = 7;
+  V.Name = "color";
+  V.IsInput = false;
+  V.Location = 3;
+  V.BuiltIn = 15;
+  V.Flat = true;
+  V.NoPerspective = true;
+  V.Offset = 32;
+  V.Components = {{ScalarKind::UInt, 16}, {ScalarKind::Bool, 32}};
+  V.ComponentOffsets = {32, 48};
+  I.Layout.Outputs = {V};
+  V.IsInput = true;
+  V.Name = "in";
+  I.Layout.Inputs = {V, V};
+  I.Compute.WorkgroupSize = {8, 4, 2};
+  ComputeInfo::Binding B;
+  B.Set = 1;
+  B.Binding = 5;
+  B.Kind = ComputeInfo::DescriptorKind::StorageImage;
+  B.ImageDim = 2;
+  B.ImageArrayed = true;
+  B.ImageMultisampled = true;
+  B.ImageFormat = 37;
+  B.IsUniform = true;
+  B.MinSize = 1ull << 40;
+  B.HasRuntimeArray = true;
+  B.IsArray = true;
+  B.ArraySize = 9;
+  I.Compute.Bindings = {B};
+  I.Compute.PushConstantSize = 12;
+  I.Compute.WorkgroupMemorySize = 4096;
+  I.Compute.HasBarriers = true;
+
+  std::string Bytes = serializeShaderInfo(I);
+  ShaderInfo O;
+  ASSERT_TRUE(deserializeShaderInfo(Bytes, O));
+  EXPECT_EQ(O.EntrySymbol, I.EntrySymbol);
+  EXPECT_EQ(O.EntryName, I.EntryName);
+  EXPECT_EQ(O.EntryStage, I.EntryStage);
+  EXPECT_EQ(O.Layout.Width, 8u);
+  EXPECT_EQ(O.Layout.InputSize, 96u);
+  EXPECT_EQ(O.Layout.OutputSize, 64u);
+  ASSERT_EQ(O.Layout.Inputs.size(), 2u);
+  ASSERT_EQ(O.Layout.Outputs.size(), 1u);
+  for (const InterfaceVariable *G :
+       {&O.Layout.Outputs[0], &O.Layout.Inputs[1]}) {
+    EXPECT_EQ(G->Id, 7u);
+    EXPECT_EQ(G->Location, 3);
+    EXPECT_EQ(G->BuiltIn, 15);
+    EXPECT_TRUE(G->Flat);
+    EXPECT_TRUE(G->NoPerspective);
+    EXPECT_EQ(G->Offset, 32u);
+    ASSERT_EQ(G->Components.size(), 2u);
+    EXPECT_EQ(G->Components[0].Kind, ScalarKind::UInt);
+    EXPECT_EQ(G->Components[0].Bits, 16u);
+    EXPECT_EQ(G->Components[1].Kind, ScalarKind::Bool);
+    EXPECT_EQ(G->ComponentOffsets, (std::vector<uint32_t>{32, 48}));
+  }
+  EXPECT_EQ(O.Layout.Outputs[0].Name, "color");
+  EXPECT_FALSE(O.Layout.Outputs[0].IsInput);
+  EXPECT_TRUE(O.Layout.Inputs[1].IsInput);
+  EXPECT_EQ(O.Compute.WorkgroupSize, I.Compute.WorkgroupSize);
+  ASSERT_EQ(O.Compute.Bindings.size(), 1u);
+  const ComputeInfo::Binding &G = O.Compute.Bindings[0];
+  EXPECT_EQ(G.Set, 1u);
+  EXPECT_EQ(G.Binding, 5u);
+  EXPECT_EQ(G.Kind, ComputeInfo::DescriptorKind::StorageImage);
+  EXPECT_EQ(G.ImageDim, 2u);
+  EXPECT_TRUE(G.ImageArrayed);
+  EXPECT_TRUE(G.ImageMultisampled);
+  EXPECT_EQ(G.ImageFormat, 37u);
+  EXPECT_TRUE(G.IsUniform);
+  EXPECT_EQ(G.MinSize, 1ull << 40);
+  EXPECT_TRUE(G.HasRuntimeArray);
+  EXPECT_TRUE(G.IsArray);
+  EXPECT_EQ(G.ArraySize, 9u);
+  EXPECT_EQ(O.Compute.PushConstantSize, 12u);
+  EXPECT_EQ(O.Compute.WorkgroupMemorySize, 4096u);
+  EXPECT_TRUE(O.Compute.HasBarriers);
+
+  // Every strict prefix and one byte more are rejected.
+  for (size_t N = 0; N < Bytes.size(); ++N)
+    EXPECT_FALSE(deserializeShaderInfo(llvm::StringRef(Bytes).take_front(N), O))
+        << N;
+  EXPECT_FALSE(deserializeShaderInfo(Bytes + "x", O));
 }
 
 TEST(CompileCache, KeyCoversEveryTranslateOption) {
