@@ -270,9 +270,9 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
     std::unique_ptr<ComputeShader> CS;
     if (!Key.empty())
       CS = ComputeShader::load(*O.Cache, Key);
-    if (CS)
+    if (CS) {
       log("shader '" + D.Name + "' loaded from the compile cache");
-    else {
+    } else {
       auto T = translate(D, *A, Stage::Compute);
       if (!T)
         return T.takeError();
