@@ -108,7 +108,7 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   V.Flat = R.u8();
   V.NoPerspective = R.u8();
   V.Offset = R.u32();
-  V.Components.resize(R.count(5));
+  V.Components.resize(R.count(5)); // kind and bits
   for (ScalarType &C : V.Components) {
     C.Kind = ScalarKind(R.u8());
     C.Bits = R.u32();
@@ -171,14 +171,14 @@ bool deserializeShaderInfo(StringRef Bytes, ShaderInfo &I) {
   L.InputSize = R.u32();
   L.OutputSize = R.u32();
   for (auto *Vars : {&L.Inputs, &L.Outputs}) {
-    Vars->resize(R.count(20));
+    Vars->resize(R.count(31)); // the least one variable takes
     for (InterfaceVariable &V : *Vars)
       readVariable(R, V);
   }
   ComputeInfo &C = I.Compute;
   for (uint32_t &S : C.WorkgroupSize)
     S = R.u32();
-  C.Bindings.resize(R.count(36));
+  C.Bindings.resize(R.count(34)); // the bytes one binding takes
   for (ComputeInfo::Binding &B : C.Bindings) {
     B.Set = R.u32();
     B.Binding = R.u32();

@@ -230,7 +230,7 @@ TEST(CompileCache, MetadataRoundTripsEveryField) {
   I.Layout.Outputs = {V};
   V.IsInput = true;
   V.Name = "in";
-  I.Layout.Inputs = {V, V};
+  I.Layout.Inputs.assign(7, V);
   I.Compute.WorkgroupSize = {8, 4, 2};
   ComputeInfo::Binding B;
   B.Set = 1;
@@ -245,7 +245,10 @@ TEST(CompileCache, MetadataRoundTripsEveryField) {
   B.HasRuntimeArray = true;
   B.IsArray = true;
   B.ArraySize = 9;
-  I.Compute.Bindings = {B};
+  // Many bindings and variables: a count check that assumed more bytes per
+  // item than they take would reject large entries only.
+  I.Compute.Bindings.assign(9, B);
+  I.Compute.Bindings[0] = B;
   I.Compute.PushConstantSize = 12;
   I.Compute.WorkgroupMemorySize = 4096;
   I.Compute.HasBarriers = true;
@@ -259,7 +262,7 @@ TEST(CompileCache, MetadataRoundTripsEveryField) {
   EXPECT_EQ(O.Layout.Width, 8u);
   EXPECT_EQ(O.Layout.InputSize, 96u);
   EXPECT_EQ(O.Layout.OutputSize, 64u);
-  ASSERT_EQ(O.Layout.Inputs.size(), 2u);
+  ASSERT_EQ(O.Layout.Inputs.size(), 7u);
   ASSERT_EQ(O.Layout.Outputs.size(), 1u);
   for (const InterfaceVariable *G :
        {&O.Layout.Outputs[0], &O.Layout.Inputs[1]}) {
@@ -279,8 +282,8 @@ TEST(CompileCache, MetadataRoundTripsEveryField) {
   EXPECT_FALSE(O.Layout.Outputs[0].IsInput);
   EXPECT_TRUE(O.Layout.Inputs[1].IsInput);
   EXPECT_EQ(O.Compute.WorkgroupSize, I.Compute.WorkgroupSize);
-  ASSERT_EQ(O.Compute.Bindings.size(), 1u);
-  const ComputeInfo::Binding &G = O.Compute.Bindings[0];
+  ASSERT_EQ(O.Compute.Bindings.size(), 9u);
+  const ComputeInfo::Binding &G = O.Compute.Bindings[8];
   EXPECT_EQ(G.Set, 1u);
   EXPECT_EQ(G.Binding, 5u);
   EXPECT_EQ(G.Kind, ComputeInfo::DescriptorKind::StorageImage);
