@@ -563,6 +563,29 @@ TEST(CompileCache, UnusableDirectoryWarnsOnceAndRuns) {
   EXPECT_FALSE(C->lookup("k").has_value());
 }
 
+TEST(CompileCache, DirectoryLostAfterOpenWarnsAndRuns) {
+  // The directory goes away (and a file takes its name) between opening
+  // the cache and storing: the compile still succeeds, the cache says why
+  // nothing was stored, and `run` prints that once.
+  TempDir D;
+  auto Cache = CompileCache::open(D.sub("c"));
+  ASSERT_TRUE(Cache->enabled());
+  ASSERT_FALSE(llvm::sys::fs::remove_directories(D.sub("c")));
+  writeFile(D.sub("c"), {1});
+  auto Bytes = readFile(Saxpy);
+  TranslateOptions Opts;
+  std::string Key = translationCacheKey(Bytes, Saxpy, Opts);
+  auto T = translateBytes(Bytes, Saxpy, Opts);
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  auto S = ComputeShader::create(std::move(*T), 2, Cache.get(), Key);
+  ASSERT_TRUE(S.ok()) << S.status().message();
+  EXPECT_NE(Cache->warning().find("cannot write a cache entry"),
+            std::string::npos)
+      << Cache->warning();
+  EXPECT_EQ(Cache->stats().Stores, 0u);
+  EXPECT_EQ(ComputeShader::load(*Cache, Key, 2), nullptr);
+}
+
 TEST(CompileCache, EnvironmentVariableAndFlagPrecedence) {
   TempDir D;
   ASSERT_EQ(setenv("SPIRV2LLVM_CACHE_DIR", D.sub("env").c_str(), 1), 0);
