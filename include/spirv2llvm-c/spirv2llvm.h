@@ -86,6 +86,7 @@ typedef struct s2l_compute_shader_s *s2l_compute_shader;
 typedef struct s2l_resources_s *s2l_resources;
 /* An image that owns its texels (abi.h's s2l_image is its descriptor). */
 typedef struct s2l_owned_image_s *s2l_owned_image;
+typedef struct s2l_cache_s *s2l_cache;
 
 /* "0.1.0" */
 const char *s2l_version(void);
@@ -215,6 +216,34 @@ unsigned s2l_compute_shader_width(s2l_compute_shader shader);
 void s2l_compute_shader_workgroup_size(s2l_compute_shader shader,
                                        uint32_t size[3]);
 void s2l_compute_shader_destroy(s2l_compute_shader shader);
+
+/* --- the compile cache (docs/compile-cache.md) ------------------------- */
+/* Opens (creating it) a directory of compiled shaders holding at most
+   \p max_bytes (0: 256 MiB). Never fails for a directory that cannot be
+   used: the cache is then disabled (s2l_cache_enabled() returns 0 and
+   s2l_cache_warning() says why) and shaders are compiled every time.
+   Returns S2L_ERROR_INVALID_ARGUMENT only for a null \p dir or \p cache. */
+s2l_result s2l_cache_open(const char *dir, uint64_t max_bytes,
+                          s2l_cache *cache);
+int s2l_cache_enabled(s2l_cache cache);
+/* The first problem the cache met ("" if none), valid until the next call
+   on it. */
+const char *s2l_cache_warning(s2l_cache cache);
+/* Lookups that found an entry, lookups that did not, entries written. */
+void s2l_cache_stats(s2l_cache cache, uint64_t *hits, uint64_t *misses,
+                     uint64_t *stores);
+void s2l_cache_destroy(s2l_cache cache);
+
+/* s2l_translate + s2l_compute_shader_create through \p cache (may be
+   null: no cache): when the cache holds the shader for these bytes,
+   options, opt level and CPU, it is loaded without translating or
+   compiling; otherwise it is translated, compiled and stored. A cache
+   problem is never an error. \p from_cache (may be null) gets 1 on a hit,
+   0 on a miss. */
+s2l_result s2l_compute_shader_create_cached(
+    s2l_context context, s2l_cache cache, s2l_options options,
+    const void *data, size_t size, const char *name, unsigned opt_level,
+    s2l_compute_shader *shader, int *from_cache);
 
 /* Buffers and push constants of a dispatch. The memory stays the caller's
    and must outlive the dispatches that use it. */

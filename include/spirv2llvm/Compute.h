@@ -99,15 +99,25 @@ struct DispatchResources {
 
 class ComputeShader {
 public:
-  /// JIT-compiles a translated GLCompute entry point.
+  /// JIT-compiles a translated GLCompute entry point; with a \p Cache,
+  /// stores the code under \p CacheKey as JitShader::create() does.
   static Result<std::unique_ptr<ComputeShader>>
-  create(Translation &&T, unsigned OptLevel = 2);
+  create(Translation &&T, unsigned OptLevel = 2, CompileCache *Cache = nullptr,
+         const std::string &CacheKey = {});
+  /// The compute shader create() stored under \p CacheKey, without
+  /// translating or compiling; null on a miss (CompileCache.h).
+  static std::unique_ptr<ComputeShader> load(CompileCache &Cache,
+                                             const std::string &CacheKey,
+                                             unsigned OptLevel = 2);
   ~ComputeShader();
   ComputeShader(const ComputeShader &) = delete;
   ComputeShader &operator=(const ComputeShader &) = delete;
 
   const ComputeInfo &info() const { return Info; }
   unsigned width() const { return Jit->width(); }
+  const std::string &entryName() const { return Jit->entryName(); }
+  /// Whether the code came from a CompileCache.
+  bool fromCache() const { return Jit->fromCache(); }
 
   /// Runs X*Y*Z workgroups on \p Threads threads (0: all cores). Fails if
   /// a binding the shader uses is missing or smaller than its type, or

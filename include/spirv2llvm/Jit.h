@@ -21,8 +21,12 @@
 #include "spirv2llvm/abi.h"
 
 #include <memory>
+#include <string>
 
 namespace spirv2llvm {
+
+class CompileCache;
+class ComputeShader;
 
 /// Translation.h; it holds LLVM types, so only code that translates (and
 /// so includes spirv2llvm.h) makes one.
@@ -31,9 +35,20 @@ struct Translation;
 class JitShader {
 public:
   /// JIT-compiles \p T, consuming it. Its IR is optimized at \p OptLevel
-  /// (0-3) first unless it was translated at that level or higher.
-  static Result<std::unique_ptr<JitShader>> create(Translation &&T,
-                                                   unsigned OptLevel = 2);
+  /// (0-3) first unless it was translated at that level or higher. With a
+  /// \p Cache, the object code is stored in it under \p CacheKey (what
+  /// translationCacheKey() in spirv2llvm.h gives for T's input and
+  /// options) for load() to find; a cache that cannot be written does not
+  /// make this fail (CompileCache::warning() says why).
+  static Result<std::unique_ptr<JitShader>>
+  create(Translation &&T, unsigned OptLevel = 2, CompileCache *Cache = nullptr,
+         const std::string &CacheKey = {});
+  /// The shader create() stored under \p CacheKey at \p OptLevel, loaded
+  /// without translating or compiling; null on a miss (no entry, or an
+  /// entry that is corrupt, stale or from another CPU or version).
+  static std::unique_ptr<JitShader> load(CompileCache &Cache,
+                                         const std::string &CacheKey,
+                                         unsigned OptLevel = 2);
   ~JitShader();
   JitShader(const JitShader &) = delete;
   JitShader &operator=(const JitShader &) = delete;
@@ -42,11 +57,26 @@ public:
   const InterfaceLayout &layout() const { return Layout; }
   unsigned width() const { return Layout.Width; }
   Stage stage() const { return EntryStage; }
+  const std::string &entryName() const { return EntryName; }
+  /// Bindings, push constants and workgroup size of the entry point, as
+  /// the translation reflected them.
+  const ComputeInfo &computeInfo() const { return Compute; }
+  /// Whether the code came from a CompileCache (load()).
+  bool fromCache() const { return FromCache; }
   /// Runs one group; returns the mask of lanes still alive.
   uint32_t run(const s2l_group_args &Args) const { return Entry(&Args); }
 
 private:
+  friend class ComputeShader;
   JitShader();
+  /// create() and load() for \p Kind: "jit", or "compute" for
+  /// ComputeShader, which changes the module before compiling.
+  static Result<std::unique_ptr<JitShader>>
+  createAs(Translation &&T, unsigned OptLevel, CompileCache *Cache,
+           const std::string &CacheKey, const char *Kind);
+  static std::unique_ptr<JitShader> loadAs(CompileCache &Cache,
+                                           const std::string &CacheKey,
+                                           unsigned OptLevel, const char *Kind);
   /// The JIT session that owns the code (LLVM's ORC), kept out of this
   /// header.
   struct Impl;
@@ -54,6 +84,11 @@ private:
   s2l_entry_fn Entry = nullptr;
   InterfaceLayout Layout;
   Stage EntryStage = Stage::Fragment;
+  std::string EntryName;
+  /// The compute reflection the module was compiled with (ComputeShader
+  /// takes it from here on a cache hit).
+  ComputeInfo Compute;
+  bool FromCache = false;
 };
 
 } // namespace spirv2llvm

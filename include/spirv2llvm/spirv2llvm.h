@@ -127,6 +127,16 @@ llvm::Expected<Reflection> reflectBytes(llvm::ArrayRef<uint8_t> Bytes,
                                         llvm::StringRef FileName,
                                         const TranslateOptions &Opts);
 
+/// What the compile cache (CompileCache.h) needs to know about a
+/// translation of \p Bytes with \p Opts: a digest of the input and every
+/// option that changes the translation (\p FileName counts only for its
+/// extension, with InputKind::Auto). The runtime adds the opt level, CPU
+/// and versions. PrintAfterStage is not part of it: a caller that wants
+/// the dumps must translate.
+std::string translationCacheKey(llvm::ArrayRef<uint8_t> Bytes,
+                                llvm::StringRef FileName,
+                                const TranslateOptions &Opts);
+
 /// Version string of the library ("0.1.0").
 const char *version();
 

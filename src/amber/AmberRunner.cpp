@@ -13,6 +13,7 @@
 #include "amber/Expect.h"
 #include "amber/Graphics.h"
 #include "amber/VkScriptParser.h"
+#include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
@@ -65,8 +66,18 @@ private:
     if (O.Log)
       *O.Log << "  " << Msg << "\n";
   }
+  /// The translator's input and options for shader \p D attached as \p A.
+  Error translationInput(const ShaderDecl &D, const AttachDecl &A, Stage St,
+                         TranslateOptions &T, std::string &FileName);
   Expected<Translation> translate(const ShaderDecl &D, const AttachDecl &A,
                                   Stage St);
+  /// The cache key of shader \p D attached as \p A; empty without a cache
+  /// (or for input the translator would reject anyway).
+  std::string cacheKey(const ShaderDecl &D, const AttachDecl &A, Stage St);
+  /// The shader for \p D attached as \p A from the cache, else translated
+  /// and compiled (and stored).
+  Expected<std::unique_ptr<JitShader>> jit(const ShaderDecl &D,
+                                           const AttachDecl &A, Stage St);
   Error prepareFramebuffers();
   Expected<DispatchResources> resources(PipelineDecl &P);
   std::vector<ColorTarget> colorTargets(PipelineDecl &P);
@@ -77,9 +88,9 @@ private:
   void clear(PipelineDecl &P);
 };
 
-Expected<Translation> Runner::translate(const ShaderDecl &D,
-                                        const AttachDecl &A, Stage St) {
-  TranslateOptions T;
+Error Runner::translationInput(const ShaderDecl &D, const AttachDecl &A,
+                               Stage St, TranslateOptions &T,
+                               std::string &FileName) {
   T.Width = O.Width;
   T.OptLevel = 0; // the JIT optimizes
   T.ShaderStage = St;
@@ -89,7 +100,7 @@ Expected<Translation> Runner::translate(const ShaderDecl &D,
     T.EntryPoint = A.EntryPoint;
   // A virtual file's path names it, so that its quoted includes are
   // found beside it.
-  std::string FileName = D.VirtualPath.empty() ? D.Name : D.VirtualPath;
+  FileName = D.VirtualPath.empty() ? D.Name : D.VirtualPath;
   T.IncludeFiles = S.VirtualFiles;
   switch (D.Source) {
   case ShaderSource::Glsl:
@@ -109,6 +120,49 @@ Expected<Translation> Runner::translate(const ShaderDecl &D,
   case ShaderSource::Passthrough:
     return makeError("PASSTHROUGH has no code");
   }
+  return Error::success();
+}
+
+std::string Runner::cacheKey(const ShaderDecl &D, const AttachDecl &A,
+                             Stage St) {
+  if (!O.Cache || !O.Cache->enabled())
+    return {};
+  TranslateOptions T;
+  std::string FileName;
+  if (Error E = translationInput(D, A, St, T, FileName)) {
+    consumeError(std::move(E));
+    return {};
+  }
+  ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(D.Text.data()),
+                          D.Text.size());
+  return translationCacheKey(Bytes, FileName, T);
+}
+
+Expected<std::unique_ptr<JitShader>>
+Runner::jit(const ShaderDecl &D, const AttachDecl &A, Stage St) {
+  std::string Key = cacheKey(D, A, St);
+  if (!Key.empty())
+    if (std::unique_ptr<JitShader> J = JitShader::load(*O.Cache, Key))
+      if (J->stage() == St) {
+        log("shader '" + D.Name + "' loaded from the compile cache");
+        return std::move(J);
+      }
+  auto T = translate(D, A, St);
+  if (!T)
+    return T.takeError();
+  auto J = JitShader::create(std::move(*T), 2, Key.empty() ? nullptr : O.Cache,
+                             Key);
+  if (!J)
+    return makeError(J.status().message());
+  return std::move(*J);
+}
+
+Expected<Translation> Runner::translate(const ShaderDecl &D,
+                                        const AttachDecl &A, Stage St) {
+  TranslateOptions T;
+  std::string FileName;
+  if (Error E = translationInput(D, A, St, T, FileName))
+    return std::move(E);
   ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(D.Text.data()),
                           D.Text.size());
   auto Tr = translateBytes(Bytes, FileName, T);
@@ -222,13 +276,24 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
         A = &At;
     if (!A)
       return makeError("pipeline '" + P.Name + "' has no compute shader");
-    auto T = translate(*S.findShader(A->Shader), *A, Stage::Compute);
-    if (!T)
-      return T.takeError();
-    auto CS = ComputeShader::create(std::move(*T));
-    if (!CS)
-      return makeError(CS.status().message());
-    It = Compute.emplace(P.Name, std::move(*CS)).first;
+    const ShaderDecl &D = *S.findShader(A->Shader);
+    std::string Key = cacheKey(D, *A, Stage::Compute);
+    std::unique_ptr<ComputeShader> CS;
+    if (!Key.empty())
+      CS = ComputeShader::load(*O.Cache, Key);
+    if (CS) {
+      log("shader '" + D.Name + "' loaded from the compile cache");
+    } else {
+      auto T = translate(D, *A, Stage::Compute);
+      if (!T)
+        return T.takeError();
+      auto C = ComputeShader::create(std::move(*T), 2,
+                                     Key.empty() ? nullptr : O.Cache, Key);
+      if (!C)
+        return makeError(C.status().message());
+      CS = std::move(*C);
+    }
+    It = Compute.emplace(P.Name, std::move(CS)).first;
   }
   auto R = resources(P);
   if (!R)
@@ -264,24 +329,18 @@ Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
                        "' needs a vertex shader");
     const ShaderDecl &VS = *S.findShader(VA->Shader);
     if (VS.Source != ShaderSource::Passthrough) {
-      auto T = translate(VS, *VA, Stage::Vertex);
-      if (!T)
-        return T.takeError();
-      GS.VertexInfo = T->Compute;
-      auto J = JitShader::create(std::move(*T));
+      auto J = jit(VS, *VA, Stage::Vertex);
       if (!J)
-        return makeError(J.status().message());
+        return J.takeError();
+      GS.VertexInfo = (*J)->computeInfo();
       GS.Vertex = std::move(*J);
     }
     // Without a fragment shader a draw runs the vertex stage only.
     if (FA) {
-      auto T = translate(*S.findShader(FA->Shader), *FA, Stage::Fragment);
-      if (!T)
-        return T.takeError();
-      GS.FragmentInfo = T->Compute;
-      auto J = JitShader::create(std::move(*T));
+      auto J = jit(*S.findShader(FA->Shader), *FA, Stage::Fragment);
       if (!J)
-        return makeError(J.status().message());
+        return J.takeError();
+      GS.FragmentInfo = (*J)->computeInfo();
       GS.Fragment = std::move(*J);
     }
     It = Graphics.emplace(P.Name, std::move(GS)).first;

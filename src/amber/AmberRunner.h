@@ -17,6 +17,10 @@
 
 #include <string>
 
+namespace spirv2llvm {
+class CompileCache;
+}
+
 namespace spirv2llvm::amber {
 
 struct RunnerOptions {
@@ -26,6 +30,9 @@ struct RunnerOptions {
   bool HelperLanes = true;
   /// -v: what each command does, to this stream when set.
   llvm::raw_ostream *Log = nullptr;
+  /// Where compiled shaders are kept between runs (CompileCache.h); null:
+  /// compile every shader.
+  CompileCache *Cache = nullptr;
 };
 
 enum class Outcome { Pass, Fail, Skip };

@@ -195,7 +195,8 @@ std::string formatSeconds(std::chrono::nanoseconds D) {
 ComputeShader::~ComputeShader() = default;
 
 Result<std::unique_ptr<ComputeShader>>
-ComputeShader::create(Translation &&T, unsigned OptLevel) {
+ComputeShader::create(Translation &&T, unsigned OptLevel, CompileCache *Cache,
+                      const std::string &CacheKey) {
   if (!T.IR)
     return Status::error("the translation holds no module (already used?)");
   if (T.EntryStage != Stage::Compute)
@@ -209,10 +210,24 @@ ComputeShader::create(Translation &&T, unsigned OptLevel) {
   T.Compute.WorkgroupMemorySize =
       std::max(T.Compute.WorkgroupMemorySize, *Shared);
   S->Info = T.Compute;
-  auto J = JitShader::create(std::move(T), OptLevel);
+  auto J = JitShader::createAs(std::move(T), OptLevel, Cache, CacheKey,
+                               "compute");
   if (!J)
     return J.status();
   S->Jit = std::move(*J);
+  return S;
+}
+
+std::unique_ptr<ComputeShader> ComputeShader::load(CompileCache &Cache,
+                                                   const std::string &CacheKey,
+                                                   unsigned OptLevel) {
+  std::unique_ptr<JitShader> J =
+      JitShader::loadAs(Cache, CacheKey, OptLevel, "compute");
+  if (!J || J->stage() != Stage::Compute)
+    return nullptr;
+  std::unique_ptr<ComputeShader> S(new ComputeShader());
+  S->Info = J->Compute;
+  S->Jit = std::move(J);
   return S;
 }
 

@@ -1,15 +1,19 @@
 //===- Jit.cpp - ORC LLJIT for translated shaders -------------------------===//
 #include "spirv2llvm/Jit.h"
+#include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Translation.h"
+
+#include "runtime/CacheEntry.h"
 
 #include "target/Optimizer.h"
 #include "runtime/VectorMath.h"
 #include "support/Diagnostic.h"
 #include "support/StatusBridge.h"
 
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
 
@@ -24,38 +28,20 @@ JitShader::~JitShader() = default;
 
 namespace {
 
-Expected<std::unique_ptr<orc::LLJIT>> compile(Translation &T,
-                                              unsigned OptLevel) {
-  // --backend=dxil: dx.op calls are DXIL intrinsics with no CPU
-  // implementation; say so instead of failing at symbol lookup.
-  for (const Function &F : T.IR->functions())
-    if (F.isDeclaration() && F.getName().starts_with("dx.op."))
-      return makeError("the module calls DXIL operations (" + F.getName() +
-                       "), which the CPU JIT cannot run: use "
-                       "--backend=scalar or --backend=invocation to run it "
-                       "(docs/backends.md)");
-  auto JTMB = hostMachineBuilder(OptLevel);
-  if (!JTMB)
-    return JTMB.takeError();
-  auto TM = JTMB->createTargetMachine();
-  if (!TM)
-    return TM.takeError();
-  // Stack probes (as clang's -fstack-clash-protection): a frame larger
-  // than a page touches it page by page, so that a shader with a large
-  // private array overflows into its stack's guard page, where the fault
-  // is caught and reported (FaultGuard.h), instead of jumping over the
-  // guard into other memory. Small frames are unchanged.
-  for (Function &F : T.IR->functions())
-    if (!F.isDeclaration())
-      F.addFnAttr("probe-stack", "inline-asm");
-  T.IR->setDataLayout((*TM)->createDataLayout());
-  T.IR->setTargetTriple((*TM)->getTargetTriple().str());
-  if (T.OptLevel < OptLevel)
-    optimizeModule(*T.IR, OptLevel, TM->get());
-  if (OptLevel > 0)
-    useVectorMathLibrary(*T.IR);
+/// The key of \p InputKey for this host's JIT at \p OptLevel.
+std::string hostCacheKey(const std::string &InputKey, const char *Kind,
+                         unsigned OptLevel,
+                         const orc::JITTargetMachineBuilder &JTMB) {
+  return fullCacheKey(InputKey, Kind, OptLevel, JTMB.getTargetTriple().str(),
+                      JTMB.getCPU(), JTMB.getFeatures().getString());
+}
 
-  auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*JTMB))
+/// A JIT session holding \p Object, linked against the process (the
+/// runtime's helpers and libm/libmvec).
+Expected<std::unique_ptr<orc::LLJIT>>
+linkObject(orc::JITTargetMachineBuilder JTMB,
+           std::unique_ptr<MemoryBuffer> Object) {
+  auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(JTMB))
                .create();
   if (!J)
     return J.takeError();
@@ -71,30 +57,156 @@ Expected<std::unique_ptr<orc::LLJIT>> compile(Translation &T,
       JITSymbolFlags::Exported};
   if (Error E = (*J)->getMainJITDylib().define(
           orc::absoluteSymbols(std::move(Runtime))))
-    return E;
-  if (Error E = (*J)->addIRModule(
-          orc::ThreadSafeModule(std::move(T.IR), std::move(T.Context))))
-    return E;
+    return std::move(E);
+  if (Error E = (*J)->addObjectFile(std::move(Object)))
+    return std::move(E);
   return std::move(*J);
+}
+
+/// Compiles \p T to an object file for the host at \p OptLevel. The
+/// object file, rather than LLJIT's IR layer, so that the same bytes can
+/// go to the compile cache.
+Expected<std::unique_ptr<MemoryBuffer>>
+compile(Translation &T, unsigned OptLevel,
+        orc::JITTargetMachineBuilder &JTMB) {
+  // --backend=dxil: dx.op calls are DXIL intrinsics with no CPU
+  // implementation; say so instead of failing at symbol lookup.
+  for (const Function &F : T.IR->functions())
+    if (F.isDeclaration() && F.getName().starts_with("dx.op."))
+      return makeError("the module calls DXIL operations (" + F.getName() +
+                       "), which the CPU JIT cannot run: use "
+                       "--backend=scalar or --backend=invocation to run it "
+                       "(docs/backends.md)");
+  // Very large shaders: LLVM's -O1/-O2 pipelines and code generation cost
+  // more than twice the cheap pipeline with -O0 code generation there
+  // (docs/performance.md, "JIT latency"), and such a shader's compile
+  // time is more than its runs win.
+  bool Large =
+      OptLevel > 0 && largestFunctionBlocks(*T.IR) > largeShaderBlocks();
+  if (Large)
+    JTMB.setCodeGenOptLevel(CodeGenOptLevel::None);
+  auto TM = JTMB.createTargetMachine();
+  if (!TM)
+    return TM.takeError();
+  // Stack probes (as clang's -fstack-clash-protection): a frame larger
+  // than a page touches it page by page, so that a shader with a large
+  // private array overflows into its stack's guard page, where the fault
+  // is caught and reported (FaultGuard.h), instead of jumping over the
+  // guard into other memory. Small frames are unchanged.
+  for (Function &F : T.IR->functions())
+    if (!F.isDeclaration())
+      F.addFnAttr("probe-stack", "inline-asm");
+  T.IR->setDataLayout((*TM)->createDataLayout());
+  T.IR->setTargetTriple((*TM)->getTargetTriple().str());
+  if (T.OptLevel < OptLevel) {
+    if (Large)
+      optimizeLargeModule(*T.IR, TM->get());
+    else
+      optimizeModule(*T.IR, OptLevel, TM->get());
+  }
+  if (OptLevel > 0)
+    useVectorMathLibrary(*T.IR);
+  orc::SimpleCompiler Compiler(**TM);
+  return Compiler(*T.IR);
 }
 
 } // namespace
 
-Result<std::unique_ptr<JitShader>> JitShader::create(Translation &&T,
-                                                     unsigned OptLevel) {
+Result<std::unique_ptr<JitShader>>
+JitShader::create(Translation &&T, unsigned OptLevel, CompileCache *Cache,
+                  const std::string &CacheKey) {
+  return createAs(std::move(T), OptLevel, Cache, CacheKey, "jit");
+}
+
+std::unique_ptr<JitShader> JitShader::load(CompileCache &Cache,
+                                           const std::string &CacheKey,
+                                           unsigned OptLevel) {
+  return loadAs(Cache, CacheKey, OptLevel, "jit");
+}
+
+Result<std::unique_ptr<JitShader>>
+JitShader::createAs(Translation &&T, unsigned OptLevel, CompileCache *Cache,
+                    const std::string &CacheKey, const char *Kind) {
   if (!T.IR)
     return Status::error("the translation holds no module (already used?)");
-  Expected<std::unique_ptr<orc::LLJIT>> J = compile(T, OptLevel);
+  auto JTMB = hostMachineBuilder(OptLevel);
+  if (!JTMB)
+    return toStatus(JTMB.takeError(), StatusCode::CompileFailed);
+  Expected<std::unique_ptr<MemoryBuffer>> Obj = compile(T, OptLevel, *JTMB);
+  if (!Obj)
+    return toStatus(Obj.takeError(), StatusCode::CompileFailed);
+  // Stored only once the code has linked and its entry point resolved, so
+  // that the cache never hands out code that would not.
+  std::string ObjectBytes, FullKey;
+  bool Store = Cache && Cache->enabled();
+  if (Store) {
+    ObjectBytes = (*Obj)->getBuffer().str();
+    FullKey = hostCacheKey(CacheKey, Kind, OptLevel, *JTMB);
+  }
+  auto J = linkObject(std::move(*JTMB), std::move(*Obj));
   if (!J)
     return toStatus(J.takeError(), StatusCode::CompileFailed);
   auto Addr = (*J)->lookup(T.EntrySymbol);
   if (!Addr)
     return toStatus(Addr.takeError(), StatusCode::CompileFailed);
+  if (Store) {
+    ShaderInfo Info{T.EntrySymbol, T.EntryName, T.EntryStage, T.Layout,
+                    T.Compute};
+    Cache->store(FullKey, serializeShaderInfo(Info), ObjectBytes);
+  }
   std::unique_ptr<JitShader> S(new JitShader());
   S->Layout = T.Layout;
   S->EntryStage = T.EntryStage;
+  S->EntryName = T.EntryName;
+  S->Compute = T.Compute;
   S->Entry = Addr->toPtr<s2l_entry_fn>();
   S->P->J = std::move(*J);
+  T.IR.reset();
+  T.Context.reset();
+  return S;
+}
+
+std::unique_ptr<JitShader> JitShader::loadAs(CompileCache &Cache,
+                                             const std::string &CacheKey,
+                                             unsigned OptLevel,
+                                             const char *Kind) {
+  if (!Cache.enabled())
+    return nullptr;
+  auto JTMB = hostMachineBuilder(OptLevel);
+  if (!JTMB) {
+    consumeError(JTMB.takeError());
+    return nullptr;
+  }
+  std::optional<CompileCache::Entry> E =
+      Cache.lookup(hostCacheKey(CacheKey, Kind, OptLevel, *JTMB));
+  if (!E)
+    return nullptr;
+  ShaderInfo Info;
+  if (!deserializeShaderInfo(E->Metadata, Info))
+    return nullptr;
+  // The object may call libmvec (useVectorMathLibrary); a compile loads
+  // it, a hit has to as well.
+  if (OptLevel > 0)
+    loadVectorMathLibrary();
+  auto J = linkObject(std::move(*JTMB),
+                      MemoryBuffer::getMemBufferCopy(E->Object, "cached"));
+  if (!J) {
+    consumeError(J.takeError());
+    return nullptr;
+  }
+  auto Addr = (*J)->lookup(Info.EntrySymbol);
+  if (!Addr) {
+    consumeError(Addr.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<JitShader> S(new JitShader());
+  S->Layout = std::move(Info.Layout);
+  S->EntryStage = Info.EntryStage;
+  S->EntryName = std::move(Info.EntryName);
+  S->Compute = std::move(Info.Compute);
+  S->Entry = Addr->toPtr<s2l_entry_fn>();
+  S->P->J = std::move(*J);
+  S->FromCache = true;
   return S;
 }
 

@@ -52,6 +52,8 @@ bool libmvecLoaded() {
 
 } // namespace
 
+void loadVectorMathLibrary() { (void)libmvecLoaded(); }
+
 unsigned useVectorMathLibrary(Module &M) {
   std::vector<std::pair<CallInst *, std::string>> Rewrites;
   for (Function &F : M) {

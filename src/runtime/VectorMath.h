@@ -23,6 +23,10 @@ namespace spirv2llvm {
 /// replaced.
 unsigned useVectorMathLibrary(llvm::Module &M);
 
+/// Loads libmvec into the process (once) if it is there, so that code
+/// compiled earlier with its calls (a compile cache hit) links.
+void loadVectorMathLibrary();
+
 } // namespace spirv2llvm
 
 #endif

@@ -3,12 +3,29 @@
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
 namespace spirv2llvm {
+
+namespace {
+/// Measured with the generated if/else shaders (docs/performance.md): at
+/// 1,500 blocks -O2 costs 1.6x the cheap pipeline, at 6,000 blocks 2x, at
+/// 15,000 blocks 2.3x; small shaders keep -O2, where it makes the code
+/// several times faster for milliseconds of compile time.
+cl::opt<unsigned> LargeShaderBlocks(
+    "s2l-large-shader-blocks", cl::Hidden, cl::init(2000),
+    cl::desc("JIT: functions with more blocks than this get the cheap "
+             "pipeline and -O0 code generation instead of -O1..-O3"));
+} // namespace
 
 Expected<orc::JITTargetMachineBuilder> hostMachineBuilder(unsigned OptLevel) {
   static bool Initialized = [] {
@@ -105,6 +122,35 @@ void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,
                             : OptLevel == 2 ? OptimizationLevel::O2
                                             : OptimizationLevel::O3;
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+  MPM.run(M, MAM);
+}
+
+unsigned largestFunctionBlocks(const Module &M) {
+  unsigned Max = 0;
+  for (const Function &F : M)
+    Max = std::max<unsigned>(Max, F.size());
+  return Max;
+}
+
+unsigned largeShaderBlocks() { return LargeShaderBlocks; }
+
+void optimizeLargeModule(Module &M, TargetMachine *TM) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  ModulePassManager MPM;
+  MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
   MPM.run(M, MAM);
 }
 

@@ -37,6 +37,19 @@ unsigned hostSimdWidth();
 void optimizeModule(llvm::Module &M, unsigned OptLevel,
                     llvm::TargetMachine *TM, bool Vectorize = true);
 
+/// Blocks in the largest function of \p M.
+unsigned largestFunctionBlocks(const llvm::Module &M);
+
+/// The JIT's pipeline for shaders whose largest function has more blocks
+/// than this (-s2l-large-shader-blocks, default 2,000): LLVM's -O1/-O2
+/// pipelines and their code generation grow faster than linearly there
+/// (docs/performance.md, "JIT latency").
+unsigned largeShaderBlocks();
+
+/// The cheap pipeline for large shaders: EarlyCSE, InstCombine and
+/// SimplifyCFG on each function (code generation then runs at -O0).
+void optimizeLargeModule(llvm::Module &M, llvm::TargetMachine *TM);
+
 } // namespace spirv2llvm
 
 #endif

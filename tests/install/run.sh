@@ -8,8 +8,9 @@
 #     examples run;
 #  3. the C example compiled as C11 with only `pkg-config --cflags --libs
 #     spirv2llvm` (no LLVM include path), and run;
-#  4. the runtime headers (Jit.h, Compute.h, Status.h, Interface.h, abi.h)
-#     compile as C++ with only the installed include folder on the path;
+#  4. the runtime headers (Jit.h, Compute.h, CompileCache.h, Status.h,
+#     Interface.h, abi.h) compile as C++ with only the installed include
+#     folder on the path;
 #  5. the installed command translates a shader.
 #
 # usage: run.sh BUILD_DIR SOURCE_DIR
@@ -63,6 +64,7 @@ LD_LIBRARY_PATH=$libdir "$tmp/compute_c_pc" --shader "$shader" --threads 2
 
 # 4. runtime headers without LLVM
 cat > "$tmp/runtime.cpp" <<'EOF'
+#include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/Jit.h"
 #include "spirv2llvm/Status.h"
@@ -72,6 +74,9 @@ int main() {
   spirv2llvm::DispatchResources R;
   R.bind(0, 0, nullptr, 0);
   spirv2llvm::Status S = spirv2llvm::Status::error("x");
+  // No directory: a disabled cache, not an error.
+  if (spirv2llvm::CompileCache::open("")->enabled())
+    return 1;
   return S.ok() ? 1 : 0;
 }
 EOF

@@ -59,6 +59,7 @@ PUBLIC = {
     "spirv2llvm/spirv2llvm.h": "api",
     "spirv2llvm/Jit.h": "runtime",
     "spirv2llvm/Compute.h": "runtime",
+    "spirv2llvm/CompileCache.h": "runtime",
     "spirv2llvm/Graphics.h": "graphics",
     "spirv2llvm-c/spirv2llvm.h": "capi",
 }

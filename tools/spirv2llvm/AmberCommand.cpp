@@ -1,5 +1,6 @@
 //===- AmberCommand.cpp - `spirv2llvm amber`: run Amber scripts -----------===//
 #include "AmberCommand.h"
+#include "CacheOption.h"
 
 #include "amber/AmberRunner.h"
 #include "ArgParse.h"
@@ -38,6 +39,11 @@ summary. docs/amber.md lists the supported AmberScript subset.
                    ends the run); by default each script runs in a child
                    process, so a crash or hang is that script's FAIL
   -v               print each command as it runs (to stderr)
+  --cache-dir DIR  keep compiled shaders in DIR and load them from there
+                   next time (default: $SPIRV2LLVM_CACHE_DIR; none if unset;
+                   docs/compile-cache.md)
+  --cache-max-size SIZE  bytes the cache may hold (K, M or G suffix;
+                   default 256M)
 )";
 
 /// Runs one script in a child process: a shader that never terminates or
@@ -140,6 +146,8 @@ int amberCommand(ArrayRef<std::string> Args, raw_ostream &Out,
   std::vector<std::string> Files;
   bool Verbose = false, Fork = true;
   unsigned TimeoutSec = 300;
+  CacheFlags CacheF;
+  std::string CacheError;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     std::string V;
@@ -171,6 +179,11 @@ int amberCommand(ArrayRef<std::string> Args, raw_ostream &Out,
         return 2;
       }
       O.Threads = N;
+    } else if (int C = takeCacheFlag(Args, I, CacheF, CacheError)) {
+      if (C < 0) {
+        Err << "error: " << CacheError << "\n";
+        return 2;
+      }
     } else if (A.starts_with("-") && A != "-") {
       Err << "error: unknown option '" << A
           << "'\n(run 'spirv2llvm amber --help' for usage)\n";
@@ -186,6 +199,9 @@ int amberCommand(ArrayRef<std::string> Args, raw_ostream &Out,
   }
   if (Verbose)
     O.Log = &Err;
+  std::shared_ptr<CompileCache> Cache = openCache(CacheF, Err, "");
+  if (Cache && Cache->enabled())
+    O.Cache = Cache.get();
   unsigned Passed = 0, Failed = 0, Skipped = 0;
   for (const std::string &F : Files) {
     if (Verbose)

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <bit>
@@ -118,6 +119,14 @@ Dispatch:
                           invocations leave their loops) and exit 1
                           (default: no limit)
 
+Compile cache (docs/compile-cache.md):
+  --cache-dir DIR         keep the compiled shader in DIR and load it from
+                          there next time, without translating or compiling
+                          (default: $SPIRV2LLVM_CACHE_DIR; none if unset)
+  --cache-max-size SIZE   bytes the cache may hold, with an optional K, M or
+                          G suffix (default 256M); least recently used
+                          entries go first
+
 Output:
   --dump [SET.]BINDING[[INDEX]]:PATH
                           write the buffer or image to PATH after the run
@@ -132,9 +141,10 @@ Output:
 
 The last line is
   RESULT invocations=N dispatches=N median_ms=X min_ms=X max_ms=X
-         minv_per_s=X compile_ms=X
+         minv_per_s=X compile_ms=X [cache=hit|miss|disabled]
 (invocations per dispatch, timed dispatches, millions of invocations per
-second at the median, translate + JIT time). Exit status: 0 success, 1 the
+second at the median, translate + JIT time or the cache lookup and load;
+cache= only with a cache directory). Exit status: 0 success, 1 the
 shader failed to translate, compile or run (an access outside its buffers
 that faults, a trap, a dispatch over --timeout), 2 bad usage.
 
@@ -677,6 +687,9 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
         return Quoted("--spec") + ": --spec takes ID=VALUE, for example "
                                   "--spec 3=16";
       O.T.SpecValues.emplace_back(Id, ValueText.str());
+    } else if (int C = takeCacheFlag(Args, I, O.Cache, V)) {
+      if (C < 0)
+        return V;
     } else if (parseTranslationFlag(A, O.T)) {
       // --no-validate, --no-canonicalize, ... (ArgParse.h)
     } else if ((R = Value("--repeat", V))) {
@@ -759,33 +772,56 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
       return Usage("--buffer '" + B.Spec + "': " + toString(std::move(E)));
   }
 
+  const char *const WarningPrefix = "spirv2llvm run: ";
+  std::shared_ptr<CompileCache> Cache = openCache(O.Cache, Err, WarningPrefix);
+  bool UseCache = Cache && Cache->enabled();
   auto CompileStart = std::chrono::steady_clock::now();
-  auto T = translateFile(O.Shader, O.T);
-  if (!T)
-    return Fail(toString(T.takeError()));
-  if (T->EntryStage != Stage::Compute)
-    return Fail(O.Shader + ": entry point '" + T->EntryName +
-                "' is not a GLCompute shader");
-  // Reflection comes with the translation, so mismatched buffers are
-  // reported before paying for the JIT.
-  if (auto Msg = checkResources(O, T->Compute))
+  auto Buf = MemoryBuffer::getFileOrSTDIN(O.Shader, /*IsText=*/false);
+  if (!Buf)
+    return Fail(O.Shader + ": cannot read: " + Buf.getError().message());
+  ArrayRef<uint8_t> Bytes(
+      reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+      (*Buf)->getBufferSize());
+  // A hit skips translation: the key is computed from the input and the
+  // options, and the entry holds the reflection checkResources needs.
+  std::string Key;
+  std::unique_ptr<ComputeShader> S;
+  if (UseCache) {
+    Key = translationCacheKey(Bytes, O.Shader, O.T);
+    S = ComputeShader::load(*Cache, Key, O.JitOptLevel);
+  }
+  if (!S) {
+    auto T = translateBytes(Bytes, O.Shader, O.T);
+    if (!T)
+      return Fail(toString(T.takeError()));
+    if (T->EntryStage != Stage::Compute)
+      return Fail(O.Shader + ": entry point '" + T->EntryName +
+                  "' is not a GLCompute shader");
+    // Reflection comes with the translation, so mismatched buffers are
+    // reported before paying for the JIT.
+    if (auto Msg = checkResources(O, T->Compute))
+      return Usage(*Msg);
+    auto C = ComputeShader::create(std::move(*T), O.JitOptLevel,
+                                   UseCache ? Cache.get() : nullptr, Key);
+    if (!C)
+      return Fail(O.Shader + ": " + C.status().message());
+    S = std::move(*C);
+  }
+  double CompileMs = msSince(CompileStart);
+  reportCacheProblems(Cache.get(), Err, WarningPrefix);
+  if (auto Msg = checkResources(O, S->info()))
     return Usage(*Msg);
+  std::string Entry = S->entryName();
   // Images take their view and format from the shader when the options
-  // leave them out, so they are made once its reflection is known.
+  // leave them out, so they are made once its reflection is known (from
+  // the translation or the cache entry).
   std::vector<Image> Images;
   for (const RunImage &I : O.Images) {
-    auto Img = createRunImage(I, findBinding(T->Compute, I.Set, I.Binding));
+    auto Img = createRunImage(I, findBinding(S->info(), I.Set, I.Binding));
     if (!Img)
       return Usage("--image '" + I.Spec + "': " + toString(Img.takeError()));
     Images.push_back(std::move(*Img));
   }
-  std::string Entry = T->EntryName;
-  auto S = ComputeShader::create(std::move(*T), O.JitOptLevel);
-  if (!S)
-    return Fail(O.Shader + ": " + S.status().message());
-  double CompileMs = msSince(CompileStart);
-  if (auto Msg = checkResources(O, (*S)->info()))
-    return Usage(*Msg);
 
   DispatchResources R;
   for (size_t I = 0; I < O.Buffers.size(); ++I)
@@ -795,12 +831,12 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
     else
       R.bind(O.Buffers[I].Set, O.Buffers[I].Binding, Data[I].data(),
              Data[I].size());
-  bindImagesAndSamplers(O, (*S)->info(), Images, R);
+  bindImagesAndSamplers(O, S->info(), Images, R);
   R.PushConstants = O.PushConstants;
   R.Timeout = O.Timeout;
 
   if (!O.Quiet) {
-    printSummary(O, Entry, **S, Images, Out);
+    printSummary(O, Entry, *S, Images, Out);
     Out.flush();
   }
 
@@ -826,7 +862,7 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
                     InitialImages[I].size());
     }
     auto Start = std::chrono::steady_clock::now();
-    if (Status E = (*S)->dispatch(O.Groups, R, O.Threads); !E.ok())
+    if (Status E = S->dispatch(O.Groups, R, O.Threads); !E.ok())
       return Fail(O.Shader + ": " + E.message());
     double Elapsed = msSince(Start);
     bool WarmUp = O.Repeat && D == 0;
@@ -852,7 +888,7 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
       return Fail(D.Path + ": cannot write: " + EC.message());
   }
 
-  const auto &WG = (*S)->info().WorkgroupSize;
+  const auto &WG = S->info().WorkgroupSize;
   uint64_t Invocations =
       uint64_t(O.Groups[0]) * O.Groups[1] * O.Groups[2] * WG[0] * WG[1] * WG[2];
   double MinMs = *std::min_element(Ms.begin(), Ms.end());
@@ -863,8 +899,11 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   Out << "RESULT invocations=" << Invocations << " dispatches=" << Timed
       << format(" median_ms=%.4f min_ms=%.4f max_ms=%.4f", MedianMs, MinMs,
                 MaxMs)
-      << format(" minv_per_s=%.2f compile_ms=%.2f", MinvPerS, CompileMs)
-      << "\n";
+      << format(" minv_per_s=%.2f compile_ms=%.2f", MinvPerS, CompileMs);
+  if (Cache)
+    Out << " cache="
+        << (!UseCache ? "disabled" : S->fromCache() ? "hit" : "miss");
+  Out << "\n";
   return 0;
 }
 

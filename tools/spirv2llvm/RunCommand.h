@@ -7,7 +7,7 @@
 // and images out afterwards. Its last line is machine-readable:
 //
 //   RESULT invocations=N dispatches=N median_ms=X min_ms=X max_ms=X
-//          minv_per_s=X compile_ms=X            (one line)
+//          minv_per_s=X compile_ms=X [cache=hit|miss|disabled]  (one line)
 //
 // Exit status: 0 success, 1 the shader failed to translate, compile or run
 // (including a fault caught in its code and a dispatch over --timeout),
@@ -19,6 +19,7 @@
 #define SPIRV2LLVM_DRIVER_RUNCOMMAND_H
 
 #include "BufferInit.h"
+#include "CacheOption.h"
 #include "RunImages.h"
 #include "spirv2llvm/spirv2llvm.h"
 
@@ -72,6 +73,8 @@ struct RunOptions {
   std::vector<RunDump> Dumps;
   /// --timeout: the time limit of each dispatch (zero: none).
   std::chrono::nanoseconds Timeout{0};
+  /// --cache-dir, --cache-max-size (else SPIRV2LLVM_CACHE_DIR).
+  CacheFlags Cache;
   bool Quiet = false;
   bool Help = false;
 
