@@ -29,6 +29,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 
 #include <algorithm>
@@ -44,7 +45,7 @@ namespace {
 /// promoted, so that nothing is cleared between slots.
 class SlotPromoter {
 public:
-  explicit SlotPromoter(Function &F) {
+  explicit SlotPromoter(Function &F) : DT(F) {
     unsigned N = 0;
     for (BasicBlock *BB : ReversePostOrderTraversal<Function *>(&F))
       Order[BB] = N++;
@@ -76,6 +77,7 @@ private:
     return I;
   }
 
+  DominatorTree DT;
   DenseMap<BasicBlock *, unsigned> Order;
   std::vector<BlockInfo> Info;
   unsigned Stamp = 0;
@@ -115,6 +117,12 @@ bool SlotPromoter::promote(AllocaInst *AI) {
         return A->comesBefore(B);
       });
   }
+
+  SmallVector<BasicBlock *, 8> StoreBlocks;
+  for (BasicBlock *BB : Blocks)
+    if (llvm::any_of(info(BB).Accesses,
+                     [](auto *I) { return isa<StoreInst>(I); }))
+      StoreBlocks.push_back(BB);
 
   // Live-in blocks: back from every block whose first access is a load,
   // through predecessors, stopping at blocks that store.
@@ -162,15 +170,31 @@ bool SlotPromoter::promote(AllocaInst *AI) {
     if (BI.LiveIn) {
       // One value from every predecessor (all done: a forward join) needs
       // no phi; a predecessor not done yet is a back edge.
+      // A back edge brings the value on entry back unless the loop
+      // stores (its blocks are those BB dominates): no phi then either.
+      // Without this, every loop inside the slot's live range got a phi,
+      // and removing those chains moved their uses outwards one loop at a
+      // time (depth^2 per slot).
       Value *Same = nullptr;
-      bool Phi = pred_empty(BB);
+      bool Phi = pred_empty(BB), BackEdge = false;
       for (BasicBlock *P : predecessors(BB)) {
         BlockInfo &PI = info(P);
-        if (!PI.Visited || (Same && PI.OutVal != Same)) {
+        if (!PI.Visited) {
+          BackEdge = true;
+          continue;
+        }
+        if (Same && PI.OutVal != Same) {
           Phi = true;
           break;
         }
         Same = PI.OutVal;
+      }
+      if (!Phi && BackEdge) {
+        constexpr size_t MaxStoresChecked = 16;
+        Phi = !Same || StoreBlocks.size() > MaxStoresChecked ||
+              llvm::any_of(StoreBlocks, [&](BasicBlock *D) {
+                return DT.dominates(BB, D);
+              });
       }
       if (pred_empty(BB)) {
         Cur = Undef; // read before any store: undefined, as in mem2reg
