@@ -171,16 +171,20 @@ bool SlotPromoter::promote(AllocaInst *AI) {
       // One value from every predecessor (all done: a forward join) needs
       // no phi; a predecessor not done yet is a back edge.
       // A back edge brings the value on entry back unless the loop
-      // stores (its blocks are those BB dominates): no phi then either.
+      // stores: no phi then either. The loop's blocks are dominated by BB
+      // and, reaching a latch, come before the last latch in reverse
+      // postorder (the blocks after the loop that BB dominates do not).
       // Without this, every loop inside the slot's live range got a phi,
       // and removing those chains moved their uses outwards one loop at a
       // time (depth^2 per slot).
       Value *Same = nullptr;
       bool Phi = pred_empty(BB), BackEdge = false;
+      unsigned LastLatch = 0;
       for (BasicBlock *P : predecessors(BB)) {
         BlockInfo &PI = info(P);
         if (!PI.Visited) {
           BackEdge = true;
+          LastLatch = std::max(LastLatch, Order.lookup(P));
           continue;
         }
         if (Same && PI.OutVal != Same) {
@@ -193,7 +197,8 @@ bool SlotPromoter::promote(AllocaInst *AI) {
         constexpr size_t MaxStoresChecked = 16;
         Phi = !Same || StoreBlocks.size() > MaxStoresChecked ||
               llvm::any_of(StoreBlocks, [&](BasicBlock *D) {
-                return DT.dominates(BB, D);
+                unsigned O = Order.lookup(D);
+                return O >= Number && O <= LastLatch && DT.dominates(BB, D);
               });
       }
       if (pred_empty(BB)) {
