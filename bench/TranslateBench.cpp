@@ -88,7 +88,10 @@ void loadCorpus(StringRef Dir) {
       spv_target_env E;
       auto In = loadSpirv(Bytes, P, Raw, E);
       if (!In) {
-        consumeError(In.takeError());
+        if (getenv("S2L_BENCH_DEBUG"))
+          errs() << P << ": " << toString(In.takeError()) << "\n";
+        else
+          consumeError(In.takeError());
         ++Skipped;
         continue;
       }
@@ -112,7 +115,10 @@ void loadCorpus(StringRef Dir) {
     }
     auto T = generateLlvm(*AM, M.Opts);
     if (!T) {
-      consumeError(T.takeError());
+      if (getenv("S2L_BENCH_DEBUG"))
+        errs() << P << ": " << toString(T.takeError()) << "\n";
+      else
+        consumeError(T.takeError());
       ++Skipped;
       continue;
     }
