@@ -108,7 +108,7 @@ target_compile_definitions(s2l_translate PRIVATE
 
 # runtime: JIT and compute dispatch (Jit.h, Compute.h). It needs an
 # llvm::Module and the ABI only, not the translator.
-s2l_library(s2l_runtime runtime s2l_target Threads::Threads)
+s2l_library(s2l_runtime runtime s2l_target s2l_image Threads::Threads)
 
 # capi: the C API (include/spirv2llvm-c), over translate and runtime.
 s2l_library(s2l_capi capi s2l_translate s2l_runtime)

@@ -27,6 +27,8 @@
 #ifndef SPIRV2LLVM_C_SPIRV2LLVM_H
 #define SPIRV2LLVM_C_SPIRV2LLVM_H
 
+#include "spirv2llvm/abi.h" /* s2l_image, s2l_sampler, S2L_VIEW_* */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,6 +84,8 @@ typedef struct s2l_translation_s *s2l_translation;
 typedef struct s2l_reflection_s *s2l_reflection;
 typedef struct s2l_compute_shader_s *s2l_compute_shader;
 typedef struct s2l_resources_s *s2l_resources;
+/* An image that owns its texels (abi.h's s2l_image is its descriptor). */
+typedef struct s2l_owned_image_s *s2l_owned_image;
 
 /* "0.1.0" */
 const char *s2l_version(void);
@@ -142,13 +146,33 @@ const char *s2l_translation_entry_symbol(s2l_translation translation);
 void s2l_translation_destroy(s2l_translation translation);
 
 /* --- reflection: what an entry point binds, without generating code --- */
+/* What a binding holds (VkDescriptorType's kinds). */
+typedef enum s2l_descriptor_kind {
+  S2L_DESCRIPTOR_UNIFORM_BUFFER = 0,
+  S2L_DESCRIPTOR_STORAGE_BUFFER,
+  S2L_DESCRIPTOR_SAMPLED_IMAGE,
+  S2L_DESCRIPTOR_STORAGE_IMAGE,
+  S2L_DESCRIPTOR_SAMPLER,
+  S2L_DESCRIPTOR_COMBINED_IMAGE_SAMPLER,
+  S2L_DESCRIPTOR_UNIFORM_TEXEL_BUFFER,
+  S2L_DESCRIPTOR_STORAGE_TEXEL_BUFFER,
+  S2L_DESCRIPTOR_INPUT_ATTACHMENT
+} s2l_descriptor_kind;
+
 typedef struct s2l_binding_info {
   uint32_t set, binding;
   int is_uniform;         /* uniform block; else storage buffer */
   uint64_t min_size;      /* bytes the type needs (runtime arrays: 0 elements) */
   int has_runtime_array;
-  int is_array;           /* an array of blocks (descriptor array) */
+  int is_array;           /* an array of descriptors (blocks, images, ...) */
   uint32_t array_size;    /* its declared elements; 0: runtime-sized */
+  s2l_descriptor_kind kind;
+  /* Images: the SPIR-V Dim (0 1D, 1 2D, 2 3D, 3 Cube, 4 Rect, 5 Buffer,
+     6 SubpassData), arrayed, multisampled, and the declared storage format
+     as a VkFormat number (0: Unknown). */
+  uint32_t image_dim;
+  int image_arrayed, image_multisampled;
+  uint32_t image_format;
 } s2l_binding_info;
 
 typedef struct s2l_variable_info {
@@ -214,6 +238,66 @@ s2l_result s2l_resources_set_timeout(s2l_resources resources, double seconds);
    return S2L_ERROR_EXECUTION_FAILED naming the access and the nearest bound
    buffer, instead of killing the process (docs/robustness.md). */
 s2l_result s2l_resources_set_catch_faults(s2l_resources resources, int on);
+/* --- images and samplers (docs/images.md, "C API") --------------------- */
+typedef struct s2l_image_info {
+  uint32_t format;    /* VkFormat number (spirv2llvm/ImageFormat.h) */
+  uint32_t view_type; /* S2L_VIEW_* (abi.h) */
+  uint32_t width, height, depth;
+  /* 0 is taken as 1 for these, so that a zeroed struct with a format,
+     a view and a size is a valid image. Cube views have 6 layers per cube. */
+  uint32_t levels, layers, samples;
+} s2l_image_info;
+
+/* Creates an image with zeroed texels: levels tightly packed one after the
+   other, as abi.h's s2l_image_level describes. S2L_ERROR_INVALID_ARGUMENT
+   with a message (unknown format or view, zero size, more levels than the
+   mip chain has, a cube that is not square, sizes beyond the limits, ...). */
+s2l_result s2l_image_create(s2l_context context, const s2l_image_info *info,
+                            s2l_owned_image *image);
+void s2l_image_destroy(s2l_owned_image image);
+/* The texel bytes (*size of them when size is not null); valid until the
+   image is destroyed. */
+void *s2l_image_data(s2l_owned_image image, size_t *size);
+/* The descriptor to bind; valid until the image is destroyed. */
+const s2l_image *s2l_image_descriptor(s2l_owned_image image);
+/* The VkFormat number of a Vulkan format name ("R8G8B8A8_UNORM" or
+   "VK_FORMAT_R8G8B8A8_UNORM"); S2L_ERROR_INVALID_ARGUMENT when unknown. */
+s2l_result s2l_format_by_name(const char *name, uint32_t *format);
+/* Nearest filtering and mipmapping, clamp to edge, LOD range [0, 1000],
+   no comparison, normalized coordinates, transparent black border. */
+s2l_sampler s2l_sampler_default(void);
+
+/* Images and samplers of a dispatch. An image is bound by its descriptor
+   (s2l_image_descriptor, or an s2l_image the caller lays out itself),
+   which must outlive the dispatches; a sampler is copied into the
+   resources. A combined image sampler binding takes both; array elements
+   not bound read zero. S2L_ERROR_INVALID_ARGUMENT for null resources, a
+   null image, or a sampler field outside its Vk enum (filters, mipmap
+   mode, address modes, compare op, border colour), a NaN LOD field,
+   min_lod > max_lod or max_anisotropy < 1. */
+s2l_result s2l_resources_bind_image(s2l_resources resources, uint32_t set,
+                                    uint32_t binding, const s2l_image *image);
+s2l_result s2l_resources_bind_sampler(s2l_resources resources, uint32_t set,
+                                      uint32_t binding, s2l_sampler sampler);
+s2l_result s2l_resources_bind_combined_image_sampler(s2l_resources resources,
+                                                     uint32_t set,
+                                                     uint32_t binding,
+                                                     const s2l_image *image,
+                                                     s2l_sampler sampler);
+s2l_result s2l_resources_bind_image_array_element(s2l_resources resources,
+                                                  uint32_t set,
+                                                  uint32_t binding,
+                                                  uint32_t index,
+                                                  const s2l_image *image);
+s2l_result s2l_resources_bind_sampler_array_element(s2l_resources resources,
+                                                    uint32_t set,
+                                                    uint32_t binding,
+                                                    uint32_t index,
+                                                    s2l_sampler sampler);
+s2l_result s2l_resources_bind_combined_image_sampler_array_element(
+    s2l_resources resources, uint32_t set, uint32_t binding, uint32_t index,
+    const s2l_image *image, s2l_sampler sampler);
+
 /* Runs x*y*z workgroups on \p threads threads (0: all cores). Fails with
    S2L_ERROR_INVALID_ARGUMENT when a binding the shader uses is missing or
    too small, or push constants are short; with S2L_ERROR_EXECUTION_FAILED

@@ -4,12 +4,15 @@
 
 #include "spirv2llvm-c/spirv2llvm.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/Image.h"
 #include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/Support/Error.h"
 
 #include <cstring>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 struct s2l_context_s {
@@ -35,6 +38,14 @@ struct s2l_compute_shader_s {
 
 struct s2l_resources_s {
   spirv2llvm::DispatchResources R;
+  /// The samplers bound by value, by (set, binding, element or -1): map
+  /// nodes do not move, so R's pointers to them stay valid, and binding
+  /// the same slot again reuses its node.
+  std::map<std::tuple<uint32_t, uint32_t, int64_t>, s2l_sampler> Samplers;
+};
+
+struct s2l_owned_image_s {
+  spirv2llvm::Image I;
 };
 
 namespace spirv2llvm::capi {

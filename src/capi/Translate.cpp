@@ -237,10 +237,24 @@ s2l_result s2l_reflection_binding(s2l_reflection R, uint32_t Index,
   if (!R || !Info || Index >= R->R.Compute.Bindings.size())
     return S2L_ERROR_INVALID_ARGUMENT;
   const ComputeInfo::Binding &B = R->R.Compute.Bindings[Index];
-  *Info = s2l_binding_info{B.Set,       B.Binding,
-                           B.IsUniform, B.MinSize,
-                           B.HasRuntimeArray, B.IsArray,
-                           B.ArraySize};
+  // The C enum lists the kinds in ComputeInfo::DescriptorKind's order.
+  using Kind = ComputeInfo::DescriptorKind;
+  static_assert(int(Kind::InputAttachment) == S2L_DESCRIPTOR_INPUT_ATTACHMENT &&
+                int(Kind::CombinedImageSampler) ==
+                    S2L_DESCRIPTOR_COMBINED_IMAGE_SAMPLER &&
+                int(Kind::UniformBuffer) == S2L_DESCRIPTOR_UNIFORM_BUFFER);
+  *Info = s2l_binding_info{B.Set,
+                           B.Binding,
+                           B.IsUniform,
+                           B.MinSize,
+                           B.HasRuntimeArray,
+                           B.IsArray,
+                           B.ArraySize,
+                           s2l_descriptor_kind(B.Kind),
+                           B.ImageDim,
+                           B.ImageArrayed,
+                           B.ImageMultisampled,
+                           B.ImageFormat};
   return S2L_SUCCESS;
 }
 

@@ -25,31 +25,47 @@ uint32_t bitsOf(float F) { return std::bit_cast<uint32_t>(F); }
 float floatOf(uint32_t U) { return std::bit_cast<float>(U); }
 } // namespace
 
+namespace {
+/// The 8-bit quotients, computed once with the same division: the most
+/// common formats' per-texel conversion without a double division.
+struct UNorm8Table {
+  float Value[256];
+  UNorm8Table() {
+    for (uint32_t C = 0; C < 256; ++C)
+      Value[C] = static_cast<float>(static_cast<double>(C) / 255.0);
+  }
+};
+} // namespace
+
 float unormToFloat(uint32_t C, unsigned Bits) {
+  if (Bits == 8 && C < 256) {
+    static const UNorm8Table Table;
+    return Table.Value[C];
+  }
   // Computed in double: c / (2^b - 1) rounded once to float, which is the
   // correctly rounded quotient for every b <= 32.
-  double Max = std::ldexp(1.0, Bits) - 1.0;
+  double Max = double((uint64_t(1) << Bits) - 1); // 2^b - 1, exact
   return static_cast<float>(static_cast<double>(C) / Max);
 }
 
 uint32_t floatToUNorm(float F, unsigned Bits) {
   if (std::isnan(F))
     return 0;
-  double Max = std::ldexp(1.0, Bits) - 1.0;
+  double Max = double((uint64_t(1) << Bits) - 1); // 2^b - 1, exact
   double Clamped = std::clamp(static_cast<double>(F), 0.0, 1.0);
   return static_cast<uint32_t>(std::nearbyint(Clamped * Max));
 }
 
 float snormToFloat(int32_t C, unsigned Bits) {
   // Both -2^(b-1) and -2^(b-1)+1 give -1.0: the spec's max(.., -1).
-  double Max = std::ldexp(1.0, Bits - 1) - 1.0;
+  double Max = double((uint64_t(1) << (Bits - 1)) - 1);
   return static_cast<float>(std::max(static_cast<double>(C) / Max, -1.0));
 }
 
 int32_t floatToSNorm(float F, unsigned Bits) {
   if (std::isnan(F))
     return 0;
-  double Max = std::ldexp(1.0, Bits - 1) - 1.0;
+  double Max = double((uint64_t(1) << (Bits - 1)) - 1);
   double Clamped = std::clamp(static_cast<double>(F), -1.0, 1.0);
   return static_cast<int32_t>(std::nearbyint(Clamped * Max));
 }

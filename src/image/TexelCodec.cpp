@@ -6,6 +6,7 @@
 // E5B9G9R9, whose exponent is shared.
 //
 //===----------------------------------------------------------------------===//
+#include "image/TexelCodecInternal.h"
 #include "spirv2llvm/ImageFormat.h"
 
 #include <algorithm>
@@ -24,9 +25,15 @@ struct TexelBits {
   uint64_t Word[2] = {0, 0};
 
   static TexelBits load(const void *Src, unsigned Bytes) {
+    TexelBits T;
+    if constexpr (std::endian::native == std::endian::little) {
+      // The common host: the bytes are the words (s2l_image_op calls this
+      // for every texel it filters).
+      std::memcpy(T.Word, Src, Bytes);
+      return T;
+    }
     uint8_t Buffer[16] = {};
     std::memcpy(Buffer, Src, Bytes);
-    TexelBits T;
     for (unsigned I = 0; I < 16; ++I)
       T.Word[I / 8] |= uint64_t(Buffer[I]) << (8 * (I % 8));
     return T;
@@ -196,16 +203,14 @@ template <typename T> constexpr ViewKind viewOf() {
     return ViewKind::UInt;
 }
 
-template <typename T> Status decode(Format F, const void *Src, T &Out) {
+template <typename T>
+void decodeUnchecked(const FormatInfo *Info, const void *Src, T &Out) {
   constexpr ViewKind V = viewOf<T>();
-  const FormatInfo *Info;
-  if (Status S = checkView(F, V, Info); !S.ok())
-    return S;
   Out = T{0, 0, 0, 1};
   if (Info->Layout == LayoutKind::SharedExponent) {
     if constexpr (V == ViewKind::Float)
       Out = decodeRGB9E5(uint32_t(TexelBits::load(Src, 4).Word[0]));
-    return Status::success();
+    return;
   }
   TexelBits Bits = TexelBits::load(Src, Info->BlockBytes);
   for (unsigned I = 0; I < Info->NumComponents; ++I) {
@@ -220,21 +225,26 @@ template <typename T> Status decode(Format F, const void *Src, T &Out) {
     else
       Out[slotOf(C.Channel)] = Raw;
   }
+}
+
+template <typename T> Status decode(Format F, const void *Src, T &Out) {
+  const FormatInfo *Info;
+  if (Status S = checkView(F, viewOf<T>(), Info); !S.ok())
+    return S;
+  decodeUnchecked(Info, Src, Out);
   return Status::success();
 }
 
-template <typename T> Status encode(Format F, const T &In, void *Dst) {
+template <typename T>
+void encodeUnchecked(const FormatInfo *Info, const T &In, void *Dst) {
   constexpr ViewKind V = viewOf<T>();
-  const FormatInfo *Info;
-  if (Status S = checkView(F, V, Info); !S.ok())
-    return S;
   if (Info->Layout == LayoutKind::SharedExponent) {
     if constexpr (V == ViewKind::Float) {
       TexelBits Bits;
       Bits.Word[0] = encodeRGB9E5(In);
       Bits.store(Dst, 4);
     }
-    return Status::success();
+    return;
   }
   // Combined depth/stencil: keep the other aspect's bits as they are.
   bool Combined = Info->hasDepth() && Info->hasStencil();
@@ -252,10 +262,50 @@ template <typename T> Status encode(Format F, const T &In, void *Dst) {
       Bits.set(C, uint32_t(Value)); // Keeps the low bits (truncation).
   }
   Bits.store(Dst, Info->BlockBytes);
+}
+
+template <typename T> Status encode(Format F, const T &In, void *Dst) {
+  const FormatInfo *Info;
+  if (Status S = checkView(F, viewOf<T>(), Info); !S.ok())
+    return S;
+  encodeUnchecked(Info, In, Dst);
   return Status::success();
 }
 
 } // namespace
+
+namespace detail {
+bool hasView(const FormatInfo &Info, ViewKind V) {
+  if (Info.isCompressed())
+    return false;
+  for (unsigned I = 0; I < Info.NumComponents; ++I)
+    if (inView(Info.Components[I], V))
+      return true;
+  return false;
+}
+void decodeTexelUnchecked(const FormatInfo &Info, const void *Src,
+                          Float4 &Out) {
+  decodeUnchecked(&Info, Src, Out);
+}
+void decodeTexelUnchecked(const FormatInfo &Info, const void *Src, Int4 &Out) {
+  decodeUnchecked(&Info, Src, Out);
+}
+void decodeTexelUnchecked(const FormatInfo &Info, const void *Src,
+                          UInt4 &Out) {
+  decodeUnchecked(&Info, Src, Out);
+}
+void encodeTexelUnchecked(const FormatInfo &Info, const Float4 &In,
+                          void *Dst) {
+  encodeUnchecked(&Info, In, Dst);
+}
+void encodeTexelUnchecked(const FormatInfo &Info, const Int4 &In, void *Dst) {
+  encodeUnchecked(&Info, In, Dst);
+}
+void encodeTexelUnchecked(const FormatInfo &Info, const UInt4 &In,
+                          void *Dst) {
+  encodeUnchecked(&Info, In, Dst);
+}
+} // namespace detail
 
 Status decodeTexel(Format F, const void *Src, Float4 &Out) {
   return decode(F, Src, Out);

@@ -61,6 +61,10 @@ struct Type {
   /// Scalars in one whole value of the type (saturating; a pointer counts
   /// one, a runtime array as one element), for limits::MaxValueScalars.
   uint64_t Scalars = 1;
+  /// OpTypeImage: Dim, Depth (0 no, 1 yes, 2 unknown), Arrayed, MS,
+  /// Sampled (1 sampled, 2 storage) and ImageFormat, as SPIR-V numbers.
+  uint32_t ImageDim = 0, ImageDepth = 0, ImageArrayed = 0, ImageMS = 0,
+           ImageSampled = 0, ImageFormat = 0;
 };
 
 enum class ConstantKind { Scalar, Bool, Composite, Null, Undef };

@@ -41,6 +41,7 @@ enum class OpcodeFamily : uint8_t {
   Subgroup,        ///< GroupNonUniform and the KHR ballot/vote forms
   Helper,          ///< demote to helper, is-helper
   Derivative,      ///< DPdx/DPdy/Fwidth and their fine and coarse forms
+  Image,           ///< image and sampler instructions (ImageInstr.h)
 };
 
 /// How the uniformity analysis computes the result of an opcode.
@@ -104,6 +105,9 @@ enum : uint8_t {
   TypeDecl = 16,    ///< declares a type (not OpTypeForwardPointer)
   ConstantDecl = 32,///< declares a constant or specialization constant
   Terminator = 64,  ///< ends a block
+  /// Reads derivatives of its operands over the fragment quad (implicit-LOD
+  /// sampling, derivatives, quad operations): helper lanes must run.
+  QuadDerivatives = 128,
 };
 } // namespace OpcodeFlag
 

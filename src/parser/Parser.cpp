@@ -250,6 +250,14 @@ Error ModuleBuilder::buildType(const Instruction &I) {
   case spv::Op::OpTypeImage:
     T.Kind = TypeKind::Image;
     T.Element = TypeId(Op(0));
+    if (I.Operands.size() < 7)
+      return errorAt(I, "OpTypeImage needs 7 operands");
+    T.ImageDim = Op(1);
+    T.ImageDepth = Op(2);
+    T.ImageArrayed = Op(3);
+    T.ImageMS = Op(4);
+    T.ImageSampled = Op(5);
+    T.ImageFormat = Op(6);
     break;
   case spv::Op::OpTypeSampler:
     T.Kind = TypeKind::Sampler;
@@ -902,6 +910,15 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::Int64Atomics:
   case Capability::InterpolationFunction:
   case Capability::SampledRect:
+  case Capability::SampledImageArrayNonUniformIndexing:
+  case Capability::StorageImageArrayNonUniformIndexing:
+  case Capability::InputAttachmentArrayDynamicIndexing:
+  case Capability::InputAttachmentArrayNonUniformIndexing:
+  case Capability::UniformTexelBufferArrayDynamicIndexing:
+  case Capability::StorageTexelBufferArrayDynamicIndexing:
+  case Capability::UniformTexelBufferArrayNonUniformIndexing:
+  case Capability::StorageTexelBufferArrayNonUniformIndexing:
+  case Capability::SparseResidency:
   // Capabilities whose only effect is built-in variables, decorations or
   // execution modes: such built-ins are interface variables the caller
   // fills or reads (docs/abi.md), like FragCoord.

@@ -15,7 +15,7 @@ import sys
 
 FAMILIES = ["None", "NoCode", "ExtInst", "ControlFlow", "Arithmetic",
             "Bitwise", "Composite", "Matrix", "Memory", "PhysicalPointer",
-            "Atomic", "Barrier", "Call", "Subgroup", "Helper", "Derivative"]
+            "Atomic", "Barrier", "Call", "Subgroup", "Helper", "Derivative", "Image"]
 RULES = ["Operands", "Special", "Varying", "Uniform", "ReduceUniform",
          "ReduceOperands"]
 FORMS = ["None", "Convert", "Quantize", "Unary", "Binary", "Shift",
@@ -26,7 +26,7 @@ SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "FloatCompare", "FloatTest", "FloatToInt", "IntToFloat", "IntToInt",
           "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
-         "ConstantDecl", "Terminator"]
+         "ConstantDecl", "Terminator", "QuadDerivatives"]
 
 
 def fail(path, line_no, msg):

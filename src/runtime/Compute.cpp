@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/ImageFormat.h"
 
 #include "target/Optimizer.h"
 #include "runtime/Groupshared.h"
@@ -217,6 +218,49 @@ ComputeShader::create(Translation &&T, unsigned OptLevel) {
 
 namespace {
 
+/// What a binding holds, for messages.
+const char *descriptorKindName(ComputeInfo::DescriptorKind K) {
+  using Kind = ComputeInfo::DescriptorKind;
+  switch (K) {
+  case Kind::UniformBuffer: return "uniform buffer";
+  case Kind::StorageBuffer: return "storage buffer";
+  case Kind::SampledImage: return "sampled image";
+  case Kind::StorageImage: return "storage image";
+  case Kind::Sampler: return "sampler";
+  case Kind::CombinedImageSampler: return "combined image sampler";
+  case Kind::UniformTexelBuffer: return "uniform texel buffer";
+  case Kind::StorageTexelBuffer: return "storage texel buffer";
+  case Kind::InputAttachment: return "input attachment";
+  }
+  return "resource";
+}
+
+bool isBufferKind(ComputeInfo::DescriptorKind K) {
+  return K == ComputeInfo::DescriptorKind::UniformBuffer ||
+         K == ComputeInfo::DescriptorKind::StorageBuffer;
+}
+
+/// A storage image or texel buffer whose format the shader declares must
+/// be bound with that format: code generation relies on it (inline reads
+/// and writes, simd/EmitImage.cpp), and Vulkan requires it.
+Error checkImageFormat(const ComputeInfo::Binding &Bd, const s2l_descriptor &D,
+                       const std::string &Where) {
+  using Kind = ComputeInfo::DescriptorKind;
+  if (!Bd.ImageFormat || !D.data || D.size != sizeof(s2l_image) ||
+      (Bd.Kind != Kind::StorageImage && Bd.Kind != Kind::StorageTexelBuffer))
+    return Error::success();
+  uint32_t Bound = static_cast<const s2l_image *>(D.data)->format;
+  if (Bound == Bd.ImageFormat)
+    return Error::success();
+  auto Name = [](uint32_t F) -> std::string {
+    if (const FormatInfo *I = formatInfo(Format(F)))
+      return std::string(I->Name);
+    return "VkFormat " + std::to_string(F);
+  };
+  return makeError("the image at " + Where + " has format " + Name(Bound) +
+                   ", the shader declares " + Name(Bd.ImageFormat));
+}
+
 /// Checks \p R against what the shader binds (\p Info).
 Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
   for (const ComputeInfo::Binding &Bd : Info.Bindings) {
@@ -237,6 +281,10 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
         return makeError(Twine(Elems.size()) + " elements bound at " + Where +
                          ", the shader's array has " + Twine(Bd.ArraySize));
       for (size_t K = 0; K < Elems.size(); ++K)
+        if (Error E = checkImageFormat(
+                Bd, Elems[K], "element " + std::to_string(K) + " of " + Where))
+          return E;
+      for (size_t K = 0; K < Elems.size(); ++K)
         if (Elems[K].data && Elems[K].size < Bd.MinSize)
           return makeError("buffer " + Twine(K) + " at " + Where + " has " +
                            Twine(Elems[K].size) +
@@ -249,8 +297,19 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
             ? &R.Sets[Bd.Set][Bd.Binding]
             : nullptr;
     if (!D || !D->data)
-      return makeError("no buffer bound at set " + Twine(Bd.Set) +
-                       ", binding " + Twine(Bd.Binding));
+      return makeError(Twine("no ") + descriptorKindName(Bd.Kind) +
+                       " bound at set " + Twine(Bd.Set) + ", binding " +
+                       Twine(Bd.Binding));
+    if (!isBufferKind(Bd.Kind) && D->size != Bd.MinSize)
+      return makeError("set " + Twine(Bd.Set) + ", binding " +
+                       Twine(Bd.Binding) + " is a " +
+                       descriptorKindName(Bd.Kind) +
+                       " in the shader: bind it with the matching "
+                       "DispatchResources::bind call (its descriptor has " +
+                       Twine(D->size) + " bytes, not " + Twine(Bd.MinSize) +
+                       ")");
+    if (Error E = checkImageFormat(Bd, *D, Where))
+      return E;
     if (D->size < Bd.MinSize)
       return makeError("buffer at set " + Twine(Bd.Set) + ", binding " +
                        Twine(Bd.Binding) + " has " + Twine(D->size) +

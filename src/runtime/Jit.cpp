@@ -8,6 +8,7 @@
 #include "support/StatusBridge.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
 
 using namespace llvm;
@@ -58,6 +59,19 @@ Expected<std::unique_ptr<orc::LLJIT>> compile(Translation &T,
                .create();
   if (!J)
     return J.takeError();
+  // The runtime functions generated code calls (abi.h), by address: the
+  // host executable need not export them.
+  orc::MangleAndInterner Mangle((*J)->getExecutionSession(),
+                                (*J)->getDataLayout());
+  orc::SymbolMap Runtime;
+  Runtime[Mangle("s2l_image_op")] = {
+      orc::ExecutorAddr::fromPtr(&s2l_image_op), JITSymbolFlags::Exported};
+  Runtime[Mangle("s2l_image_texel_pointer")] = {
+      orc::ExecutorAddr::fromPtr(&s2l_image_texel_pointer),
+      JITSymbolFlags::Exported};
+  if (Error E = (*J)->getMainJITDylib().define(
+          orc::absoluteSymbols(std::move(Runtime))))
+    return E;
   if (Error E = (*J)->addIRModule(
           orc::ThreadSafeModule(std::move(T.IR), std::move(T.Context))))
     return E;

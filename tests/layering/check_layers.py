@@ -53,6 +53,7 @@ PUBLIC = {
     "spirv2llvm/ImageFormat.h": "image",
     "spirv2llvm/ImageFormats.def": "image",
     "spirv2llvm/PngImage.h": "image",
+    "spirv2llvm/Image.h": "image",
     "spirv2llvm/Translation.h": "target",
     "spirv2llvm/Passes.h": "passes",
     "spirv2llvm/spirv2llvm.h": "api",

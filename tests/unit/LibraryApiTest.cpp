@@ -20,6 +20,7 @@
 using namespace spirv2llvm;
 
 extern "C" int s2l_test_out_of_range_enums(void);
+extern "C" int s2l_test_capi_images(char *Msg, size_t Size);
 
 namespace {
 
@@ -253,6 +254,13 @@ TEST(CApi, TimeoutAndFaultsAreExecutionErrors) {
   s2l_resources_destroy(R);
   s2l_compute_shader_destroy(S);
   s2l_context_destroy(C);
+}
+
+// Images and samplers created and bound through the C API, from C
+// (CApiImages.c): the shader's results and the argument errors.
+TEST(CApi, ImagesAndSamplersFromC) {
+  char Msg[512] = "";
+  EXPECT_EQ(s2l_test_capi_images(Msg, sizeof Msg), 0) << Msg;
 }
 
 } // namespace

@@ -222,6 +222,72 @@ TEST(RunArgsTest, PushConstantsAppendInMemoryOrder) {
   EXPECT_EQ(O.PushConstants, Want);
 }
 
+TEST(RunArgsTest, ImagesAndSamplers) {
+  RunOptions O =
+      parseOk({"s.comp", "--image",
+               "1.2[3]:16x8x2:R32_SFLOAT:levels=2:view=3d:"
+               "init=file:a:b.bin",
+               "--image=4:in.png", "--image",
+               "5:6x6:layers=12:view=cubearray:samples=1", "--image",
+               "6:8x8:samples=4", "--sampler", "1.2[3]", "--sampler",
+               "7:filter=linear,mipmap=linear,address=repeat,address-w=border,"
+               "border=int-opaque-white,unnormalized,compare=greater-or-equal,"
+               "lod=0.5:3,bias=-1.25,min=nearest"});
+  ASSERT_EQ(O.Images.size(), 4u);
+  const RunImage &A = O.Images[0];
+  EXPECT_EQ(A.Set, 1u);
+  EXPECT_EQ(A.Binding, 2u);
+  EXPECT_EQ(A.Index, 3u);
+  EXPECT_EQ(A.Width, 16u);
+  EXPECT_EQ(A.Height, 8u);
+  EXPECT_EQ(A.Depth, 2u);
+  EXPECT_EQ(A.Fmt, Format::R32_SFLOAT);
+  EXPECT_EQ(A.Levels, 2u);
+  EXPECT_EQ(A.ViewType, uint32_t(S2L_VIEW_3D));
+  EXPECT_FALSE(A.Layers);
+  EXPECT_EQ(A.Init.Kind, BufferInitKind::File);
+  EXPECT_EQ(A.Init.Path, "a:b.bin");
+  EXPECT_EQ(O.Images[1].PngPath, "in.png");
+  EXPECT_FALSE(O.Images[1].Fmt);
+  EXPECT_FALSE(O.Images[1].ViewType);
+  EXPECT_EQ(O.Images[2].Layers, 12u);
+  EXPECT_EQ(O.Images[2].ViewType, uint32_t(S2L_VIEW_CUBE_ARRAY));
+  EXPECT_EQ(O.Images[2].Samples, 1u);
+  EXPECT_EQ(O.Images[3].Samples, 4u);
+  EXPECT_EQ(O.Images[0].Samples, 1u);
+  EXPECT_EQ(O.findImage(1, 2, 3u), &O.Images[0]);
+  EXPECT_EQ(O.findImage(1, 2), nullptr);
+
+  ASSERT_EQ(O.Samplers.size(), 2u);
+  // Defaults: nearest, clamp to edge, LOD [0, 1000], no comparison.
+  const s2l_sampler &D = O.Samplers[0].Sampler;
+  EXPECT_EQ(O.Samplers[0].Index, 3u);
+  EXPECT_EQ(D.mag_filter, 0u);
+  EXPECT_EQ(D.min_filter, 0u);
+  EXPECT_EQ(D.mipmap_mode, 0u);
+  for (uint32_t M : D.address_mode)
+    EXPECT_EQ(M, 2u);
+  EXPECT_EQ(D.min_lod, 0.0f);
+  EXPECT_EQ(D.max_lod, 1000.0f);
+  EXPECT_EQ(D.max_anisotropy, 1.0f);
+  EXPECT_EQ(D.compare_enable, 0u);
+  EXPECT_EQ(D.unnormalized_coordinates, 0u);
+  const s2l_sampler &S = O.Samplers[1].Sampler;
+  EXPECT_EQ(S.mag_filter, 1u);
+  EXPECT_EQ(S.min_filter, 0u); // min= after filter= wins
+  EXPECT_EQ(S.mipmap_mode, 1u);
+  EXPECT_EQ(S.address_mode[0], 0u);
+  EXPECT_EQ(S.address_mode[1], 0u);
+  EXPECT_EQ(S.address_mode[2], 3u);
+  EXPECT_EQ(S.border_color, 5u);
+  EXPECT_EQ(S.unnormalized_coordinates, 1u);
+  EXPECT_EQ(S.compare_enable, 1u);
+  EXPECT_EQ(S.compare_op, 6u);
+  EXPECT_EQ(S.min_lod, 0.5f);
+  EXPECT_EQ(S.max_lod, 3.0f);
+  EXPECT_EQ(S.mip_lod_bias, -1.25f);
+}
+
 TEST(RunArgsTest, BuffersAndDefaults) {
   RunOptions O = parseOk({"s.comp", "--buffer", "3:4K", "--buffer",
                           "1.2:16:init=random_u32:9", "--buffer=0:1M",
@@ -464,10 +530,12 @@ struct UsageCase {
 };
 
 const UsageCase UsageCases[] = {
-    {"ElementIndexMalformed", {"{SHADER}", "--buffer", "0[x]:16"},
+    {"ElementIndexMalformed",
+     {"{SHADER}", "--buffer", "0[x]:16"},
      "malformed binding '0[x]' (expected [SET.]BINDING or "
      "[SET.]BINDING[INDEX])"},
-    {"ElementIndexUnclosed", {"{SHADER}", "--buffer", "0[1:16"},
+    {"ElementIndexUnclosed",
+     {"{SHADER}", "--buffer", "0[1:16"},
      "malformed binding"},
     {"ElementGivenTwice",
      {"{SHADER}", "--buffer", "0.1[2]:16", "--buffer", "0.1[2]:32"},
@@ -479,7 +547,7 @@ const UsageCase UsageCases[] = {
     {"DumpOfMissingElement",
      {"{SHADER}", "--buffer", "0:16", "--buffer", "1:16", "--dump",
       "1[3]:{DIR}/x.bin"},
-     "no --buffer gives binding 0.1[3]"},
+     "no --buffer or --image gives binding 0.1[3]"},
     {"SizeNotMultipleOf4",
      {"{SHADER}", "--buffer", "0:10"},
      "--buffer '0:10': size 10 is not a positive multiple of 4"},
@@ -571,7 +639,33 @@ const UsageCase UsageCases[] = {
      "--spec 'x=1': --spec takes ID=VALUE"},
     {"DumpWithoutBuffer",
      {"{SHADER}", "--buffer", "0:16", "--dump", "0.3:{DIR}/out.bin"},
-     "--dump '0.3:{DIR}/out.bin': no --buffer gives binding 0.3"},
+     "--dump '0.3:{DIR}/out.bin': no --buffer or --image gives binding 0.3"},
+    {"ImageUnknownFormat",
+     {"{SHADER}", "--image", "0:4x4:RGBA8"},
+     "--image '0:4x4:RGBA8': unknown format 'RGBA8'"},
+    {"ImageZeroSize",
+     {"{SHADER}", "--image", "0:4x0"},
+     "--image '0:4x0': size '4x0' has a zero side"},
+    {"ImageTwoFormats",
+     {"{SHADER}", "--image", "0:4x4:R32_UINT:R32_SFLOAT"},
+     "--image '0:4x4:R32_UINT:R32_SFLOAT': more than one format ('R32_UINT' "
+     "and 'R32_SFLOAT')"},
+    {"ImagePngInit",
+     {"{SHADER}", "--image", "0:a.png:init=zero"},
+     "--image '0:a.png:init=zero': init= does not apply to a PNG image"},
+    {"MissingImageValue", {"{SHADER}", "--image"}, "--image needs"},
+    {"SamplerBadMipmap",
+     {"{SHADER}", "--sampler", "0:mipmap=cubic"},
+     "--sampler '0:mipmap=cubic': bad mipmap 'cubic' (nearest or linear)"},
+    {"SamplerBadBorder",
+     {"{SHADER}", "--sampler", "0:border=red"},
+     "--sampler '0:border=red': bad border 'red'"},
+    {"SamplerBadBias",
+     {"{SHADER}", "--sampler", "0:bias=inf"},
+     "--sampler '0:bias=inf': bad bias 'inf' (a finite number)"},
+    {"SamplerNoValue",
+     {"{SHADER}", "--sampler", "0:filter"},
+     "--sampler '0:filter': malformed sampler option 'filter'"},
     {"MalformedDump", {"{SHADER}", "--dump", "0"}, "--dump '0': expected"},
     {"MalformedDumpBinding",
      {"{SHADER}", "--dump", "a:x.bin"},
@@ -714,7 +808,7 @@ TEST_F(RunCommandTest, DescriptorArrayNeedsElements) {
   EXPECT_EQ(R.Exit, 2) << R.Err;
   EXPECT_NE(R.Err.find("--buffer 0.0: the shader's binding 0.0 is an array "
                        "of 3 storage buffers; give its elements as "
-                       "0.0[INDEX]:SIZE"),
+                       "--buffer 0.0[INDEX]:SIZE"),
             std::string::npos)
       << R.Err;
   R = runRun({Shader, "--buffer", "0[3]:64", "--buffer", "1:32"});

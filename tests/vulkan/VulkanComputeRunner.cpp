@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "VulkanComputeRunner.h"
 
+#include "spirv2llvm/ImageFormat.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -16,9 +18,9 @@
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
-#include <dlfcn.h>
 #include <chrono>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <set>
 #include <tuple>
@@ -156,6 +158,9 @@ struct DeviceFeatures {
   VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR WorkgroupLayout =
       makeStruct<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR);
+  VkPhysicalDeviceRobustness2FeaturesEXT Robustness2 =
+      makeStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
 };
 
 /// Shader-relevant features, by their Vulkan member names, for
@@ -216,6 +221,13 @@ const FeatureName ShaderFeatures[] = {
     S2L_FEATURE(AtomicFloat2, shaderSharedFloat64AtomicMinMax),
     S2L_FEATURE(WorkgroupLayout, workgroupMemoryExplicitLayout),
     S2L_FEATURE(WorkgroupLayout, workgroupMemoryExplicitLayout16BitAccess),
+    S2L_FEATURE(Core.features, robustBufferAccess),
+    S2L_FEATURE(Vulkan13, robustImageAccess),
+    S2L_FEATURE(Robustness2, robustBufferAccess2),
+    S2L_FEATURE(Robustness2, robustImageAccess2),
+    S2L_FEATURE(Core.features, shaderStorageImageReadWithoutFormat),
+    S2L_FEATURE(Core.features, shaderStorageImageWriteWithoutFormat),
+    S2L_FEATURE(Core.features, imageCubeArray),
 };
 #undef S2L_FEATURE
 
@@ -236,6 +248,7 @@ struct RunnerState {
   uint32_t ApiVersion = 0;
   DeviceFeatures Enabled;
   VkSubgroupInfo Subgroups;
+  VkRunnerOptions Options;
   /// A dispatch timed out: its objects and the device are still in use by
   /// the driver's threads, so nothing may be destroyed or submitted.
   bool Hung = false;
@@ -386,11 +399,24 @@ Error RunnerState::createDevice() {
     EnabledExts.push_back(
         VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
   }
+  bool Robustness2 =
+      Options.RobustAccess && HasExt(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  if (Robustness2) {
+    Append(F.Robustness2);
+    EnabledExts.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
+  }
   vkGetPhysicalDeviceFeatures2(Physical, &F.Core);
   // Robustness defines out-of-bounds results that our JIT does not; a
-  // reference must not hide a shader's out-of-bounds access behind them.
-  F.Core.features.robustBufferAccess = VK_FALSE;
-  F.Vulkan13.robustImageAccess = VK_FALSE;
+  // reference must not hide a shader's out-of-bounds access behind them,
+  // unless the test asks for them (image ops promise zero there).
+  if (!Options.RobustAccess) {
+    F.Core.features.robustBufferAccess = VK_FALSE;
+    F.Vulkan13.robustImageAccess = VK_FALSE;
+  } else if (!Is13) {
+    F.Vulkan13.robustImageAccess = VK_FALSE; // not chained on 1.2
+  }
+  // No null descriptors: every binding the runner makes is real.
+  F.Robustness2.nullDescriptor = VK_FALSE;
 
   uint32_t FamilyCount = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(Physical, &FamilyCount, nullptr);
@@ -480,7 +506,81 @@ uint32_t descriptorCount(const VkDispatch &D, uint32_t Set, uint32_t Binding) {
   for (const VkBufferSpec &B : D.Buffers)
     if (!B.DeviceAddress && B.Set == Set && B.Binding == Binding)
       N = std::max(N, B.ArrayElement + 1);
+  for (const VkImageSpec &I : D.Images)
+    if (I.Set == Set && I.Binding == Binding)
+      N = std::max(N, I.ArrayElement + 1);
   return N;
+}
+
+VkDescriptorType descriptorType(VkImageKind K) {
+  switch (K) {
+  case VkImageKind::StorageImage:
+    return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+  case VkImageKind::SampledImage:
+    return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+  case VkImageKind::Sampler:
+    return VK_DESCRIPTOR_TYPE_SAMPLER;
+  case VkImageKind::CombinedImageSampler:
+    return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  case VkImageKind::UniformTexelBuffer:
+    return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  case VkImageKind::StorageTexelBuffer:
+    return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+  }
+  return VK_DESCRIPTOR_TYPE_MAX_ENUM;
+}
+
+const char *kindName(VkImageKind K) {
+  switch (K) {
+  case VkImageKind::StorageImage:
+    return "storage image";
+  case VkImageKind::SampledImage:
+    return "sampled image";
+  case VkImageKind::Sampler:
+    return "sampler";
+  case VkImageKind::CombinedImageSampler:
+    return "combined image sampler";
+  case VkImageKind::UniformTexelBuffer:
+    return "uniform texel buffer";
+  case VkImageKind::StorageTexelBuffer:
+    return "storage texel buffer";
+  }
+  return "?";
+}
+
+bool isTexelBuffer(VkImageKind K) {
+  return K == VkImageKind::UniformTexelBuffer ||
+         K == VkImageKind::StorageTexelBuffer;
+}
+bool hasImage(VkImageKind K) {
+  return K != VkImageKind::Sampler && !isTexelBuffer(K);
+}
+bool hasSampler(VkImageKind K) {
+  return K == VkImageKind::Sampler || K == VkImageKind::CombinedImageSampler;
+}
+bool usesLinearFilter(const s2l_sampler &S) {
+  return S.mag_filter == VK_FILTER_LINEAR || S.min_filter == VK_FILTER_LINEAR ||
+         S.mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR;
+}
+
+VkImageType imageType(uint32_t View) {
+  switch (View) {
+  case S2L_VIEW_1D:
+  case S2L_VIEW_1D_ARRAY:
+    return VK_IMAGE_TYPE_1D;
+  case S2L_VIEW_3D:
+    return VK_IMAGE_TYPE_3D;
+  default:
+    return VK_IMAGE_TYPE_2D;
+  }
+}
+
+/// "sampled image at set 0 binding 1[2]" for messages.
+std::string describe(const VkImageSpec &I) {
+  return llvm::formatv(
+      "{0} at set {1} binding {2}{3}", kindName(I.Kind), I.Set, I.Binding,
+      I.ArrayElement ? llvm::formatv("[{0}]", I.ArrayElement).str()
+                     : std::string());
 }
 
 /// Everything one VkDispatch needs, destroyed in reverse order of creation
@@ -508,10 +608,37 @@ private:
     void *Mapped = nullptr;
     VkDeviceSize Size = 0;
   };
+  /// The objects of one VkImageSpec. Images are uploaded from StagingIn
+  /// and read back into StagingOut by copies recorded around the dispatch
+  /// (so that every submission of a prepared dispatch starts from D's
+  /// data); texel buffers are mapped and written directly.
+  struct Image {
+    VkImage Handle = VK_NULL_HANDLE;
+    VkDeviceMemory Memory = VK_NULL_HANDLE;
+    VkImageView View = VK_NULL_HANDLE;
+    VkSampler Sampler = VK_NULL_HANDLE;
+    Buffer Texels; ///< texel buffer
+    VkBufferView BufferView = VK_NULL_HANDLE;
+    Buffer StagingIn, StagingOut;
+    VkImageAspectFlags Aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    /// Per level: where it is in the packed data and in the staging
+    /// buffers (aligned to 16 there, as copies want), and its size.
+    struct LevelCopy {
+      uint64_t Packed, Staging, Bytes;
+      VkBufferImageCopy Region;
+    };
+    std::vector<LevelCopy> Levels;
+  };
 
   Error checkLimits(const VkDispatch &D) const;
+  Error checkImage(const VkImageSpec &I) const;
   Error createPipeline(const VkDispatch &D);
+  Error createHostBuffer(VkDeviceSize Size, VkBufferUsageFlags Usage,
+                         bool DeviceAddress, Buffer &B);
   Error createBuffers(const VkDispatch &D);
+  Error createImages(const VkDispatch &D);
+  void recordImageUploads();
+  void recordImageDownloads();
   Error createDescriptors(const VkDispatch &D);
   Error recordCommands(const VkDispatch &D);
 
@@ -523,6 +650,7 @@ private:
   VkPipelineLayout PipelineLayout = VK_NULL_HANDLE;
   VkPipeline Pipeline = VK_NULL_HANDLE;
   std::vector<Buffer> Buffers;
+  std::vector<Image> Images;
   VkDescriptorPool Pool = VK_NULL_HANDLE;
   std::vector<VkDescriptorSet> Sets;
   VkCommandBuffer Commands = VK_NULL_HANDLE;
@@ -541,12 +669,29 @@ DispatchResources::~DispatchResources() {
     vkFreeCommandBuffers(Dev, R.CommandPool, 1, &Commands);
   if (Pool) // frees Sets too
     vkDestroyDescriptorPool(Dev, Pool, nullptr);
-  for (Buffer &B : Buffers) {
+  auto DestroyBuffer = [Dev](Buffer &B) {
     if (B.Handle)
       vkDestroyBuffer(Dev, B.Handle, nullptr);
     if (B.Memory)
       vkFreeMemory(Dev, B.Memory, nullptr); // unmaps implicitly
+  };
+  for (Image &I : Images) {
+    if (I.Sampler)
+      vkDestroySampler(Dev, I.Sampler, nullptr);
+    if (I.View)
+      vkDestroyImageView(Dev, I.View, nullptr);
+    if (I.Handle)
+      vkDestroyImage(Dev, I.Handle, nullptr);
+    if (I.Memory)
+      vkFreeMemory(Dev, I.Memory, nullptr);
+    if (I.BufferView)
+      vkDestroyBufferView(Dev, I.BufferView, nullptr);
+    DestroyBuffer(I.Texels);
+    DestroyBuffer(I.StagingIn);
+    DestroyBuffer(I.StagingOut);
   }
+  for (Buffer &B : Buffers)
+    DestroyBuffer(B);
   if (Pipeline)
     vkDestroyPipeline(Dev, Pipeline, nullptr);
   if (PipelineLayout)
@@ -600,6 +745,31 @@ Error DispatchResources::checkLimits(const VkDispatch &D) const {
           B.IsUniform ? "uniform" : "storage", B.Set, B.Binding, B.Data.size(),
           Limit));
   }
+  std::map<std::pair<uint32_t, uint32_t>, VkDescriptorType> Types;
+  for (const VkBufferSpec &B : D.Buffers)
+    if (!B.DeviceAddress)
+      Types[{B.Set, B.Binding}] = B.IsUniform
+                                      ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  for (const VkImageSpec &I : D.Images) {
+    if (!Bindings.insert({I.Set, I.Binding, I.ArrayElement}).second)
+      return makeError(
+          llvm::formatv("two descriptors at set {0} binding {1} element {2}",
+                        I.Set, I.Binding, I.ArrayElement));
+    ++Elements[{I.Set, I.Binding}];
+    auto [It, New] = Types.insert({{I.Set, I.Binding}, descriptorType(I.Kind)});
+    if (!New && It->second != descriptorType(I.Kind))
+      return makeError(llvm::formatv(
+          "set {0} binding {1} mixes descriptor types (a {2} and another "
+          "kind)",
+          I.Set, I.Binding, kindName(I.Kind)));
+    if (I.Set >= L.maxBoundDescriptorSets)
+      return makeError(
+          llvm::formatv("set {0} is out of range: the device binds {1} sets",
+                        I.Set, L.maxBoundDescriptorSets));
+    if (Error E = checkImage(I))
+      return E;
+  }
   for (const auto &[Key, Count] : Elements)
     if (descriptorCount(D, Key.first, Key.second) != Count)
       return makeError(llvm::formatv(
@@ -640,6 +810,8 @@ Error DispatchResources::createPipeline(const VkDispatch &D) {
   for (const VkBufferSpec &B : D.Buffers)
     if (!B.DeviceAddress)
       SetCount = std::max(SetCount, B.Set + 1);
+  for (const VkImageSpec &I : D.Images)
+    SetCount = std::max(SetCount, I.Set + 1);
   for (uint32_t Set = 0; Set < SetCount; ++Set) {
     std::vector<VkDescriptorSetLayoutBinding> Bindings;
     for (const VkBufferSpec &B : D.Buffers) {
@@ -650,6 +822,16 @@ Error DispatchResources::createPipeline(const VkDispatch &D) {
       LB.descriptorType = B.IsUniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
                                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       LB.descriptorCount = descriptorCount(D, B.Set, B.Binding);
+      LB.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+      Bindings.push_back(LB);
+    }
+    for (const VkImageSpec &I : D.Images) {
+      if (I.Set != Set || I.ArrayElement != 0)
+        continue;
+      VkDescriptorSetLayoutBinding LB{};
+      LB.binding = I.Binding;
+      LB.descriptorType = descriptorType(I.Kind);
+      LB.descriptorCount = descriptorCount(D, I.Set, I.Binding);
       LB.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
       Bindings.push_back(LB);
     }
@@ -720,13 +902,35 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
   for (const VkBufferSpec &Spec : D.Buffers) {
     Buffer &B = Buffers.emplace_back();
     // Vulkan has no empty buffers; the descriptor range is this size too.
-    B.Size = std::max<VkDeviceSize>(Spec.Data.size(), 4);
+    VkBufferUsageFlags Usage = Spec.IsUniform
+                                   ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                                   : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (Error E = createHostBuffer(std::max<VkDeviceSize>(Spec.Data.size(), 4),
+                                   Usage, Spec.DeviceAddress, B))
+      return E;
+  }
+  // Device addresses go into the push constants before they are recorded.
+  for (const auto &[Index, Offset] : D.AddressesInPush) {
+    auto Info = makeStruct<VkBufferDeviceAddressInfo>(
+        VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+    Info.buffer = Buffers[Index].Handle;
+    VkDeviceAddress Addr = vkGetBufferDeviceAddress(Dev, &Info);
+    std::memcpy(PushData.data() + Offset, &Addr, 8);
+  }
+  return Error::success();
+}
+
+Error DispatchResources::createHostBuffer(VkDeviceSize Size,
+                                          VkBufferUsageFlags Usage,
+                                          bool DeviceAddress, Buffer &B) {
+  VkDevice Dev = R.Device;
+  {
+    B.Size = Size;
     VkBufferCreateInfo Info =
         makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     Info.size = B.Size;
-    Info.usage = Spec.IsUniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-                                : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    if (Spec.DeviceAddress)
+    Info.usage = Usage;
+    if (DeviceAddress)
       Info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     Info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if (Error E = check(vkCreateBuffer(Dev, &Info, nullptr, &B.Handle),
@@ -744,7 +948,7 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
     auto Flags = makeStruct<VkMemoryAllocateFlagsInfo>(
         VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
     Flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-    if (Spec.DeviceAddress)
+    if (DeviceAddress)
       Alloc.pNext = &Flags;
     if (Error E = check(vkAllocateMemory(Dev, &Alloc, nullptr, &B.Memory),
                         "vkAllocateMemory"))
@@ -757,30 +961,313 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
                   "vkMapMemory"))
       return E;
   }
-  // Device addresses go into the push constants before they are recorded.
-  for (const auto &[Index, Offset] : D.AddressesInPush) {
-    auto Info = makeStruct<VkBufferDeviceAddressInfo>(
-        VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
-    Info.buffer = Buffers[Index].Handle;
-    VkDeviceAddress Addr = vkGetBufferDeviceAddress(Dev, &Info);
-    std::memcpy(PushData.data() + Offset, &Addr, 8);
+  return Error::success();
+}
+
+Error DispatchResources::checkImage(const VkImageSpec &I) const {
+  const s2l_sampler &S = I.Sampler;
+  if (hasSampler(I.Kind)) {
+    if (S.mag_filter > 1 || S.min_filter > 1 || S.mipmap_mode > 1 ||
+        S.address_mode[0] > 4 || S.address_mode[1] > 4 ||
+        S.address_mode[2] > 4 || S.border_color > 5 || S.compare_op > 7)
+      return makeError(describe(I) +
+                       ": sampler state out of range (filters 0-1, address "
+                       "modes 0-4, border colours 0-5, compare ops 0-7)");
+    if (S.max_anisotropy > 1 && !R.Enabled.Core.features.samplerAnisotropy)
+      return makeError(describe(I) + ": anisotropy without samplerAnisotropy");
+  }
+  if (I.Kind == VkImageKind::Sampler)
+    return Error::success();
+  const spirv2llvm::FormatInfo *Info =
+      spirv2llvm::formatInfo(spirv2llvm::Format(I.Format));
+  if (!Info)
+    return makeError(
+        llvm::formatv("{0}: unknown VkFormat {1}", describe(I), I.Format));
+  if (Info->hasStencil())
+    return makeError(describe(I) + ": " + std::string(Info->Name) +
+                     ": the runner has no stencil images");
+  uint64_t Bytes = 0;
+  Expected<s2l_image> Layout = packedImageLayout(I, &Bytes);
+  if (!Layout)
+    return Layout.takeError();
+  if (I.Data.size() != Bytes)
+    return makeError(llvm::formatv(
+        "{0}: {1} bytes of data; the packed layout of {2} has {3}", describe(I),
+        I.Data.size(), Info->Name, Bytes));
+
+  VkFormatProperties Props;
+  vkGetPhysicalDeviceFormatProperties(R.Physical, VkFormat(I.Format), &Props);
+  VkFormatFeatureFlags Need = 0, Have = Props.optimalTilingFeatures;
+  const char *Use = "";
+  switch (I.Kind) {
+  case VkImageKind::StorageImage:
+    Need = VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+    Use = "storage images";
+    break;
+  case VkImageKind::SampledImage:
+  case VkImageKind::CombinedImageSampler:
+    Need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+    Use = "sampled images";
+    if (I.Kind == VkImageKind::CombinedImageSampler &&
+        usesLinearFilter(I.Sampler)) {
+      Need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+      Use = "linearly filtered sampled images";
+    }
+    break;
+  case VkImageKind::UniformTexelBuffer:
+    Need = VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;
+    Have = Props.bufferFeatures;
+    Use = "uniform texel buffers";
+    break;
+  case VkImageKind::StorageTexelBuffer:
+    Need = VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
+    Have = Props.bufferFeatures;
+    Use = "storage texel buffers";
+    break;
+  case VkImageKind::Sampler:
+    break;
+  }
+  if (hasImage(I.Kind) && !(Have & VK_FORMAT_FEATURE_TRANSFER_DST_BIT &&
+                            Have & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT))
+    return makeError(
+        llvm::formatv("{0}: {1} cannot be copied to and from buffers on {2}",
+                      describe(I), Info->Name, R.Props.deviceName));
+  if ((Have & Need) != Need)
+    return makeError(llvm::formatv("{0}: {1} does not support {2} on {3}",
+                                   describe(I), Info->Name, Use,
+                                   R.Props.deviceName));
+  const VkPhysicalDeviceLimits &L = R.Props.limits;
+  if (isTexelBuffer(I.Kind)) {
+    if (I.Width > L.maxTexelBufferElements)
+      return makeError(llvm::formatv("{0}: {1} texels; the device allows {2}",
+                                     describe(I), I.Width,
+                                     L.maxTexelBufferElements));
+    return Error::success();
+  }
+  if ((I.ViewType == S2L_VIEW_CUBE_ARRAY) &&
+      !R.Enabled.Core.features.imageCubeArray)
+    return makeError(describe(I) + ": cube arrays need imageCubeArray");
+  uint32_t MaxExtent =
+      imageType(I.ViewType) == VK_IMAGE_TYPE_1D   ? L.maxImageDimension1D
+      : imageType(I.ViewType) == VK_IMAGE_TYPE_3D ? L.maxImageDimension3D
+      : (I.ViewType == S2L_VIEW_CUBE || I.ViewType == S2L_VIEW_CUBE_ARRAY)
+          ? L.maxImageDimensionCube
+          : L.maxImageDimension2D;
+  if (std::max({I.Width, I.Height, I.Depth}) > MaxExtent ||
+      I.Layers > L.maxImageArrayLayers)
+    return makeError(llvm::formatv(
+        "{0}: {1}x{2}x{3} with {4} layers is beyond the device's limits",
+        describe(I), I.Width, I.Height, I.Depth, I.Layers));
+  return Error::success();
+}
+
+Error DispatchResources::createImages(const VkDispatch &D) {
+  VkDevice Dev = R.Device;
+  for (const VkImageSpec &Spec : D.Images) {
+    Image &I = Images.emplace_back();
+    if (hasSampler(Spec.Kind)) {
+      const s2l_sampler &S = Spec.Sampler;
+      auto Info = makeStruct<VkSamplerCreateInfo>(
+          VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+      Info.magFilter = VkFilter(S.mag_filter);
+      Info.minFilter = VkFilter(S.min_filter);
+      Info.mipmapMode = VkSamplerMipmapMode(S.mipmap_mode);
+      Info.addressModeU = VkSamplerAddressMode(S.address_mode[0]);
+      Info.addressModeV = VkSamplerAddressMode(S.address_mode[1]);
+      Info.addressModeW = VkSamplerAddressMode(S.address_mode[2]);
+      Info.mipLodBias = S.mip_lod_bias;
+      Info.anisotropyEnable = S.max_anisotropy > 1;
+      Info.maxAnisotropy = std::max(S.max_anisotropy, 1.0f);
+      Info.compareEnable = S.compare_enable != 0;
+      Info.compareOp = VkCompareOp(S.compare_op);
+      Info.minLod = S.min_lod;
+      Info.maxLod = S.max_lod;
+      Info.borderColor = VkBorderColor(S.border_color);
+      Info.unnormalizedCoordinates = S.unnormalized_coordinates != 0;
+      if (Error E = check(vkCreateSampler(Dev, &Info, nullptr, &I.Sampler),
+                          "vkCreateSampler"))
+        return E;
+    }
+    if (Spec.Kind == VkImageKind::Sampler)
+      continue;
+    const spirv2llvm::FormatInfo *FI =
+        spirv2llvm::formatInfo(spirv2llvm::Format(Spec.Format));
+    if (isTexelBuffer(Spec.Kind)) {
+      VkBufferUsageFlags Usage = Spec.Kind == VkImageKind::UniformTexelBuffer
+                                     ? VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT
+                                     : VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+      if (Error E = createHostBuffer(std::max<uint64_t>(Spec.Data.size(), 4),
+                                     Usage, false, I.Texels))
+        return E;
+      auto Info = makeStruct<VkBufferViewCreateInfo>(
+          VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
+      Info.buffer = I.Texels.Handle;
+      Info.format = VkFormat(Spec.Format);
+      Info.range = Spec.Data.size();
+      if (Error E =
+              check(vkCreateBufferView(Dev, &Info, nullptr, &I.BufferView),
+                    "vkCreateBufferView"))
+        return E;
+      continue;
+    }
+    s2l_image Layout = cantFail(packedImageLayout(Spec));
+    I.Aspect =
+        FI->hasDepth() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    bool Cube =
+        Spec.ViewType == S2L_VIEW_CUBE || Spec.ViewType == S2L_VIEW_CUBE_ARRAY;
+    bool Is3D = Spec.ViewType == S2L_VIEW_3D;
+    auto Info =
+        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+    Info.flags = Cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+    Info.imageType = imageType(Spec.ViewType);
+    Info.format = VkFormat(Spec.Format);
+    Info.extent = {Spec.Width, Layout.level[0].height, Is3D ? Spec.Depth : 1};
+    Info.mipLevels = Spec.Levels;
+    Info.arrayLayers = Spec.Layers;
+    Info.samples = VK_SAMPLE_COUNT_1_BIT;
+    Info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    Info.usage =
+        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+        (Spec.Kind == VkImageKind::StorageImage ? VK_IMAGE_USAGE_STORAGE_BIT
+                                                : VK_IMAGE_USAGE_SAMPLED_BIT);
+    Info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    Info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    if (Error E = check(vkCreateImage(Dev, &Info, nullptr, &I.Handle),
+                        "vkCreateImage"))
+      return E;
+    VkMemoryRequirements Req;
+    vkGetImageMemoryRequirements(Dev, I.Handle, &Req);
+    Expected<uint32_t> Type = R.findHostMemoryType(Req.memoryTypeBits);
+    if (!Type)
+      return Type.takeError();
+    auto Alloc = makeStruct<VkMemoryAllocateInfo>(
+        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    Alloc.allocationSize = Req.size;
+    Alloc.memoryTypeIndex = *Type;
+    if (Error E = check(vkAllocateMemory(Dev, &Alloc, nullptr, &I.Memory),
+                        "vkAllocateMemory"))
+      return E;
+    if (Error E = check(vkBindImageMemory(Dev, I.Handle, I.Memory, 0),
+                        "vkBindImageMemory"))
+      return E;
+    auto View = makeStruct<VkImageViewCreateInfo>(
+        VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+    View.image = I.Handle;
+    View.viewType = VkImageViewType(Spec.ViewType);
+    View.format = VkFormat(Spec.Format);
+    View.subresourceRange = {I.Aspect, 0, Spec.Levels, 0, Spec.Layers};
+    if (Error E = check(vkCreateImageView(Dev, &View, nullptr, &I.View),
+                        "vkCreateImageView"))
+      return E;
+
+    // One copy region per level, all layers at once: the packed layout of
+    // a level is the buffer layout of a copy with bufferRowLength and
+    // bufferImageHeight 0 (layers or depth slices one after the other).
+    uint64_t Staging = 0;
+    for (uint32_t L = 0; L < Spec.Levels; ++L) {
+      const s2l_image_level &Lv = Layout.level[L];
+      uint64_t End =
+          L + 1 < Spec.Levels ? Layout.level[L + 1].offset : Spec.Data.size();
+      Image::LevelCopy C{Lv.offset, Staging, End - Lv.offset, {}};
+      C.Region.bufferOffset = Staging;
+      C.Region.imageSubresource = {I.Aspect, L, 0, Spec.Layers};
+      C.Region.imageExtent = {Lv.width, Lv.height, Is3D ? Lv.depth : 1};
+      I.Levels.push_back(C);
+      Staging = llvm::alignTo(Staging + C.Bytes, 16);
+    }
+    if (Error E = createHostBuffer(std::max<uint64_t>(Staging, 4),
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false,
+                                   I.StagingIn))
+      return E;
+    if (Error E = createHostBuffer(std::max<uint64_t>(Staging, 4),
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
+                                   I.StagingOut))
+      return E;
   }
   return Error::success();
+}
+
+void DispatchResources::recordImageUploads() {
+  // Every image goes to GENERAL, which copies, sampling and storage all
+  // accept, so no further transitions are needed. UNDEFINED as the old
+  // layout is valid on every submission: the copy rewrites the content.
+  std::vector<VkImageMemoryBarrier> Barriers;
+  for (Image &I : Images) {
+    if (!I.Handle)
+      continue;
+    auto B = makeStruct<VkImageMemoryBarrier>(
+        VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+    B.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT |
+                      VK_ACCESS_SHADER_WRITE_BIT;
+    B.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    B.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    B.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    B.srcQueueFamilyIndex = B.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    B.image = I.Handle;
+    B.subresourceRange = {I.Aspect, 0, VK_REMAINING_MIP_LEVELS, 0,
+                          VK_REMAINING_ARRAY_LAYERS};
+    Barriers.push_back(B);
+  }
+  if (Barriers.empty())
+    return;
+  vkCmdPipelineBarrier(
+      Commands,
+      VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+      static_cast<uint32_t>(Barriers.size()), Barriers.data());
+  for (Image &I : Images) {
+    if (!I.Handle)
+      continue;
+    std::vector<VkBufferImageCopy> Regions;
+    for (const Image::LevelCopy &C : I.Levels)
+      Regions.push_back(C.Region);
+    vkCmdCopyBufferToImage(
+        Commands, I.StagingIn.Handle, I.Handle, VK_IMAGE_LAYOUT_GENERAL,
+        static_cast<uint32_t>(Regions.size()), Regions.data());
+  }
+  auto M = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  M.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  M.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(Commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &M, 0,
+                       nullptr, 0, nullptr);
+}
+
+void DispatchResources::recordImageDownloads() {
+  if (llvm::none_of(Images, [](const Image &I) { return I.Handle; }))
+    return;
+  auto M = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  M.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  M.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  vkCmdPipelineBarrier(Commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &M, 0, nullptr, 0,
+                       nullptr);
+  for (Image &I : Images) {
+    if (!I.Handle)
+      continue;
+    std::vector<VkBufferImageCopy> Regions;
+    for (const Image::LevelCopy &C : I.Levels)
+      Regions.push_back(C.Region);
+    vkCmdCopyImageToBuffer(
+        Commands, I.Handle, VK_IMAGE_LAYOUT_GENERAL, I.StagingOut.Handle,
+        static_cast<uint32_t>(Regions.size()), Regions.data());
+  }
 }
 
 Error DispatchResources::createDescriptors(const VkDispatch &D) {
   if (SetLayouts.empty())
     return Error::success();
   VkDevice Dev = R.Device;
-  uint32_t Storage = 0, Uniform = 0;
+  std::map<VkDescriptorType, uint32_t> Counts;
   for (const VkBufferSpec &B : D.Buffers)
     if (!B.DeviceAddress)
-      ++(B.IsUniform ? Uniform : Storage);
+      ++Counts[B.IsUniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                           : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER];
+  for (const VkImageSpec &I : D.Images)
+    ++Counts[descriptorType(I.Kind)];
   std::vector<VkDescriptorPoolSize> Sizes;
-  if (Storage)
-    Sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, Storage});
-  if (Uniform)
-    Sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, Uniform});
+  for (const auto &[Type, Count] : Counts)
+    Sizes.push_back({Type, Count});
   VkDescriptorPoolCreateInfo PoolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
       VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
   PoolInfo.maxSets = static_cast<uint32_t>(SetLayouts.size());
@@ -819,6 +1306,26 @@ Error DispatchResources::createDescriptors(const VkDispatch &D) {
     W.pBufferInfo = &BufferInfos.back();
     Writes.push_back(W);
   }
+  std::vector<VkDescriptorImageInfo> ImageInfos;
+  ImageInfos.reserve(D.Images.size());
+  for (size_t I = 0; I < D.Images.size(); ++I) {
+    const VkImageSpec &Spec = D.Images[I];
+    const Image &Img = Images[I];
+    VkWriteDescriptorSet W = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    W.dstSet = Sets[Spec.Set];
+    W.dstBinding = Spec.Binding;
+    W.dstArrayElement = Spec.ArrayElement;
+    W.descriptorCount = 1;
+    W.descriptorType = descriptorType(Spec.Kind);
+    if (isTexelBuffer(Spec.Kind)) {
+      W.pTexelBufferView = &Img.BufferView;
+    } else {
+      ImageInfos.push_back({Img.Sampler, Img.View, VK_IMAGE_LAYOUT_GENERAL});
+      W.pImageInfo = &ImageInfos.back();
+    }
+    Writes.push_back(W);
+  }
   vkUpdateDescriptorSets(Dev, static_cast<uint32_t>(Writes.size()),
                          Writes.data(), 0, nullptr);
   return Error::success();
@@ -840,6 +1347,7 @@ Error DispatchResources::recordCommands(const VkDispatch &D) {
   if (Error E =
           check(vkBeginCommandBuffer(Commands, &Begin), "vkBeginCommandBuffer"))
     return E;
+  recordImageUploads();
   vkCmdBindPipeline(Commands, VK_PIPELINE_BIND_POINT_COMPUTE, Pipeline);
   if (!Sets.empty())
     vkCmdBindDescriptorSets(
@@ -849,15 +1357,19 @@ Error DispatchResources::recordCommands(const VkDispatch &D) {
     vkCmdPushConstants(Commands, PipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
                        static_cast<uint32_t>(PushData.size()), PushData.data());
   vkCmdDispatch(Commands, D.GroupsX, D.GroupsY, D.GroupsZ);
+  recordImageDownloads();
   // The submission makes host writes visible to the shader; the shader's
-  // writes need this barrier to become visible to host reads.
+  // writes (and the image read-back copies) need this barrier to become
+  // visible to host reads.
   VkMemoryBarrier Barrier =
       makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  Barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  Barrier.srcAccessMask =
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   Barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(Commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &Barrier, 0, nullptr,
-                       0, nullptr);
+  vkCmdPipelineBarrier(
+      Commands,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &Barrier, 0, nullptr, 0, nullptr);
   if (Error E = check(vkEndCommandBuffer(Commands), "vkEndCommandBuffer"))
     return E;
   VkFenceCreateInfo FenceInfo =
@@ -873,6 +1385,8 @@ Error DispatchResources::build(const VkDispatch &D) {
     return E;
   if (Error E = createBuffers(D))
     return E;
+  if (Error E = createImages(D))
+    return E;
   if (Error E = createDescriptors(D))
     return E;
   return recordCommands(D);
@@ -885,6 +1399,15 @@ void DispatchResources::upload(const VkDispatch &D) {
     if (!Data.empty())
       std::memcpy(Dst, Data.data(), Data.size());
     std::memset(Dst + Data.size(), 0, Buffers[I].Size - Data.size());
+  }
+  for (size_t I = 0; I < Images.size(); ++I) {
+    const std::vector<uint8_t> &Data = D.Images[I].Data;
+    const Image &Img = Images[I];
+    if (Img.Texels.Mapped && !Data.empty())
+      std::memcpy(Img.Texels.Mapped, Data.data(), Data.size());
+    for (const Image::LevelCopy &C : Img.Levels)
+      std::memcpy(static_cast<uint8_t *>(Img.StagingIn.Mapped) + C.Staging,
+                  Data.data() + C.Packed, C.Bytes);
   }
 }
 
@@ -914,6 +1437,17 @@ void DispatchResources::download(VkDispatch &D) const {
     if (!Data.empty())
       std::memcpy(Data.data(), Buffers[I].Mapped, Data.size());
   }
+  for (size_t I = 0; I < Images.size(); ++I) {
+    std::vector<uint8_t> &Data = D.Images[I].Data;
+    const Image &Img = Images[I];
+    if (Img.Texels.Mapped && !Data.empty())
+      std::memcpy(Data.data(), Img.Texels.Mapped, Data.size());
+    for (const Image::LevelCopy &C : Img.Levels)
+      std::memcpy(Data.data() + C.Packed,
+                  static_cast<const uint8_t *>(Img.StagingOut.Mapped) +
+                      C.Staging,
+                  C.Bytes);
+  }
 }
 
 Error checkUsable(const detail::RunnerState &R) {
@@ -933,6 +1467,65 @@ struct PreparedState {
   DispatchResources Res;
 };
 } // namespace detail
+
+Expected<s2l_image> packedImageLayout(const VkImageSpec &S, uint64_t *Bytes) {
+  const FormatInfo *Info = formatInfo(Format(S.Format));
+  if (!Info)
+    return makeError(llvm::formatv("unknown VkFormat {0}", S.Format));
+  s2l_image Img{};
+  Img.format = S.Format;
+  Img.view_type = S.ViewType;
+  Img.layers = S.Layers;
+  Img.levels = S.Levels;
+  Img.samples = 1;
+  bool TexelBuffer = isTexelBuffer(S.Kind);
+  if (TexelBuffer)
+    Img.view_type = S2L_VIEW_BUFFER;
+  uint32_t V = Img.view_type;
+  bool Arrayed = V == S2L_VIEW_1D_ARRAY || V == S2L_VIEW_2D_ARRAY ||
+                 V == S2L_VIEW_CUBE_ARRAY;
+  bool Cube = V == S2L_VIEW_CUBE || V == S2L_VIEW_CUBE_ARRAY;
+  bool OneD = V == S2L_VIEW_1D || V == S2L_VIEW_1D_ARRAY || TexelBuffer;
+  std::string What =
+      llvm::formatv("{0} {1}x{2}x{3}, {4} layers, {5} levels", Info->Name,
+                    S.Width, S.Height, S.Depth, S.Layers, S.Levels);
+  if (V > S2L_VIEW_BUFFER)
+    return makeError(llvm::formatv("view type {0} is not an S2L_VIEW_*", V));
+  if (S.Width == 0 || S.Height == 0 || S.Depth == 0 || S.Layers == 0 ||
+      S.Levels == 0)
+    return makeError(What + ": extents, layers and levels must not be 0");
+  if ((OneD && S.Height != 1) || (V != S2L_VIEW_3D && S.Depth != 1))
+    return makeError(What + ": a 1D image has height 1, only 3D images depth");
+  if ((Cube && (S.Width != S.Height || S.Layers % 6 != 0)) ||
+      (V == S2L_VIEW_CUBE && S.Layers != 6) ||
+      (!Arrayed && !Cube && S.Layers != 1))
+    return makeError(What + ": layers do not fit the view type (cubes are "
+                            "square with 6 layers per cube; non-arrayed "
+                            "views have 1)");
+  uint32_t Largest = std::max({S.Width, S.Height, S.Depth});
+  uint32_t Chain = llvm::Log2_32(Largest) + 1;
+  if (S.Levels > Chain || S.Levels > S2L_MAX_IMAGE_LEVELS ||
+      (TexelBuffer && S.Levels != 1))
+    return makeError(llvm::formatv(
+        "{0}: at most {1} levels", What,
+        std::min<uint32_t>(TexelBuffer ? 1 : Chain, S2L_MAX_IMAGE_LEVELS)));
+  uint64_t Offset = 0;
+  for (uint32_t L = 0; L < S.Levels; ++L) {
+    s2l_image_level &Lv = Img.level[L];
+    Lv.width = std::max(1u, S.Width >> L);
+    Lv.height = std::max(1u, S.Height >> L);
+    Lv.depth = std::max(1u, S.Depth >> L);
+    Lv.offset = Offset;
+    Lv.row_pitch = uint64_t(llvm::divideCeil(Lv.width, Info->BlockWidth)) *
+                   Info->BlockBytes;
+    Lv.slice_pitch =
+        Lv.row_pitch * llvm::divideCeil(Lv.height, Info->BlockHeight);
+    Offset += Lv.slice_pitch * (V == S2L_VIEW_3D ? Lv.depth : S.Layers);
+  }
+  if (Bytes)
+    *Bytes = Offset;
+  return Img;
+}
 
 VkPreparedDispatch::VkPreparedDispatch(std::unique_ptr<detail::PreparedState> P)
     : P(std::move(P)) {}
@@ -964,8 +1557,10 @@ VulkanComputeRunner::VulkanComputeRunner(std::unique_ptr<detail::RunnerState> P)
 
 VulkanComputeRunner::~VulkanComputeRunner() = default;
 
-Expected<std::unique_ptr<VulkanComputeRunner>> VulkanComputeRunner::create() {
+Expected<std::unique_ptr<VulkanComputeRunner>>
+VulkanComputeRunner::create(const VkRunnerOptions &Options) {
   auto I = std::make_unique<detail::RunnerState>();
+  I->Options = Options;
   if (Error E = I->createInstance())
     return E;
   if (Error E = I->pickDevice())
@@ -1019,6 +1614,14 @@ std::string VulkanComputeRunner::deviceName() const {
 }
 
 uint32_t VulkanComputeRunner::apiVersion() const { return P->ApiVersion; }
+
+uint32_t VulkanComputeRunner::subTexelPrecisionBits() const {
+  return P->Props.limits.subTexelPrecisionBits;
+}
+
+uint32_t VulkanComputeRunner::mipmapPrecisionBits() const {
+  return P->Props.limits.mipmapPrecisionBits;
+}
 
 const VkSubgroupInfo &VulkanComputeRunner::subgroupInfo() const {
   return P->Subgroups;

@@ -60,6 +60,36 @@ Resources:
                             fill_u32:V       V
                             fill_f32:V       V
                             file:PATH        the file's bytes (rest zero)
+  --image [SET.]BINDING[[INDEX]]:WxH[xD][:FORMAT][:levels=N][:layers=N]
+          [:samples=N][:view=VIEW][:init=KIND]
+  --image [SET.]BINDING[[INDEX]]:FILE.png[:FORMAT]
+                          an image for a storage, sampled or combined image,
+                          texel buffer (W alone: N texels) or input
+                          attachment binding. FORMAT is a Vulkan name
+                          (R8G8B8A8_UNORM, R32_SFLOAT, R32_UINT, ...;
+                          default: the shader's declared format, else
+                          R8G8B8A8_UNORM); VIEW is 1d, 2d, 3d, cube, 1darray,
+                          2darray, cubearray or buffer (default: what the
+                          shader declares); levels, layers and samples
+                          default to 1 (layers 6 for cubes); init=KIND as for --buffer, applied
+                          to the image's bytes (all levels, tightly packed).
+                          A PNG is read as RGBA8 into level 0 (FORMAT one of
+                          R8G8B8A8_UNORM, _SRGB, _UINT, ...)
+  --sampler [SET.]BINDING[[INDEX]][:KEY=VALUE,...]
+                          a sampler, or the sampler of a combined image
+                          sampler binding (which takes --image and --sampler
+                          on the same binding). KEYs (defaults first):
+                            filter=nearest|linear (also mag=, min=)
+                            mipmap=nearest|linear
+                            address=clamp|repeat|mirror|border|mirror-clamp
+                                     (also address-u=, -v=, -w=)
+                            border=transparent-black|opaque-black|
+                                   opaque-white (int- prefix: integer)
+                            lod=0:1000 (MIN:MAX)   bias=0
+                            compare=OP (never, less, equal, less-or-equal,
+                                    greater, not-equal, greater-or-equal,
+                                    always; default: no comparison)
+                            unnormalized (default: normalized coordinates)
   --push HEX              push-constant bytes, in memory order
   --push-u32 A[,B..]      push-constant words (also --push-i32, --push-f32);
                           all --push options append in command-line order
@@ -89,8 +119,15 @@ Dispatch:
                           (default: no limit)
 
 Output:
-  --dump [SET.]BINDING[[INDEX]]:PATH  write the buffer to PATH after the run (the
-                          result of one dispatch)
+  --dump [SET.]BINDING[[INDEX]]:PATH
+                          write the buffer or image to PATH after the run
+                          (the result of one dispatch). An image goes out as
+                          a PNG when PATH ends in .png: level 0, sample 0,
+                          layers and 3D slices stacked top to bottom, RGBA8 for formats
+                          of 8-bit UNORM/sRGB components, else RGBA16
+                          (float values clamped to [0,1], integers to
+                          0..65535); any other PATH gets the image's bytes
+                          as laid out in memory (all levels)
   -q                      print only the RESULT line
 
 The last line is
@@ -108,28 +145,15 @@ the fault is reported with the buffer it missed instead of crashing.
 
 std::string bindingName(uint32_t Set, uint32_t Binding,
                         std::optional<uint32_t> Index = {}) {
-  return std::to_string(Set) + "." + std::to_string(Binding) +
-         (Index ? "[" + std::to_string(*Index) + "]" : std::string());
-}
-
-/// Parses [SET.]BINDING[[INDEX]].
-bool parseBindingRef(StringRef S, uint32_t &Set, uint32_t &Binding,
-                     std::optional<uint32_t> &Index) {
-  Set = 0;
-  Index.reset();
-  if (S.ends_with("]")) {
-    auto [Ref, IndexText] = S.drop_back().split('[');
-    uint32_t I;
-    if (!S.contains('[') || !parseU32(IndexText, I))
-      return false;
-    Index = I;
-    S = Ref;
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) about
+  // the temporaries of "[" + to_string(I) + "]" here.
+  std::string S = std::to_string(Set) + "." + std::to_string(Binding);
+  if (Index) {
+    S += '[';
+    S += std::to_string(*Index);
+    S += ']';
   }
-  if (S.contains('.')) {
-    auto [SetText, BindingText] = S.split('.');
-    return parseU32(SetText, Set) && parseU32(BindingText, Binding);
-  }
-  return parseU32(S, Binding);
+  return S;
 }
 
 /// Parses --buffer's value; the error does not repeat the option.
@@ -183,42 +207,172 @@ bool appendWords(StringRef List, bool (*Parse)(StringRef, T &),
   return true;
 }
 
-/// Checks the buffers and push constants of \p O against what the shader
-/// reads (\p Info). Returns the usage error.
+using DescriptorKind = ComputeInfo::DescriptorKind;
+
+const char *kindName(DescriptorKind K) {
+  switch (K) {
+  case DescriptorKind::UniformBuffer:
+    return "uniform buffer";
+  case DescriptorKind::StorageBuffer:
+    return "storage buffer";
+  case DescriptorKind::SampledImage:
+    return "sampled image";
+  case DescriptorKind::StorageImage:
+    return "storage image";
+  case DescriptorKind::Sampler:
+    return "sampler";
+  case DescriptorKind::CombinedImageSampler:
+    return "combined image sampler";
+  case DescriptorKind::UniformTexelBuffer:
+    return "uniform texel buffer";
+  case DescriptorKind::StorageTexelBuffer:
+    return "storage texel buffer";
+  case DescriptorKind::InputAttachment:
+    return "input attachment";
+  }
+  return "resource";
+}
+
+bool isBufferKind(DescriptorKind K) {
+  return K == DescriptorKind::UniformBuffer ||
+         K == DescriptorKind::StorageBuffer;
+}
+bool needsImage(DescriptorKind K) {
+  return !isBufferKind(K) && K != DescriptorKind::Sampler;
+}
+bool needsSampler(DescriptorKind K) {
+  return K == DescriptorKind::Sampler ||
+         K == DescriptorKind::CombinedImageSampler;
+}
+
+/// The options that give a binding of \p B's kind at \p Ref, for messages:
+/// "--image 0.1:WxH:FORMAT".
+std::string howToGive(const ComputeInfo::Binding &B, const std::string &Ref) {
+  if (isBufferKind(B.Kind))
+    return "--buffer " + Ref + ":SIZE";
+  if (B.Kind == DescriptorKind::Sampler)
+    return "--sampler " + Ref;
+  bool Storage = B.Kind == DescriptorKind::StorageImage ||
+                 B.Kind == DescriptorKind::StorageTexelBuffer;
+  bool TexelBuffer = B.Kind == DescriptorKind::StorageTexelBuffer ||
+                     B.Kind == DescriptorKind::UniformTexelBuffer;
+  std::string Image = "--image " + Ref + (TexelBuffer ? ":N" : ":WxH") +
+                      (Storage ? ":FORMAT" : "");
+  if (B.Kind == DescriptorKind::CombinedImageSampler)
+    return Image + " and --sampler " + Ref;
+  return Image;
+}
+
+/// A resource option as checkResources sees it.
+struct GivenResource {
+  const char *Option;
+  uint32_t Set, Binding;
+  std::optional<uint32_t> Index;
+  const RunBuffer *Buffer = nullptr;
+};
+
+std::vector<GivenResource> givenResources(const RunOptions &O) {
+  std::vector<GivenResource> G;
+  for (const RunBuffer &B : O.Buffers)
+    G.push_back({"--buffer", B.Set, B.Binding, B.Index, &B});
+  for (const RunImage &I : O.Images)
+    G.push_back({"--image", I.Set, I.Binding, I.Index});
+  for (const RunSampler &S : O.Samplers)
+    G.push_back({"--sampler", S.Set, S.Binding, S.Index});
+  return G;
+}
+
+/// Checks that the image, sampler or combined binding \p B (an element
+/// \p Index of it) has what it needs: the message, else nullopt.
+std::optional<std::string> checkImageResource(const RunOptions &O,
+                                              const ComputeInfo::Binding &B,
+                                              std::optional<uint32_t> Index) {
+  std::string Ref = bindingName(B.Set, B.Binding, Index);
+  bool HasImage = O.findImage(B.Set, B.Binding, Index);
+  bool HasSampler = O.findSampler(B.Set, B.Binding, Index);
+  if ((needsImage(B.Kind) && !HasImage) ||
+      (needsSampler(B.Kind) && !HasSampler))
+    return "the shader's binding " + Ref + " is a " + kindName(B.Kind) +
+           (B.Kind == DescriptorKind::CombinedImageSampler
+                ? std::string(HasImage     ? " and has no --sampler"
+                              : HasSampler ? " and has no --image"
+                                           : "")
+                : "") +
+           ": give it with " + howToGive(B, Ref);
+  return std::nullopt;
+}
+
+/// Checks the buffers, images, samplers and push constants of \p O against
+/// what the shader reads (\p Info). Returns the usage error.
 std::optional<std::string> checkResources(const RunOptions &O,
                                           const ComputeInfo &Info) {
+  std::vector<GivenResource> Given = givenResources(O);
   for (const ComputeInfo::Binding &B : Info.Bindings) {
-    const char *Kind = B.IsUniform ? "uniform buffer" : "storage buffer";
+    const char *Kind = kindName(B.Kind);
     std::string Name = bindingName(B.Set, B.Binding);
+    // A resource of the wrong sort: a --buffer for an image, ...
+    for (const GivenResource &G : Given) {
+      if (G.Set != B.Set || G.Binding != B.Binding)
+        continue;
+      StringRef Option = G.Option;
+      bool Fits = Option == "--buffer"  ? isBufferKind(B.Kind)
+                  : Option == "--image" ? needsImage(B.Kind)
+                                        : needsSampler(B.Kind);
+      if (!Fits)
+        return (Option + " " + bindingName(G.Set, G.Binding, G.Index) +
+                ": the shader's binding " + Name + " is a" +
+                (B.IsArray ? "n array of " : " ") + Kind +
+                (B.IsArray ? "s" : "") + ": give it with " +
+                howToGive(B, B.IsArray ? Name + "[INDEX]" : Name))
+            .str();
+    }
     if (B.IsArray) {
       // A descriptor array: its elements come as SET.BINDING[INDEX].
       std::string Size =
           B.ArraySize ? std::to_string(B.ArraySize) : std::string("runtime");
-      if (O.findBuffer(B.Set, B.Binding))
-        return "--buffer " + Name + ": the shader's binding " + Name +
-               " is an array of " + Size + " " + Kind +
-               "s; give its elements as " + Name + "[INDEX]:SIZE";
+      for (const GivenResource &G : Given)
+        if (G.Set == B.Set && G.Binding == B.Binding && !G.Index)
+          return std::string(G.Option) + " " + Name +
+                 ": the shader's binding " + Name + " is an array of " + Size +
+                 " " + Kind + "s; give its elements as " +
+                 howToGive(B, Name + "[INDEX]");
       if (!O.hasElements(B.Set, B.Binding))
-        return "the shader uses binding " + Name + " (an array of " + Size +
-               " " + Kind + "s) but no --buffer " + Name +
-               "[INDEX] gives an element";
-      for (const RunBuffer &Buf : O.Buffers) {
-        if (Buf.Set != B.Set || Buf.Binding != B.Binding)
+        return isBufferKind(B.Kind)
+                   ? "the shader uses binding " + Name + " (an array of " +
+                         Size + " " + Kind + "s) but no --buffer " + Name +
+                         "[INDEX] gives an element"
+                   : "the shader uses binding " + Name + " (an array of " +
+                         Size + " " + Kind + "s) but nothing gives an " +
+                         "element: give them with " +
+                         howToGive(B, Name + "[INDEX]");
+      for (const GivenResource &G : Given) {
+        if (G.Set != B.Set || G.Binding != B.Binding)
           continue;
-        std::string El = bindingName(B.Set, B.Binding, Buf.Index);
-        if (B.ArraySize && *Buf.Index >= B.ArraySize)
-          return "--buffer " + El + ": index out of range (the shader's " +
-                 "array at " + Name + " has " + Size + " elements)";
-        if (Buf.Size < B.MinSize)
-          return "--buffer " + El + ": " + std::to_string(Buf.Size) +
+        std::string El = bindingName(B.Set, B.Binding, G.Index);
+        if (B.ArraySize && *G.Index >= B.ArraySize)
+          return std::string(G.Option) + " " + El +
+                 ": index out of range (the shader's array at " + Name +
+                 " has " + Size + " elements)";
+        if (G.Buffer && G.Buffer->Size < B.MinSize)
+          return "--buffer " + El + ": " + std::to_string(G.Buffer->Size) +
                  " bytes, but the shader's " + Kind + " at " + Name +
                  " needs at least " + std::to_string(B.MinSize);
+        if (!isBufferKind(B.Kind))
+          if (auto E = checkImageResource(O, B, G.Index))
+            return E;
       }
       continue;
     }
-    if (O.hasElements(B.Set, B.Binding))
-      return "--buffer " + Name + "[...]: the shader's binding " + Name +
-             " is a single " + Kind + ", not an array";
+    for (const GivenResource &G : Given)
+      if (G.Set == B.Set && G.Binding == B.Binding && G.Index)
+        return std::string(G.Option) + " " + Name +
+               "[...]: the shader's binding " + Name + " is a single " + Kind +
+               ", not an array";
+    if (!isBufferKind(B.Kind)) {
+      if (auto E = checkImageResource(O, B, std::nullopt))
+        return E;
+      continue;
+    }
     const RunBuffer *Buf = O.findBuffer(B.Set, B.Binding);
     if (!Buf)
       return "the shader uses binding " + Name + " (" + Kind +
@@ -248,7 +402,8 @@ const ComputeInfo::Binding *findBinding(const ComputeInfo &Info, uint32_t Set,
 
 /// Prints the human summary that precedes the RESULT line.
 void printSummary(const RunOptions &O, const std::string &Entry,
-                  const ComputeShader &S, raw_ostream &Out) {
+                  const ComputeShader &S, const std::vector<Image> &Images,
+                  raw_ostream &Out) {
   const ComputeInfo &Info = S.info();
   const auto &WG = Info.WorkgroupSize;
   uint64_t PerGroup = uint64_t(WG[0]) * WG[1] * WG[2];
@@ -269,12 +424,40 @@ void printSummary(const RunOptions &O, const std::string &Entry,
   for (const RunBuffer &B : O.Buffers) {
     const ComputeInfo::Binding *SB = findBinding(Info, B.Set, B.Binding);
     Out << "binding:   " << bindingName(B.Set, B.Binding, B.Index) << " "
-        << (!SB             ? "unused"
-            : SB->IsUniform ? "uniform"
-                            : "storage")
+        << (!SB                       ? "unused"
+            : !isBufferKind(SB->Kind) ? kindName(SB->Kind)
+            : SB->IsUniform           ? "uniform"
+                                      : "storage")
         << ", " << B.Size << " bytes, init=" << B.Init.Text << "\n";
   }
-  if (Info.Bindings.empty() && O.Buffers.empty())
+  for (size_t I = 0; I < O.Images.size(); ++I) {
+    const RunImage &RI = O.Images[I];
+    const ComputeInfo::Binding *SB = findBinding(Info, RI.Set, RI.Binding);
+    const ImageDesc &D = Images[I].desc();
+    Out << "binding:   " << bindingName(RI.Set, RI.Binding, RI.Index) << " "
+        << (SB ? kindName(SB->Kind) : "unused") << ", " << D.Width << "x"
+        << D.Height;
+    if (D.ViewType == S2L_VIEW_3D)
+      Out << "x" << D.Depth;
+    Out << " " << Images[I].formatInfo().Name << " "
+        << viewOptionName(D.ViewType) << ", " << D.Levels << " level"
+        << (D.Levels > 1 ? "s" : "");
+    if (D.Layers > 1)
+      Out << ", " << D.Layers << " layers";
+    if (D.Samples > 1)
+      Out << ", " << D.Samples << " samples";
+    Out << ", " << (RI.PngPath.empty() ? "init=" + RI.Init.Text : RI.PngPath)
+        << "\n";
+  }
+  for (const RunSampler &RS : O.Samplers) {
+    const ComputeInfo::Binding *SB = findBinding(Info, RS.Set, RS.Binding);
+    auto [Ref, Settings] = StringRef(RS.Spec).split(':');
+    Out << "binding:   " << bindingName(RS.Set, RS.Binding, RS.Index) << " "
+        << (SB ? kindName(SB->Kind) : "unused") << ", sampler "
+        << (Settings.empty() ? StringRef("defaults") : Settings) << "\n";
+  }
+  if (Info.Bindings.empty() && O.Buffers.empty() && O.Images.empty() &&
+      O.Samplers.empty())
     Out << "binding:   none\n";
   Out << "push:      " << O.PushConstants.size() << " bytes (shader reads "
       << Info.PushConstantSize << ")\n";
@@ -283,6 +466,42 @@ void printSummary(const RunOptions &O, const std::string &Entry,
     Out << "1 warm-up + " << *O.Repeat << " timed dispatches\n";
   else
     Out << "1 dispatch\n";
+}
+
+/// Binds the images and samplers: a combined image sampler binding takes
+/// the --image and the --sampler of the same binding (and element).
+void bindImagesAndSamplers(const RunOptions &O, const ComputeInfo &Info,
+                           const std::vector<Image> &Images,
+                           DispatchResources &R) {
+  auto IsCombined = [&](uint32_t Set, uint32_t Binding) {
+    const ComputeInfo::Binding *B = findBinding(Info, Set, Binding);
+    return B && B->Kind == DescriptorKind::CombinedImageSampler;
+  };
+  for (size_t I = 0; I < O.Images.size(); ++I) {
+    const RunImage &RI = O.Images[I];
+    const s2l_image *Desc = &Images[I].descriptor();
+    if (IsCombined(RI.Set, RI.Binding)) {
+      const RunSampler *RS = O.findSampler(RI.Set, RI.Binding, RI.Index);
+      const s2l_sampler *Smp = RS ? &RS->Sampler : nullptr;
+      if (RI.Index)
+        R.bindCombinedImageSamplerArrayElement(RI.Set, RI.Binding, *RI.Index,
+                                               Desc, Smp);
+      else
+        R.bindCombinedImageSampler(RI.Set, RI.Binding, Desc, Smp);
+    } else if (RI.Index) {
+      R.bindImageArrayElement(RI.Set, RI.Binding, *RI.Index, Desc);
+    } else {
+      R.bindImage(RI.Set, RI.Binding, Desc);
+    }
+  }
+  for (const RunSampler &RS : O.Samplers) {
+    if (IsCombined(RS.Set, RS.Binding))
+      continue;
+    if (RS.Index)
+      R.bindSamplerArrayElement(RS.Set, RS.Binding, *RS.Index, &RS.Sampler);
+    else
+      R.bindSampler(RS.Set, RS.Binding, &RS.Sampler);
+  }
 }
 
 /// Median of \p Ms, which it sorts.
@@ -308,9 +527,32 @@ const RunBuffer *RunOptions::findBuffer(uint32_t Set, uint32_t Binding,
   return nullptr;
 }
 
+const RunImage *RunOptions::findImage(uint32_t Set, uint32_t Binding,
+                                      std::optional<uint32_t> Index) const {
+  for (const RunImage &I : Images)
+    if (I.Set == Set && I.Binding == Binding && I.Index == Index)
+      return &I;
+  return nullptr;
+}
+
+const RunSampler *RunOptions::findSampler(uint32_t Set, uint32_t Binding,
+                                          std::optional<uint32_t> Index) const {
+  for (const RunSampler &S : Samplers)
+    if (S.Set == Set && S.Binding == Binding && S.Index == Index)
+      return &S;
+  return nullptr;
+}
+
 bool RunOptions::hasElements(uint32_t Set, uint32_t Binding) const {
-  for (const RunBuffer &B : Buffers)
-    if (B.Set == Set && B.Binding == Binding && B.Index)
+  for (const GivenResource &G : givenResources(*this))
+    if (G.Set == Set && G.Binding == Binding && G.Index)
+      return true;
+  return false;
+}
+
+bool RunOptions::mentions(uint32_t Set, uint32_t Binding) const {
+  for (const GivenResource &G : givenResources(*this))
+    if (G.Set == Set && G.Binding == Binding)
       return true;
   return false;
 }
@@ -349,6 +591,29 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
                bindingName(B->Set, B->Binding, B->Index) +
                " already has a buffer";
       O.Buffers.push_back(std::move(*B));
+    } else if ((R = Value("--image", V))) {
+      if (R < 0)
+        return "--image needs [SET.]BINDING[[INDEX]]:WxH[:FORMAT][:...] or "
+               "[SET.]BINDING[[INDEX]]:FILE.png";
+      auto Img = parseImageSpec(V);
+      if (!Img)
+        return Quoted("--image") + ": " + toString(Img.takeError());
+      if (O.findImage(Img->Set, Img->Binding, Img->Index))
+        return Quoted("--image") + ": binding " +
+               bindingName(Img->Set, Img->Binding, Img->Index) +
+               " already has an image";
+      O.Images.push_back(std::move(*Img));
+    } else if ((R = Value("--sampler", V))) {
+      if (R < 0)
+        return "--sampler needs [SET.]BINDING[[INDEX]][:KEY=VALUE,...]";
+      auto Smp = parseSamplerSpec(V);
+      if (!Smp)
+        return Quoted("--sampler") + ": " + toString(Smp.takeError());
+      if (O.findSampler(Smp->Set, Smp->Binding, Smp->Index))
+        return Quoted("--sampler") + ": binding " +
+               bindingName(Smp->Set, Smp->Binding, Smp->Index) +
+               " already has a sampler";
+      O.Samplers.push_back(std::move(*Smp));
     } else if ((R = Value("--push", V))) {
       if (R < 0 || V.empty())
         return "--push needs hexadecimal bytes, for example --push 0a000000";
@@ -453,10 +718,14 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
     return E;
   // Checked after the loop so that --dump may come before its --buffer.
   for (const RunDump &D : O.Dumps)
-    if (!O.findBuffer(D.Set, D.Binding, D.Index))
+    if (!O.findBuffer(D.Set, D.Binding, D.Index) &&
+        !O.findImage(D.Set, D.Binding, D.Index))
       return "--dump '" + bindingName(D.Set, D.Binding, D.Index) + ":" +
-             D.Path + "': no --buffer gives binding " +
-             bindingName(D.Set, D.Binding, D.Index);
+             D.Path + "': no --buffer or --image gives binding " +
+             bindingName(D.Set, D.Binding, D.Index) +
+             (O.findSampler(D.Set, D.Binding, D.Index)
+                  ? " (a sampler has no contents to dump)"
+                  : "");
   return std::nullopt;
 }
 
@@ -501,6 +770,15 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   // reported before paying for the JIT.
   if (auto Msg = checkResources(O, T->Compute))
     return Usage(*Msg);
+  // Images take their view and format from the shader when the options
+  // leave them out, so they are made once its reflection is known.
+  std::vector<Image> Images;
+  for (const RunImage &I : O.Images) {
+    auto Img = createRunImage(I, findBinding(T->Compute, I.Set, I.Binding));
+    if (!Img)
+      return Usage("--image '" + I.Spec + "': " + toString(Img.takeError()));
+    Images.push_back(std::move(*Img));
+  }
   std::string Entry = T->EntryName;
   auto S = ComputeShader::create(std::move(*T), O.JitOptLevel);
   if (!S)
@@ -517,11 +795,12 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
     else
       R.bind(O.Buffers[I].Set, O.Buffers[I].Binding, Data[I].data(),
              Data[I].size());
+  bindImagesAndSamplers(O, (*S)->info(), Images, R);
   R.PushConstants = O.PushConstants;
   R.Timeout = O.Timeout;
 
   if (!O.Quiet) {
-    printSummary(O, Entry, **S, Out);
+    printSummary(O, Entry, **S, Images, Out);
     Out.flush();
   }
 
@@ -530,15 +809,22 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   // the same work each time. The copy back is not timed.
   unsigned Timed = O.Repeat.value_or(1);
   unsigned Total = O.Repeat ? Timed + 1 : 1;
-  std::vector<std::vector<uint8_t>> Initial;
-  if (Total > 1)
+  std::vector<std::vector<uint8_t>> Initial, InitialImages;
+  if (Total > 1) {
     for (const GuardedBuffer &B : Data)
       Initial.emplace_back(B.data(), B.data() + B.size());
+    for (const Image &I : Images)
+      InitialImages.emplace_back(I.bytes().begin(), I.bytes().end());
+  }
   std::vector<double> Ms;
   for (unsigned D = 0; D < Total; ++D) {
-    if (D > 0)
+    if (D > 0) {
       for (size_t I = 0; I < Data.size(); ++I)
         std::memcpy(Data[I].data(), Initial[I].data(), Data[I].size());
+      for (size_t I = 0; I < Images.size(); ++I)
+        std::memcpy(Images[I].bytes().data(), InitialImages[I].data(),
+                    InitialImages[I].size());
+    }
     auto Start = std::chrono::steady_clock::now();
     if (Status E = (*S)->dispatch(O.Groups, R, O.Threads); !E.ok())
       return Fail(O.Shader + ": " + E.message());
@@ -549,6 +835,11 @@ int runCommand(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
   }
 
   for (const RunDump &D : O.Dumps) {
+    if (const RunImage *RI = O.findImage(D.Set, D.Binding, D.Index)) {
+      if (Error E = dumpImage(Images[RI - O.Images.data()], D.Path))
+        return Fail(toString(std::move(E)));
+      continue;
+    }
     size_t I = O.findBuffer(D.Set, D.Binding, D.Index) - O.Buffers.data();
     std::error_code EC;
     raw_fd_ostream OS(D.Path, EC, sys::fs::OF_None);

@@ -1,10 +1,10 @@
 //===- RunCommand.h - `spirv2llvm run`: dispatch a compute shader -*- C++ -*-=//
 //
 // `spirv2llvm run SHADER [options]` translates and JIT-compiles a GLCompute
-// entry point, binds buffers it creates and initializes from the command
-// line, dispatches the shader through ComputeShader (Compute.h), times the
-// dispatches and can write the buffers out afterwards. Its last line is
-// machine-readable:
+// entry point, binds buffers, images and samplers it creates and
+// initializes from the command line, dispatches the shader through
+// ComputeShader (Compute.h), times the dispatches and can write the buffers
+// and images out afterwards. Its last line is machine-readable:
 //
 //   RESULT invocations=N dispatches=N median_ms=X min_ms=X max_ms=X
 //          minv_per_s=X compile_ms=X            (one line)
@@ -19,6 +19,7 @@
 #define SPIRV2LLVM_DRIVER_RUNCOMMAND_H
 
 #include "BufferInit.h"
+#include "RunImages.h"
 #include "spirv2llvm/spirv2llvm.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -43,7 +44,7 @@ struct RunBuffer {
   std::string Spec;
 };
 
-/// One --dump [SET.]BINDING[\[INDEX\]]:PATH.
+/// One --dump [SET.]BINDING[\[INDEX\]]:PATH (a buffer or an image).
 struct RunDump {
   uint32_t Set = 0, Binding = 0;
   std::optional<uint32_t> Index;
@@ -58,6 +59,8 @@ struct RunOptions {
   TranslateOptions T;
   unsigned JitOptLevel = 2;
   std::vector<RunBuffer> Buffers;
+  std::vector<RunImage> Images;
+  std::vector<RunSampler> Samplers;
   /// Push-constant bytes in memory order, in command-line order.
   std::vector<uint8_t> PushConstants;
   std::array<uint32_t, 3> Groups = {1, 1, 1};
@@ -76,8 +79,16 @@ struct RunOptions {
   /// (nullopt: not an element).
   const RunBuffer *findBuffer(uint32_t Set, uint32_t Binding,
                               std::optional<uint32_t> Index = {}) const;
-  /// Whether some --buffer gives an element of (set, binding).
+  const RunImage *findImage(uint32_t Set, uint32_t Binding,
+                            std::optional<uint32_t> Index = {}) const;
+  const RunSampler *findSampler(uint32_t Set, uint32_t Binding,
+                                std::optional<uint32_t> Index = {}) const;
+  /// Whether some --buffer, --image or --sampler gives an element of
+  /// (set, binding).
   bool hasElements(uint32_t Set, uint32_t Binding) const;
+  /// Whether some --buffer, --image or --sampler gives (set, binding) or an
+  /// element of it.
+  bool mentions(uint32_t Set, uint32_t Binding) const;
 };
 
 /// Parses \p Args (after "run"). Returns the message of the first error,

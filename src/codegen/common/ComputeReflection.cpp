@@ -1,7 +1,10 @@
 //===- ComputeReflection.cpp - What a compute entry needs -----------------===//
 #include "codegen/common/ComputeReflection.h"
 #include "codegen/Codegen.h"
+#include "codegen/common/ImageInstr.h"
 #include "support/Diagnostic.h"
+
+#include "spirv2llvm/abi.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -89,6 +92,52 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
       if (PT.Kind == TypeKind::Struct && !PT.Members.empty() &&
           M.type(PT.Members.back()).Kind == TypeKind::RuntimeArray)
         Bd.HasRuntimeArray = true;
+      Compute.Bindings.push_back(Bd);
+      break;
+    }
+    case spv::StorageClass::UniformConstant: {
+      // Images, samplers, texel buffers: a descriptor pointing to the
+      // structure abi.h defines for the kind, which MinSize checks.
+      ComputeInfo::Binding Bd;
+      Bd.Set = M.decorationValue(Id.value(), spv::Decoration::DescriptorSet)
+                   .value_or(0);
+      Bd.Binding =
+          M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
+      TypeId Elem = V.Pointee;
+      uint64_t Elements = 1;
+      for (const spirv2llvm::Type *VT = &M.type(Elem);
+           VT->Kind == TypeKind::Array || VT->Kind == TypeKind::RuntimeArray;
+           VT = &M.type(Elem)) {
+        Bd.IsArray = true;
+        Elements *= VT->Kind == TypeKind::Array ? VT->Count : 0;
+        Elem = VT->Element;
+      }
+      if (Bd.IsArray)
+        Bd.ArraySize = uint32_t(std::min<uint64_t>(Elements, UINT32_MAX));
+      const spirv2llvm::Type &ET = M.type(Elem);
+      using Kind = ComputeInfo::DescriptorKind;
+      const spirv2llvm::Type *IT = imageTypeOf(M, Id.value());
+      if (ET.Kind == TypeKind::Sampler) {
+        Bd.Kind = Kind::Sampler;
+        Bd.MinSize = sizeof(s2l_sampler);
+      } else if (IT) {
+        bool Storage = IT->ImageSampled == 2;
+        Bd.Kind = ET.Kind == TypeKind::SampledImage ? Kind::CombinedImageSampler
+                  : IT->ImageDim == 6                ? Kind::InputAttachment
+                  : IT->ImageDim == 5 ? (Storage ? Kind::StorageTexelBuffer
+                                                 : Kind::UniformTexelBuffer)
+                  : Storage           ? Kind::StorageImage
+                                      : Kind::SampledImage;
+        Bd.MinSize = Bd.Kind == Kind::CombinedImageSampler
+                         ? sizeof(s2l_combined_image_sampler)
+                         : sizeof(s2l_image);
+        Bd.ImageDim = IT->ImageDim;
+        Bd.ImageArrayed = IT->ImageArrayed != 0;
+        Bd.ImageMultisampled = IT->ImageMS != 0;
+        Bd.ImageFormat = vkFormatOfImageFormat(IT->ImageFormat);
+      } else {
+        break; // other opaque types are reported where they are used
+      }
       Compute.Bindings.push_back(Bd);
       break;
     }

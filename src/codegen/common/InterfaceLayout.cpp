@@ -40,6 +40,15 @@ Error flattenType(const Module &M, TypeId T, std::vector<ScalarType> &Out) {
                          " has no flat component form");
       Out.push_back({ScalarKind::UInt, 64});
       break;
+    case TypeKind::Image:
+    case TypeKind::Sampler:
+      // A handle: the address of the s2l_image / s2l_sampler (ImageInstr.h).
+      Out.push_back({ScalarKind::UInt, 64});
+      break;
+    case TypeKind::SampledImage:
+      Out.push_back({ScalarKind::UInt, 64});
+      Out.push_back({ScalarKind::UInt, 64});
+      break;
     case TypeKind::Vector:
     case TypeKind::Matrix:
     case TypeKind::Array:

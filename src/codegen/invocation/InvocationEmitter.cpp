@@ -99,7 +99,13 @@ Type *InvocationEmitter::typeOf(TypeId Id) {
     break;
   }
   case TypeKind::Pointer:
+  case TypeKind::Image:
+  case TypeKind::Sampler:
+    // Images and samplers are handles (ImageInstr.h).
     R = B.getPtrTy();
+    break;
+  case TypeKind::SampledImage:
+    R = StructType::get(Ctx, {B.getPtrTy(), B.getPtrTy()});
     break;
   default:
     fail("type " + M.friendlyName(Id.value()) +

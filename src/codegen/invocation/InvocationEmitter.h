@@ -29,6 +29,7 @@
 #define SPIRV2LLVM_CODEGEN_INVOCATIONEMITTER_H
 
 #include "codegen/Codegen.h"
+#include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -71,6 +72,17 @@ struct InvPointer {
   uint64_t ArrayLength = 0;
   /// A callee's pointer parameter: the length of its array (i64).
   llvm::Value *Length = nullptr;
+};
+
+/// A pointer to a UniformConstant variable (image, sampler, sampled image
+/// or an array of them) or an element: symbolic until loaded
+/// (InvocationImage.cpp).
+struct InvOpaque {
+  uint32_t Var = 0;
+  TypeId Pointee;
+  llvm::Value *Data = nullptr;  ///< the binding's s2l_descriptor data
+  llvm::Value *Count = nullptr; ///< arrays: element count (i64)
+  llvm::SmallVector<uint32_t, 2> Indices;
 };
 
 class InvocationEmitter {
@@ -120,6 +132,13 @@ private:
   bool emitBarrier(const Instruction &I);
   /// Subgroup operations on a subgroup of one (InvocationSubgroup.cpp).
   bool emitSubgroup(const Instruction &I);
+
+  // --- images and samplers (InvocationImage.cpp) ---------------------------
+  bool emitImage(const Instruction &I);
+  bool emitImageTexelPointer(const Instruction &I);
+  void createOpaqueBindings(llvm::Value *&Sets);
+  bool emitOpaqueMemory(const Instruction &I);
+  llvm::Value *loadOpaque(const Instruction &I, uint32_t Ptr);
 
   // --- memory and built-ins (InvocationMemory.cpp) -------------------------
   void createVariables();
@@ -185,6 +204,8 @@ private:
   std::vector<std::pair<const Instruction *, llvm::PHINode *>> Phis;
   std::unordered_map<uint32_t, llvm::Value *> Values;
   std::unordered_map<uint32_t, InvPointer> Pointers;
+  std::unordered_map<uint32_t, InvOpaque> Opaque;
+  ImageRuntime ImageRT; ///< declared at the first image instruction
   std::unordered_map<uint32_t, llvm::Type *> TypeCache;
   /// Stand-ins for out-of-bounds checked accesses (checkedAddress).
   llvm::GlobalVariable *ZeroBytes = nullptr;

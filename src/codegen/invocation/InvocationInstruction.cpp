@@ -62,6 +62,9 @@ void InvocationEmitter::emitInstruction(const Instruction &I) {
   case OpcodeFamily::Call:
     Done = emitCall(I);
     break;
+  case OpcodeFamily::Image:
+    Done = emitImage(I);
+    break;
   case OpcodeFamily::PhysicalPointer:
   case OpcodeFamily::Helper:
   case OpcodeFamily::Derivative:

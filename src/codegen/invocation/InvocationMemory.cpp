@@ -143,10 +143,12 @@ void InvocationEmitter::createVariables() {
       }
       continue;
     default:
-      continue; // images, samplers: reported where used
+      continue; // images, samplers: createOpaqueBindings
     }
     Pointers[Id.value()] = P;
   }
+  Opaque.clear();
+  createOpaqueBindings(Sets);
   for (const Block &Bk : F->Blocks)
     for (uint32_t Index : Bk.Insts) {
       const Instruction &I = M.Insts[Index];
@@ -687,6 +689,10 @@ void InvocationEmitter::store(const InvPointer &P, Value *V) {
 
 bool InvocationEmitter::emitMemory(const Instruction &I) {
   using spv::Op;
+  if ((I.Opcode == Op::OpLoad || I.Opcode == Op::OpAccessChain ||
+       I.Opcode == Op::OpInBoundsAccessChain) &&
+      !I.Operands.empty() && Opaque.count(I.Operands[0]))
+    return emitOpaqueMemory(I); // images and samplers (InvocationImage.cpp)
   switch (I.Opcode) {
   case Op::OpVariable:
     return true; // created up front (createVariables)

@@ -144,6 +144,7 @@ void SimdEmitter::createMemoryVariables() {
     }
     Pointers[Id.value()] = P;
   }
+  createOpaqueBindings(Sets);
 }
 
 void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {

@@ -205,9 +205,7 @@ void SimdEmitter::analyzeCalls() {
       for (uint32_t Index : Blk.Insts) {
         spv::Op Op = M.Insts[Index].Opcode;
         HasDemote |= Op == spv::Op::OpDemoteToHelperInvocation;
-        NeedsHelpers |= (Op >= spv::Op::OpDPdx && Op <= spv::Op::OpFwidthCoarse) ||
-                        Op == spv::Op::OpGroupNonUniformQuadBroadcast ||
-                        Op == spv::Op::OpGroupNonUniformQuadSwap ||
+        NeedsHelpers |= hasOpcodeFlag(Op, OpcodeFlag::QuadDerivatives) ||
                         Op == spv::Op::OpIsHelperInvocationEXT ||
                         Op == spv::Op::OpDemoteToHelperInvocation;
       }

@@ -76,6 +76,9 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   case OpcodeFamily::Derivative:
     Done = emitDerivative(I);
     break;
+  case OpcodeFamily::Image:
+    Done = emitImage(I);
+    break;
   case OpcodeFamily::ControlFlow: // emitted with the blocks, never here
   case OpcodeFamily::None:
     break;

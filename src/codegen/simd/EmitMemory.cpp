@@ -241,6 +241,10 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
 bool SimdEmitter::emitMemory(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
+  if ((I.Opcode == Op::OpLoad || I.Opcode == Op::OpAccessChain ||
+       I.Opcode == Op::OpInBoundsAccessChain) &&
+      !I.Operands.empty() && isOpaqueRef(I.Operands[0]))
+    return emitOpaqueMemory(I); // images and samplers (EmitImage.cpp)
   switch (I.Opcode) {
   case Op::OpVariable:
     // Created, with its initializer, at function entry.

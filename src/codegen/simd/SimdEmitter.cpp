@@ -240,6 +240,7 @@ void SimdEmitter::resetFunctionState() {
   CrossBlock.clear();
   MaskedLiveOut.clear();
   Pointers.clear();
+  OpaqueRefs.clear();
   PointerSlots.clear();
   PointerDefBlock.clear();
   Affine.clear();

@@ -32,6 +32,7 @@
 #define SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
 
 #include "codegen/Codegen.h"
+#include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -88,6 +89,20 @@ struct PointerValue {
   llvm::Value *DescArray = nullptr;
   llvm::Value *DescCount = nullptr;
   bool offsetVarying() const { return Offset->getType()->isVectorTy(); }
+};
+
+/// A pointer to a UniformConstant variable (an image, sampler or sampled
+/// image binding, or an array of them) or to an element of one:
+/// symbolic, its indices are read when it is loaded (EmitImage.cpp).
+struct OpaqueRef {
+  uint32_t Var = 0;
+  TypeId Pointee; ///< the variable's type
+  /// The binding's s2l_descriptor data: the handle, or for an array the
+  /// s2l_descriptor array (loaded in the function's entry).
+  llvm::Value *Data = nullptr;
+  /// Arrays: the element count (i64); null for a single binding.
+  llvm::Value *Count = nullptr;
+  llvm::SmallVector<uint32_t, 2> Indices; ///< access chain index ids
 };
 
 /// Slots carrying a memory pointer's parts to the blocks that use it.
@@ -232,6 +247,20 @@ private:
   /// (EmitDerivative.cpp).
   bool emitDerivative(const Instruction &I);
   bool emitMemory(const Instruction &I);
+  // --- images and samplers (EmitImage.cpp) ---------------------------------
+  bool emitImage(const Instruction &I);
+  bool emitImageTexelPointer(const Instruction &I);
+  /// Reads and writes of storage images of a declared format, inline.
+  bool emitInlineStorageAccess(const Instruction &I, const ImageInstr &D);
+  bool isOpaqueRef(uint32_t Ptr) const;
+  /// The OpaqueRefs of the UniformConstant variables, at function entry.
+  void createOpaqueBindings(llvm::Value *&Sets);
+  /// OpAccessChain / OpLoad of an OpaqueRef.
+  bool emitOpaqueMemory(const Instruction &I);
+  LaneValue loadOpaque(const Instruction &I, uint32_t Ptr);
+  /// Emits \p Body once per lane of \p Mask, in a loop (\p Lane: i32).
+  void forEachLane(llvm::Value *Mask,
+                   llvm::function_ref<void(llvm::Value *Lane)> Body);
 
   // --- memory (EmitMemory.cpp: registers, EmitBuffers.cpp: memory) --------
   // --- dynamically indexed interface variables (EmitInterface.cpp) --------
@@ -395,6 +424,8 @@ private:
   std::unordered_set<uint32_t> CrossBlock;   ///< values used in other blocks
   std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
   std::unordered_map<uint32_t, PointerValue> Pointers;
+  std::unordered_map<uint32_t, OpaqueRef> OpaqueRefs;
+  ImageRuntime ImageRT; ///< declared at the first image instruction
   std::unordered_map<uint32_t, std::vector<ScalarType>> ComponentCache;
   MemoryLayout ML;
   /// Memory pointers used in other blocks: offset (and base) slots.

@@ -1,0 +1,489 @@
+//===- ImageInstr.cpp - Image instructions, decoded once ------------------===//
+#include "codegen/common/ImageInstr.h"
+
+#include "parser/SpirvNames.h"
+#include "support/Diagnostic.h"
+
+#include "spirv2llvm/abi.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+namespace {
+
+/// Image operand mask bits (SPIR-V "Image Operands") in operand order.
+enum : uint32_t {
+  IoBias = 0x1,
+  IoLod = 0x2,
+  IoGrad = 0x4,
+  IoConstOffset = 0x8,
+  IoOffset = 0x10,
+  IoConstOffsets = 0x20,
+  IoSample = 0x40,
+  IoMinLod = 0x80,
+  IoMakeTexelAvailable = 0x100,
+  IoMakeTexelVisible = 0x200,
+  IoOffsets = 0x10000,
+};
+
+/// Components of the coordinate the runtime reads for \p Dim (SPIR-V
+/// numbers), without the array layer.
+unsigned dimCoords(uint32_t Dim) {
+  switch (Dim) {
+  case 0: // 1D
+  case 5: // Buffer
+    return 1;
+  case 1: // 2D
+  case 4: // Rect
+  case 6: // SubpassData
+    return 2;
+  default: // 3D, Cube
+    return 3;
+  }
+}
+
+unsigned componentCount(const Module &M, TypeId T) {
+  const spirv2llvm::Type &Ty = M.type(T);
+  return Ty.Kind == TypeKind::Vector ? Ty.Count : 1;
+}
+
+TypeId scalarOf(const Module &M, TypeId T) {
+  const spirv2llvm::Type &Ty = M.type(T);
+  return Ty.Kind == TypeKind::Vector ? Ty.Element : T;
+}
+
+} // namespace
+
+uint32_t vkFormatOfImageFormat(uint32_t F) {
+  // SPIR-V ImageFormat -> VkFormat, in SPIR-V order (Unknown = 0 first).
+  static const uint32_t Table[] = {
+      0,   109, 97,  100, 37,  38,  103, 83,  122, 76,  91,  64,  77,  16,
+      70,  9,   92,  78,  17,  71,  10,  108, 96,  42,  99,  102, 82,  21,
+      75,  14,  107, 95,  41,  98,  68,  101, 81,  20,  74,  13,  110, 111};
+  return F < std::size(Table) ? Table[F] : 0;
+}
+
+const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id) {
+  const spirv2llvm::Type *T = M.findType(M.typeOf(Id).value());
+  while (T && (T->Kind == TypeKind::Pointer || T->Kind == TypeKind::Array ||
+               T->Kind == TypeKind::RuntimeArray ||
+               T->Kind == TypeKind::SampledImage))
+    T = M.findType(T->Element.value());
+  return T && T->Kind == TypeKind::Image ? T : nullptr;
+}
+
+Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
+  using spv::Op;
+  ImageInstr D;
+  std::string Name = opName(I.Opcode);
+  auto Bad = [&](const Twine &Msg) { return makeError(Name + ": " + Msg); };
+  size_t N = I.Operands.size();
+  // Fixed operands, then the optional image operand mask.
+  size_t Fixed = 2;
+  bool Sampled = false;
+  switch (I.Opcode) {
+  case Op::OpImageSampleImplicitLod:
+  case Op::OpImageSparseSampleImplicitLod:
+    D.ImplicitLod = true;
+    [[fallthrough]];
+  case Op::OpImageSampleExplicitLod:
+  case Op::OpImageSparseSampleExplicitLod:
+    D.Op = S2L_IMAGE_OP_SAMPLE;
+    Sampled = true;
+    break;
+  case Op::OpImageSampleDrefImplicitLod:
+  case Op::OpImageSparseSampleDrefImplicitLod:
+    D.ImplicitLod = true;
+    [[fallthrough]];
+  case Op::OpImageSampleDrefExplicitLod:
+  case Op::OpImageSparseSampleDrefExplicitLod:
+    D.Op = S2L_IMAGE_OP_SAMPLE;
+    Sampled = true;
+    Fixed = 3;
+    break;
+  case Op::OpImageSampleProjImplicitLod:
+    D.ImplicitLod = true;
+    [[fallthrough]];
+  case Op::OpImageSampleProjExplicitLod:
+    D.Op = S2L_IMAGE_OP_SAMPLE;
+    D.Proj = true;
+    Sampled = true;
+    break;
+  case Op::OpImageSampleProjDrefImplicitLod:
+    D.ImplicitLod = true;
+    [[fallthrough]];
+  case Op::OpImageSampleProjDrefExplicitLod:
+    D.Op = S2L_IMAGE_OP_SAMPLE;
+    D.Proj = true;
+    Sampled = true;
+    Fixed = 3;
+    break;
+  case Op::OpImageFetch:
+  case Op::OpImageSparseFetch:
+    D.Op = S2L_IMAGE_OP_FETCH;
+    break;
+  case Op::OpImageGather:
+  case Op::OpImageSparseGather:
+  case Op::OpImageDrefGather:
+  case Op::OpImageSparseDrefGather:
+    D.Op = S2L_IMAGE_OP_GATHER;
+    Sampled = true;
+    Fixed = 3;
+    break;
+  case Op::OpImageRead:
+  case Op::OpImageSparseRead:
+    D.Op = S2L_IMAGE_OP_READ;
+    break;
+  case Op::OpImageWrite:
+    D.Op = S2L_IMAGE_OP_WRITE;
+    D.Write = true;
+    Fixed = 3;
+    break;
+  case Op::OpImageQuerySizeLod:
+    D.Op = S2L_IMAGE_OP_QUERY_SIZE;
+    Fixed = 2;
+    break;
+  case Op::OpImageQuerySize:
+  case Op::OpImageQueryLevels:
+  case Op::OpImageQuerySamples:
+    D.Op = I.Opcode == Op::OpImageQuerySize     ? S2L_IMAGE_OP_QUERY_SIZE
+           : I.Opcode == Op::OpImageQueryLevels ? S2L_IMAGE_OP_QUERY_LEVELS
+                                                : S2L_IMAGE_OP_QUERY_SAMPLES;
+    Fixed = 1;
+    break;
+  case Op::OpImageQueryLod:
+    D.Op = S2L_IMAGE_OP_QUERY_LOD;
+    D.ImplicitLod = true;
+    Sampled = true;
+    break;
+  default:
+    return Bad("not an image instruction the runtime runs");
+  }
+  D.Sparse = I.Opcode >= Op::OpImageSparseSampleImplicitLod &&
+             I.Opcode <= Op::OpImageSparseRead;
+  if (N < Fixed)
+    return Bad("too few operands");
+  D.Image = I.Operands[0];
+  const spirv2llvm::Type *ImageT = M.findType(M.typeOf(D.Image).value());
+  if (!ImageT || (ImageT->Kind != TypeKind::Image &&
+                  ImageT->Kind != TypeKind::SampledImage))
+    return Bad("operand " + M.friendlyName(D.Image) +
+               " is not an image or sampled image");
+  D.HasSampler = ImageT->Kind == TypeKind::SampledImage;
+  if (Sampled && !D.HasSampler)
+    return Bad("needs a sampled image, " + M.friendlyName(D.Image) +
+               " is an image without a sampler");
+  const spirv2llvm::Type *IT = imageTypeOf(M, D.Image);
+  if (!IT)
+    return Bad("operand " + M.friendlyName(D.Image) + " has no image type");
+  D.Dim = IT->ImageDim;
+  D.Arrayed = IT->ImageArrayed;
+  D.MS = IT->ImageMS;
+  D.StorageFormat = vkFormatOfImageFormat(IT->ImageFormat);
+  if (D.Dim > 6)
+    return Bad("unsupported image dimension " + Twine(D.Dim));
+  const spirv2llvm::Type *ST = M.findType(IT->Element.value());
+  if (!ST || (ST->Kind != TypeKind::Float && ST->Kind != TypeKind::Int))
+    return Bad("the image's sampled type is not a scalar number");
+  if (ST->Width != 32)
+    return Bad("unsupported: " + Twine(ST->Width) +
+               "-bit image components (only 32-bit)");
+  D.Kind = ST->Kind == TypeKind::Float ? S2L_IMAGE_FLOAT
+           : ST->Signed                ? S2L_IMAGE_SINT
+                                       : S2L_IMAGE_UINT;
+
+  // Coordinates.
+  bool IsQuery = D.Op >= S2L_IMAGE_OP_QUERY_SIZE &&
+                 D.Op <= S2L_IMAGE_OP_QUERY_SAMPLES;
+  if (!IsQuery) {
+    D.Coord = I.Operands[1];
+    unsigned Have = componentCount(M, M.typeOf(D.Coord));
+    D.CoordComps = dimCoords(D.Dim) + (D.Arrayed ? 1 : 0);
+    if (D.Op == S2L_IMAGE_OP_QUERY_LOD)
+      D.CoordComps = dimCoords(D.Dim);
+    if (D.Proj)
+      ++D.CoordComps; // q comes last
+    if (Have < D.CoordComps)
+      return Bad("coordinate " + M.friendlyName(D.Coord) + " has " +
+                 Twine(Have) + " components, the image needs " +
+                 Twine(D.CoordComps));
+    if (D.Proj)
+      --D.CoordComps;
+    D.GradComps = dimCoords(D.Dim);
+  }
+  // The third fixed operand.
+  if (Fixed == 3) {
+    switch (I.Opcode) {
+    case Op::OpImageGather:
+    case Op::OpImageSparseGather: {
+      const spirv2llvm::Constant *C = M.findConstant(I.Operands[2]);
+      if (!C || C->Kind != ConstantKind::Scalar)
+        return Bad("the gather component must be a constant");
+      D.Component = I.Operands[2];
+      break;
+    }
+    case Op::OpImageWrite:
+      D.Texel = I.Operands[2];
+      break;
+    default:
+      D.Dref = I.Operands[2];
+      D.Flags |= S2L_IMAGE_HAS_DREF;
+      break;
+    }
+  }
+  if (I.Opcode == Op::OpImageQuerySizeLod) {
+    D.Lod = I.Operands[1];
+    D.IntLod = true;
+    D.Flags |= S2L_IMAGE_HAS_LOD;
+  }
+  if (D.Proj)
+    D.Flags |= S2L_IMAGE_PROJ;
+  if (D.Sparse)
+    D.Flags |= S2L_IMAGE_SPARSE;
+
+  // Image operands.
+  if (N > Fixed && I.Opcode != Op::OpImageQuerySizeLod) {
+    uint32_t Mask = I.Operands[Fixed];
+    size_t K = Fixed + 1;
+    auto Next = [&](const char *What, uint32_t &Into) -> Error {
+      if (K >= N)
+        return Bad(Twine("the image operand ") + What + " is missing");
+      Into = I.Operands[K++];
+      return Error::success();
+    };
+    uint32_t Ignored = 0;
+    const uint32_t Known = IoBias | IoLod | IoGrad | IoConstOffset | IoOffset |
+                           IoConstOffsets | IoSample | IoMinLod |
+                           IoMakeTexelAvailable | IoMakeTexelVisible |
+                           0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000 |
+                           IoOffsets;
+    if (Mask & ~Known)
+      return Bad("unsupported image operands 0x" + utohexstr(Mask & ~Known));
+    if (Mask & IoBias) {
+      if (Error E = Next("Bias", D.Bias))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_BIAS;
+    }
+    if (Mask & IoLod) {
+      if (Error E = Next("Lod", D.Lod))
+        return std::move(E);
+      D.IntLod = D.Op == S2L_IMAGE_OP_FETCH;
+      D.Flags |= S2L_IMAGE_HAS_LOD;
+    }
+    if (Mask & IoGrad) {
+      if (Error E = Next("Grad", D.GradX))
+        return std::move(E);
+      if (Error E = Next("Grad", D.GradY))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_GRAD;
+    }
+    if (Mask & IoConstOffset) {
+      if (Error E = Next("ConstOffset", D.Offset))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_OFFSET;
+    }
+    if (Mask & IoOffset) {
+      if (Error E = Next("Offset", D.Offset))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_OFFSET;
+    }
+    if (Mask & IoConstOffsets) {
+      if (Error E = Next("ConstOffsets", D.Offsets))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_OFFSETS;
+    }
+    if (Mask & IoSample) {
+      if (Error E = Next("Sample", D.Sample))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_SAMPLE;
+    }
+    if (Mask & IoMinLod) {
+      if (Error E = Next("MinLod", D.MinLod))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_MIN_LOD;
+    }
+    // Memory-model scopes: every image access here is already coherent.
+    if (Mask & IoMakeTexelAvailable)
+      if (Error E = Next("MakeTexelAvailable", Ignored))
+        return std::move(E);
+    if (Mask & IoMakeTexelVisible)
+      if (Error E = Next("MakeTexelVisible", Ignored))
+        return std::move(E);
+    if (Mask & IoOffsets) {
+      if (Error E = Next("Offsets", D.Offsets))
+        return std::move(E);
+      D.Flags |= S2L_IMAGE_HAS_OFFSETS;
+    }
+  }
+  if (D.Lod || (D.Flags & S2L_IMAGE_HAS_GRAD))
+    D.ImplicitLod = false;
+
+  // The result.
+  if (!D.Write) {
+    TypeId RT = I.ResultType;
+    const spirv2llvm::Type *T = M.findType(RT.value());
+    if (D.Sparse) {
+      if (!T || T->Kind != TypeKind::Struct || T->Members.size() != 2)
+        return Bad("a sparse result must be a struct of two members");
+      RT = T->Members[1];
+      T = M.findType(RT.value());
+    }
+    if (!T)
+      return Bad("no result type");
+    D.ResultComps = componentCount(M, RT);
+    const spirv2llvm::Type &S = M.type(scalarOf(M, RT));
+    if ((S.Kind != TypeKind::Float && S.Kind != TypeKind::Int) ||
+        S.Width != 32)
+      return Bad("unsupported result type " + M.friendlyName(RT.value()) +
+                 " (only 32-bit components)");
+    D.ResultFloat = S.Kind == TypeKind::Float;
+    if (D.ResultComps > 4)
+      return Bad("the result has more than 4 components");
+  }
+  return D;
+}
+
+ImageRuntime declareImageRuntime(llvm::Module &LM) {
+  LLVMContext &Ctx = LM.getContext();
+  ImageRuntime RT;
+  llvm::Type *I32 = llvm::Type::getInt32Ty(Ctx), *F32 = llvm::Type::getFloatTy(Ctx);
+  llvm::Type *Ptr = PointerType::getUnqual(Ctx);
+  // Field for field abi.h's s2l_image_operands (ImageOperandField).
+  RT.OperandsTy = StructType::getTypeByName(Ctx, "s2l_image_operands");
+  if (!RT.OperandsTy)
+    RT.OperandsTy = StructType::create(
+        Ctx,
+        {I32, I32, I32, I32, I32, I32, I32, I32, ArrayType::get(F32, 4),
+         ArrayType::get(I32, 4), F32, F32, F32, I32, F32,
+         ArrayType::get(F32, 3), ArrayType::get(F32, 3),
+         ArrayType::get(I32, 3), ArrayType::get(I32, 8),
+         ArrayType::get(I32, 4)},
+        "s2l_image_operands");
+  auto Declare = [&](StringRef Name, FunctionType *FT) {
+    FunctionCallee C = LM.getOrInsertFunction(Name, FT);
+    if (auto *F = dyn_cast<llvm::Function>(C.getCallee())) {
+      F->addFnAttr(Attribute::NoUnwind);
+      F->addFnAttr(Attribute::WillReturn);
+    }
+    return C;
+  };
+  RT.Op = Declare("s2l_image_op",
+                  FunctionType::get(I32, {Ptr, Ptr, Ptr, Ptr}, false));
+  RT.TexelPointer =
+      Declare("s2l_image_texel_pointer",
+              FunctionType::get(Ptr, {Ptr, Ptr, I32, I32, I32, Ptr}, false));
+  return RT;
+}
+
+namespace {
+/// Field numbers of s2l_image_operands in ImageRuntime::OperandsTy.
+enum ImageOperandField : unsigned {
+  FOp, FFlags, FDim, FArrayed, FKind, FComponent, FStorageFormat, FSample,
+  FCoord, FICoord, FDref, FBias, FLod, FILod, FMinLod, FGradX, FGradY,
+  FOffset, FGatherOffsets, FValue,
+};
+} // namespace
+
+Value *emitImageOpCall(IRBuilder<> &B, const ImageRuntime &RT,
+                       const ImageInstr &D, const ImageLaneOperands &L,
+                       Value *Ops, Value *Result) {
+  StructType *ST = RT.OperandsTy;
+  llvm::Type *I32 = B.getInt32Ty(), *F32 = B.getFloatTy();
+  auto Field = [&](unsigned F) { return B.CreateStructGEP(ST, Ops, F); };
+  auto Elem = [&](unsigned F, unsigned K) {
+    return B.CreateConstInBoundsGEP2_32(ST->getElementType(F), Field(F), 0, K);
+  };
+  // Stores \p V (an i32 or float of either kind) as \p T's bits.
+  auto Put = [&](Value *Addr, Value *V, llvm::Type *T) {
+    if (V->getType() != T)
+      V = V->getType()->isFloatTy() || T->isFloatTy()
+              ? B.CreateBitCast(V, T)
+              : B.CreateSExtOrTrunc(V, T);
+    B.CreateStore(V, Addr);
+  };
+  auto PutConst = [&](unsigned F, uint32_t V) {
+    B.CreateStore(B.getInt32(V), Field(F));
+  };
+  // Everything is written: the runtime reads only what flags and op name,
+  // but a zeroed struct keeps unused fields defined.
+  B.CreateMemSet(Ops, B.getInt8(0),
+                 B.GetInsertBlock()->getModule()->getDataLayout()
+                     .getTypeAllocSize(ST),
+                 MaybeAlign(4));
+  PutConst(FOp, D.Op);
+  PutConst(FFlags, D.Flags);
+  PutConst(FDim, D.Dim);
+  PutConst(FArrayed, D.Arrayed);
+  PutConst(FKind, D.Kind);
+  PutConst(FComponent, L.Component);
+  PutConst(FStorageFormat, D.StorageFormat);
+  if (L.Sample)
+    Put(Field(FSample), L.Sample, I32);
+  bool IntCoord = D.Op == S2L_IMAGE_OP_FETCH || D.Op == S2L_IMAGE_OP_READ ||
+                  D.Op == S2L_IMAGE_OP_WRITE;
+  for (unsigned K = 0; K < 4; ++K)
+    if (L.Coord[K]) {
+      if (IntCoord)
+        Put(Elem(FICoord, K), L.Coord[K], I32);
+      else
+        Put(Elem(FCoord, K), L.Coord[K], F32);
+    }
+  if (L.Dref)
+    Put(Field(FDref), L.Dref, F32);
+  if (L.Bias)
+    Put(Field(FBias), L.Bias, F32);
+  if (L.Lod) {
+    if (D.IntLod)
+      Put(Field(FILod), L.Lod, I32);
+    else
+      Put(Field(FLod), L.Lod, F32);
+  }
+  if (L.MinLod)
+    Put(Field(FMinLod), L.MinLod, F32);
+  for (unsigned K = 0; K < 3; ++K) {
+    if (L.GradX[K])
+      Put(Elem(FGradX, K), L.GradX[K], F32);
+    if (L.GradY[K])
+      Put(Elem(FGradY, K), L.GradY[K], F32);
+    if (L.Offset[K])
+      Put(Elem(FOffset, K), L.Offset[K], I32);
+  }
+  for (unsigned K = 0; K < 8; ++K)
+    if (L.Offsets[K])
+      Put(Elem(FGatherOffsets, K), L.Offsets[K], I32);
+  for (unsigned K = 0; K < 4; ++K)
+    if (L.Texel[K])
+      Put(Elem(FValue, K), L.Texel[K], I32);
+  Value *Null = ConstantPointerNull::get(B.getPtrTy());
+  return B.CreateCall(RT.Op, {Ops, L.Image ? L.Image : Null,
+                              L.Sampler ? L.Sampler : Null, Result});
+}
+
+void loadImageHandles(IRBuilder<> &B, Value *Data, TypeKind Kind,
+                      SmallVectorImpl<Value *> &Handles) {
+  llvm::Type *Ptr = B.getPtrTy();
+  if (Kind != TypeKind::SampledImage) {
+    Handles.push_back(Data);
+    return;
+  }
+  // s2l_combined_image_sampler {image, sampler}; an unbound one (null)
+  // reads as two null handles, through a zeroed stand-in.
+  llvm::Module &LM = *B.GetInsertBlock()->getModule();
+  llvm::Type *PairTy = ArrayType::get(Ptr, 2);
+  GlobalVariable *Zero = LM.getGlobalVariable("s2l.null.combined", true);
+  if (!Zero)
+    Zero = new GlobalVariable(LM, PairTy, /*isConstant=*/true,
+                              GlobalValue::PrivateLinkage,
+                              llvm::Constant::getNullValue(PairTy),
+                              "s2l.null.combined");
+  Value *Pair = B.CreateSelect(B.CreateIsNull(Data), Zero, Data);
+  Handles.push_back(B.CreateLoad(Ptr, Pair, "image"));
+  Handles.push_back(B.CreateLoad(
+      Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Pair, 1), "sampler"));
+}
+
+} // namespace spirv2llvm

@@ -1,0 +1,117 @@
+//===- ImageInstr.h - Image instructions, decoded once ---------*- C++ -*-===//
+//
+// Both back ends lower an image instruction the same way: what the
+// instruction asks is decoded here, from SPIR-V alone, into an ImageInstr
+// (which operand is the coordinate, the Dref, each image operand; the
+// image type; the result's shape), and one call per invocation to the
+// runtime's s2l_image_op (abi.h) does the work. The back ends only differ
+// in how they obtain one invocation's scalars: the one-invocation back end
+// has them, the SIMD back end loops over its lanes (simd/EmitImage.cpp).
+//
+// Image, sampler and sampled-image values are handles: the address of the
+// s2l_image / s2l_sampler the descriptor points to (docs/abi.md,
+// "Images"). The SIMD back end keeps them as 64-bit integer components
+// (one for an image or sampler, two for a sampled image), so phis, selects
+// and copies of them need nothing special.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_CODEGEN_IMAGEINSTR_H
+#define SPIRV2LLVM_CODEGEN_IMAGEINSTR_H
+
+#include "parser/Module.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+
+namespace spirv2llvm {
+
+/// One image instruction, decoded. Operand fields hold SPIR-V ids (0:
+/// absent); Op and Flags are abi.h's S2L_IMAGE_OP_* and S2L_IMAGE_HAS_*.
+struct ImageInstr {
+  uint32_t Op = 0;
+  uint32_t Flags = 0;
+  /// The image type's Dim, Arrayed, MS, and view kind (S2L_IMAGE_FLOAT,
+  /// SINT, UINT from its sampled type); its format as a VkFormat (0:
+  /// Unknown).
+  uint32_t Dim = 0, Arrayed = 0, MS = 0, Kind = 0, StorageFormat = 0;
+  /// The image (or sampled image) operand, and whether it carries a
+  /// sampler.
+  uint32_t Image = 0;
+  bool HasSampler = false;
+  uint32_t Coord = 0;
+  /// Coordinate components the runtime reads (the dimensions plus the
+  /// array layer); a Proj form has one more, q, which divides them.
+  unsigned CoordComps = 0;
+  bool Proj = false;
+  /// Implicit LOD: the LOD comes from the coordinate's derivatives over
+  /// the fragment quad (Grad is filled by the back end).
+  bool ImplicitLod = false;
+  /// Components of the coordinate that have derivatives (1D 1, 2D 2, 3D
+  /// and Cube 3).
+  unsigned GradComps = 0;
+  uint32_t Dref = 0, Bias = 0, Lod = 0, GradX = 0, GradY = 0, Offset = 0,
+           Offsets = 0, Sample = 0, MinLod = 0, Component = 0, Texel = 0;
+  /// The Lod operand of OpImageFetch and OpImageQuerySizeLod is an integer.
+  bool IntLod = false;
+  /// Sparse forms: the result is a struct {int residency, texel}.
+  bool Sparse = false;
+  /// The result's texel: components (1-4) and whether it is float; for
+  /// queries, the component count of the integer or float result.
+  unsigned ResultComps = 0;
+  bool ResultFloat = false;
+  /// OpImageWrite: no result.
+  bool Write = false;
+};
+
+/// Decodes \p I (an instruction of the Image family that calls the
+/// runtime: samples, fetches, gathers, reads, writes, queries); an error
+/// says what is unsupported or malformed.
+llvm::Expected<ImageInstr> decodeImageInstr(const Module &M,
+                                            const Instruction &I);
+
+/// The image type an image, sampled image or pointer-to-image id has, or
+/// null.
+const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id);
+
+/// VkFormat number of a SPIR-V ImageFormat (0 for Unknown).
+uint32_t vkFormatOfImageFormat(uint32_t SpvFormat);
+
+/// The runtime interface as LLVM sees it.
+struct ImageRuntime {
+  llvm::StructType *OperandsTy = nullptr; ///< s2l_image_operands
+  llvm::FunctionCallee Op;                ///< s2l_image_op
+  llvm::FunctionCallee TexelPointer;      ///< s2l_image_texel_pointer
+};
+ImageRuntime declareImageRuntime(llvm::Module &LM);
+
+/// One invocation's operands as scalars (i32 or float; null: absent).
+struct ImageLaneOperands {
+  llvm::Value *Image = nullptr, *Sampler = nullptr; ///< ptr
+  std::array<llvm::Value *, 4> Coord{};
+  llvm::Value *Dref = nullptr, *Bias = nullptr, *Lod = nullptr,
+              *MinLod = nullptr, *Sample = nullptr;
+  std::array<llvm::Value *, 3> GradX{}, GradY{}, Offset{};
+  std::array<llvm::Value *, 8> Offsets{};
+  std::array<llvm::Value *, 4> Texel{};
+  uint32_t Component = 0;
+};
+
+/// Fills \p Ops (an alloca of s2l_image_operands) for \p D and \p L and
+/// calls s2l_image_op with \p Result (an alloca of [4 x i32]); returns
+/// the residency code (i32).
+llvm::Value *emitImageOpCall(llvm::IRBuilder<> &B, const ImageRuntime &RT,
+                             const ImageInstr &D, const ImageLaneOperands &L,
+                             llvm::Value *Ops, llvm::Value *Result);
+
+/// The handles of a descriptor whose s2l_descriptor::data is \p Data: the
+/// pointer itself for an image or sampler, the two pointers behind it for
+/// a sampled image (s2l_combined_image_sampler; null data gives null
+/// handles). \p Kind is the variable's element type kind.
+void loadImageHandles(llvm::IRBuilder<> &B, llvm::Value *Data, TypeKind Kind,
+                      llvm::SmallVectorImpl<llvm::Value *> &Handles);
+
+} // namespace spirv2llvm
+
+#endif

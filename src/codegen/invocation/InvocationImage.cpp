@@ -1,0 +1,287 @@
+//===- InvocationImage.cpp - Images and samplers, one invocation ----------===//
+//
+// The one-invocation back end's side of ImageInstr.h: image and sampler
+// values are `ptr` handles (a sampled image is {ptr, ptr}); a
+// UniformConstant variable is a binding whose pointers are symbolic
+// (InvOpaque: the access chain's indices are read at the load); each image
+// instruction is one s2l_image_op call. There are no quads here, so
+// implicit-LOD sampling reads level 0 (plus the bias), as the SIMD back
+// end does outside fragment shaders.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/common/DescriptorArrays.h"
+#include "codegen/common/ImageInstr.h"
+#include "codegen/invocation/InvocationEmitter.h"
+
+#include "parser/SpirvNames.h"
+#include "spirv2llvm/abi.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::invocation {
+
+using llvm::Constant;
+using llvm::Type;
+
+void InvocationEmitter::createOpaqueBindings(Value *&Sets) {
+  for (ValueId Id : M.GlobalVariables) {
+    const Variable &V = *M.findVariable(Id.value());
+    if (V.Storage != spv::StorageClass::UniformConstant)
+      continue;
+    if (!Sets)
+      Sets = argField(4, B.getPtrTy(), "descriptor.sets");
+    std::string N = llvmName(Id.value());
+    DescriptorFields D = loadBindingDescriptor(B, M, Id.value(), Sets, N,
+                                               ".data", ".count");
+    InvOpaque R;
+    R.Var = Id.value();
+    R.Pointee = V.Pointee;
+    R.Data = D.Data;
+    TypeKind K = M.type(V.Pointee).Kind;
+    if (K == TypeKind::Array || K == TypeKind::RuntimeArray)
+      R.Count = descriptorArrayCount(B, descriptorArrayShape(M, V.Pointee),
+                                     D.Size);
+    Opaque[Id.value()] = std::move(R);
+  }
+}
+
+bool InvocationEmitter::emitOpaqueMemory(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  const InvOpaque &Base = Opaque.at(I.Operands[0]);
+  if (I.Opcode == Op::OpAccessChain || I.Opcode == Op::OpInBoundsAccessChain) {
+    if (!Base.Count || !Base.Indices.empty()) {
+      failAt(I, "unsupported: indexing into an image, sampler or an "
+                "element of an array of them");
+      return true;
+    }
+    InvOpaque R = Base;
+    for (size_t K = 1; K < I.Operands.size(); ++K)
+      R.Indices.push_back(I.Operands[K]);
+    Opaque[Id] = std::move(R);
+    return true;
+  }
+  if (I.Opcode != Op::OpLoad) {
+    failAt(I, "unsupported: " + Twine(opName(I.Opcode)) +
+                  " on an image or sampler variable");
+    return true;
+  }
+  set(Id, loadOpaque(I, I.Operands[0]));
+  return true;
+}
+
+Value *InvocationEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
+  const InvOpaque &Base = Opaque.at(Ptr);
+  const spirv2llvm::Type *ET = &M.type(Base.Pointee);
+  while (ET->Kind == TypeKind::Array || ET->Kind == TypeKind::RuntimeArray)
+    ET = &M.type(ET->Element);
+  TypeKind Kind = ET->Kind;
+  Type *HandleTy = typeOf(ET->Id);
+  if (Kind != TypeKind::Image && Kind != TypeKind::Sampler &&
+      Kind != TypeKind::SampledImage) {
+    failAt(I, "unsupported: a UniformConstant variable of type " +
+                  M.friendlyName(Base.Pointee.value()));
+    return PoisonValue::get(HandleTy);
+  }
+  Value *Data = Base.Data;
+  if (Base.Count) {
+    if (Base.Indices.empty()) {
+      failAt(I, "unsupported: loading an array of images or samplers whole");
+      return PoisonValue::get(HandleTy);
+    }
+    DescriptorArrayShape Shape;
+    std::string Error;
+    Instruction Chain;
+    Chain.Operands.push_back(Base.Var);
+    Chain.Operands.insert(Chain.Operands.end(), Base.Indices.begin(),
+                          Base.Indices.end());
+    if (!descriptorIndexCount(M, Base.Pointee, Chain, 1, Shape, Error)) {
+      failAt(I, Error);
+      return PoisonValue::get(HandleTy);
+    }
+    SmallVector<Value *, 4> Indices;
+    for (uint32_t X : Base.Indices)
+      Indices.push_back(B.CreateSExtOrTrunc(get(X), B.getInt64Ty()));
+    auto [Flat, InRange] = flatDescriptorIndex(
+        B, Indices, Shape.InnerDims, Base.Count, llvmName(Base.Var));
+    Data = loadDescriptorElement(B, *LM, Base.Data, Flat, InRange,
+                                 llvmName(Base.Var))
+               .Data;
+  }
+  SmallVector<Value *, 2> H;
+  loadImageHandles(B, Data, Kind, H);
+  if (H.size() == 1)
+    return H[0];
+  Value *R = PoisonValue::get(HandleTy);
+  R = B.CreateInsertValue(R, H[0], 0);
+  return B.CreateInsertValue(R, H[1], 1);
+}
+
+bool InvocationEmitter::emitImage(const Instruction &I) {
+  using spv::Op;
+  uint32_t Id = I.Result.value();
+  switch (I.Opcode) {
+  case Op::OpSampledImage: {
+    Value *R = PoisonValue::get(typeOf(I.ResultType));
+    R = B.CreateInsertValue(R, get(I.Operands[0]), 0);
+    set(Id, B.CreateInsertValue(R, get(I.Operands[1]), 1));
+    return true;
+  }
+  case Op::OpImage:
+    set(Id, B.CreateExtractValue(get(I.Operands[0]), 0));
+    return true;
+  case Op::OpImageSparseTexelsResident:
+    set(Id, B.CreateICmpEQ(get(I.Operands[0]), B.getInt32(0)));
+    return true;
+  case Op::OpImageTexelPointer:
+    return emitImageTexelPointer(I);
+  case Op::OpImageQueryFormat:
+  case Op::OpImageQueryOrder:
+    failAt(I, "unsupported: " + Twine(opName(I.Opcode)) +
+                  " (OpenCL image queries)");
+    return true;
+  default:
+    break;
+  }
+  Expected<ImageInstr> DE = decodeImageInstr(M, I);
+  if (!DE) {
+    failAt(I, toString(DE.takeError()));
+    return true;
+  }
+  ImageInstr D = *DE;
+  if (!ImageRT.Op)
+    ImageRT = declareImageRuntime(*LM);
+  Type *I32 = B.getInt32Ty(), *F32 = B.getFloatTy();
+  // Component K of a scalar or vector value, or null.
+  auto Comp = [&](uint32_t Id, unsigned K) -> Value * {
+    if (!Id)
+      return nullptr;
+    Value *V = get(Id);
+    if (auto *VT = dyn_cast<FixedVectorType>(V->getType()))
+      return K < VT->getNumElements() ? B.CreateExtractElement(V, K) : nullptr;
+    if (auto *AT = dyn_cast<ArrayType>(V->getType())) {
+      // ConstOffsets: [4 x <2 x i32>], flattened.
+      unsigned Inner = 2;
+      if (K / Inner >= AT->getNumElements())
+        return nullptr;
+      return B.CreateExtractElement(B.CreateExtractValue(V, K / Inner),
+                                    K % Inner);
+    }
+    return K == 0 ? V : nullptr;
+  };
+  ImageLaneOperands L;
+  Value *Handle = get(D.Image);
+  if (D.HasSampler) {
+    L.Image = B.CreateExtractValue(Handle, 0);
+    L.Sampler = B.CreateExtractValue(Handle, 1);
+  } else {
+    L.Image = Handle;
+  }
+  for (unsigned K = 0; K < D.CoordComps && K < 4; ++K)
+    L.Coord[K] = Comp(D.Coord, K);
+  L.Dref = Comp(D.Dref, 0);
+  if (D.Proj) {
+    Value *Q = Comp(D.Coord, D.CoordComps);
+    for (unsigned K = 0; K < D.CoordComps && K < 4; ++K)
+      L.Coord[K] = B.CreateFDiv(L.Coord[K], Q);
+    if (L.Dref)
+      L.Dref = B.CreateFDiv(L.Dref, Q);
+  }
+  L.Bias = Comp(D.Bias, 0);
+  L.Lod = Comp(D.Lod, 0);
+  ImageInstr Call = D;
+  if (D.ImplicitLod) {
+    // No quads, no derivatives: level 0.
+    L.Lod = ConstantFP::get(F32, 0.0);
+    Call.Flags |= S2L_IMAGE_HAS_LOD;
+  }
+  L.MinLod = Comp(D.MinLod, 0);
+  L.Sample = Comp(D.Sample, 0);
+  for (unsigned K = 0; K < 3; ++K) {
+    L.GradX[K] = Comp(D.GradX, K);
+    L.GradY[K] = Comp(D.GradY, K);
+    L.Offset[K] = Comp(D.Offset, K);
+  }
+  for (unsigned K = 0; K < 8; ++K)
+    L.Offsets[K] = Comp(D.Offsets, K);
+  for (unsigned K = 0; K < 4; ++K)
+    L.Texel[K] = Comp(D.Texel, K);
+  if (D.Component)
+    L.Component = uint32_t(M.findConstant(D.Component)->scalarBits());
+
+  IRBuilder<> AB(EntryBB, EntryBB->getFirstNonPHIOrDbgOrAlloca());
+  Value *Ops = AB.CreateAlloca(ImageRT.OperandsTy, nullptr, "image.ops");
+  Value *Result = AB.CreateAlloca(ArrayType::get(I32, 4), nullptr,
+                                  "image.result");
+  Value *Code = emitImageOpCall(B, ImageRT, Call, L, Ops, Result);
+  if (D.Write)
+    return true;
+  Type *CompTy = D.ResultFloat ? F32 : I32;
+  Value *Texel = nullptr;
+  auto Part = [&](unsigned C) {
+    Value *X = B.CreateLoad(
+        I32, B.CreateConstInBoundsGEP2_32(ArrayType::get(I32, 4), Result, 0,
+                                          C));
+    return D.ResultFloat ? B.CreateBitCast(X, F32) : X;
+  };
+  if (D.ResultComps == 1) {
+    Texel = Part(0);
+  } else {
+    Texel = PoisonValue::get(FixedVectorType::get(CompTy, D.ResultComps));
+    for (unsigned C = 0; C < D.ResultComps; ++C)
+      Texel = B.CreateInsertElement(Texel, Part(C), C);
+  }
+  Type *RT = typeOf(I.ResultType);
+  if (D.Sparse) {
+    Value *R = PoisonValue::get(RT);
+    R = B.CreateInsertValue(R, Code, 0);
+    Texel = B.CreateInsertValue(R, Texel, 1);
+  } else if (Texel->getType() != RT) {
+    // Signedness only: LLVM integers have none.
+    failAt(I, "image result type does not match the texel");
+    return true;
+  }
+  set(Id, Texel);
+  return true;
+}
+
+bool InvocationEmitter::emitImageTexelPointer(const Instruction &I) {
+  uint32_t Id = I.Result.value();
+  auto It = Opaque.find(I.Operands[0]);
+  const spirv2llvm::Type *IT = imageTypeOf(M, I.Operands[0]);
+  if (It == Opaque.end() || !IT) {
+    failAt(I, "OpImageTexelPointer needs a pointer to an image variable");
+    return true;
+  }
+  if (!ImageRT.Op)
+    ImageRT = declareImageRuntime(*LM);
+  Value *Image = loadOpaque(I, I.Operands[0]);
+  Type *I32 = B.getInt32Ty();
+  IRBuilder<> AB(EntryBB, EntryBB->getFirstNonPHIOrDbgOrAlloca());
+  Type *CoordTy = ArrayType::get(I32, 4);
+  Value *Coords = AB.CreateAlloca(CoordTy, nullptr, "texel.coord");
+  Value *Scratch = AB.CreateAlloca(B.getInt64Ty(), nullptr, "texel.scratch");
+  B.CreateStore(Constant::getNullValue(CoordTy), Coords);
+  Value *C = get(I.Operands[1]);
+  unsigned N = isa<FixedVectorType>(C->getType())
+                   ? cast<FixedVectorType>(C->getType())->getNumElements()
+                   : 1;
+  for (unsigned K = 0; K < N && K < 4; ++K)
+    B.CreateStore(
+        B.CreateSExtOrTrunc(N == 1 ? C : B.CreateExtractElement(C, K), I32),
+        B.CreateConstInBoundsGEP2_32(CoordTy, Coords, 0, K));
+  Value *P = B.CreateCall(
+      ImageRT.TexelPointer,
+      {Image, Coords, B.getInt32(IT->ImageDim), B.getInt32(IT->ImageArrayed),
+       B.CreateSExtOrTrunc(get(I.Operands[2]), I32), Scratch});
+  InvPointer Ptr;
+  Ptr.Pointee = M.type(M.typeOf(Id)).Element;
+  Ptr.Storage = spv::StorageClass::Image;
+  Ptr.Explicit = true;
+  Ptr.Addr = P;
+  Ptr.Offset = B.getInt64(0);
+  Pointers[Id] = Ptr;
+  return true;
+}
+
+} // namespace spirv2llvm::invocation
