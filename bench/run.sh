@@ -6,7 +6,10 @@
 #  1. s2l-bench: every shader of bench/shaders/ on spirv2llvm and on
 #     lavapipe, at 1 thread and at all cores (exit status 1 if outputs
 #     disagree);
-#  2. s2l-translate-bench: translation speed (SPIR-V words per second) and
+#  2. s2l-image-bench: bilinear, trilinear, texelFetch and imageStore on
+#     spirv2llvm and on lavapipe, and the cost of one s2l_image_op call
+#     (exit status 1 if outputs disagree beyond filtering tolerance);
+#  3. s2l-translate-bench: translation speed (SPIR-V words per second) and
 #     JIT compile time per shader over the glslang corpus of
 #     ../shared/corpus, built into a temporary directory (skipped, with a
 #     note, when the corpus or glslangValidator is missing). Building the
@@ -23,7 +26,7 @@ for a in "$@"; do
 done
 
 if [ -f "$BUILD/build.ninja" ] || [ -f "$BUILD/Makefile" ]; then
-  cmake --build "$BUILD" --target s2l-bench s2l-translate-bench -j2 >/dev/null ||
+  cmake --build "$BUILD" --target s2l-bench s2l-image-bench s2l-translate-bench -j2 >/dev/null ||
     { echo "run.sh: build failed" >&2; exit 2; }
 fi
 BIN=$BUILD/bin
@@ -34,6 +37,13 @@ echo
 if [ $QUICK -eq 1 ]; then ARGS=(--seconds 0.05 "${ARGS[@]}"); fi
 "$BIN/s2l-bench" "${ARGS[@]+"${ARGS[@]}"}"
 status=$?
+
+echo
+echo "## Images"
+echo
+IMG_ARGS=()
+if [ $QUICK -eq 1 ]; then IMG_ARGS=(--seconds 0.05 --reps 3 --size 256); fi
+"$BIN/s2l-image-bench" "${IMG_ARGS[@]+"${IMG_ARGS[@]}"}" || status=1
 
 echo
 echo "## Translation speed"

@@ -206,7 +206,8 @@ typedef struct s2l_image_operands {
  *  components (float, int32 or uint32 bits, by `kind`; sizes and levels as
  *  uint32; query lod as 2 floats). Returns the sparse residency code: 0 =
  *  resident (always, here). Out-of-range fetch/read/gather coordinates read
- *  zero (robust image access); writes out of range are dropped. `image`
+ *  a texel of zero bits (zero, alpha 1 for formats without alpha: robust
+ *  image access 2); writes out of range are dropped. `image`
  *  and `sampler` may be null (an unbound descriptor): reads give zero. */
 uint32_t s2l_image_op(const s2l_image_operands *ops, const s2l_image *image,
                       const s2l_sampler *sampler, uint32_t result[4]);

@@ -49,9 +49,14 @@ uint8_t *ImageAccess::address(uint32_t Level, int32_t X, int32_t Y, int32_t Z,
 bool ImageAccess::load(uint32_t Level, int32_t X, int32_t Y, int32_t Z,
                        int32_t S, Texel &Out) {
   const uint8_t *P = address(Level, X, Y, Z, S);
-  if (!P) {
-    Out = {0, 0, 0, 0};
-    return false;
+  // Out of range reads a texel of zero bits (robustImageAccess2, which
+  // lavapipe implements): zero components, but alpha 1 where the format
+  // has none, as the conversion to RGBA gives.
+  static const uint8_t ZeroTexel[16] = {};
+  bool InRange = P != nullptr;
+  if (!InRange) {
+    P = ZeroTexel;
+    X = Y = 0;
   }
   switch (View) {
   case ViewKind::Float:
@@ -82,7 +87,7 @@ bool ImageAccess::load(uint32_t Level, int32_t X, int32_t Y, int32_t Z,
     break;
   }
   }
-  return true;
+  return InRange;
 }
 
 void ImageAccess::store(uint32_t Level, int32_t X, int32_t Y, int32_t Z,

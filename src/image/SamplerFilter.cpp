@@ -337,8 +337,11 @@ void gatherImage(const s2l_image_operands &Ops, ImageAccess &A,
     float Alpha, Beta;
     linearCoord(UK, I0, Alpha);
     linearCoord(VK, J0, Beta);
-    Texel T = texelAt(S, 0, I0 + Corner[K][0], J0 + Corner[K][1], 0, F.Layer,
-                      F.Face);
+    // ConstOffsets: texel k is i0j0 of the footprint at P + offset k (GLSL
+    // textureGatherOffsets; lavapipe agrees), not corner k of it.
+    bool PerTexel = !S.Cube && (Ops.flags & S2L_IMAGE_HAS_OFFSETS);
+    int CI = PerTexel ? 0 : Corner[K][0], CJ = PerTexel ? 0 : Corner[K][1];
+    Texel T = texelAt(S, 0, I0 + CI, J0 + CJ, 0, F.Layer, F.Face);
     Result[K] = std::bit_cast<uint32_t>(T[Component]);
   }
 }

@@ -61,9 +61,10 @@ TEST(ImageSamplerGather, ConstOffsetsPerTexel) {
   O.flags |= S2L_IMAGE_HAS_OFFSETS;
   const int32_t Offsets[4][2] = {{0, 0}, {1, 0}, {0, 1}, {-1, -1}};
   std::memcpy(O.gather_offsets, Offsets, sizeof(Offsets));
-  // Texel k is corner k of the footprint moved by offset k:
-  // (1,2), (2,2)+(1,0) = (3,2), (2,1)+(0,1) = (2,2), (1,1)-(1,1) = (0,0).
-  EXPECT_EQ(runFloat(O, I, &S), (Float4{21, 23, 22, 0}));
+  // Texel k is i0j0 of the footprint at P + offset k (GLSL's
+  // textureGatherOffsets); P's footprint has i0j0 = (1,1):
+  // (1,1), (1,1)+(1,0) = (2,1), (1,1)+(0,1) = (1,2), (1,1)-(1,1) = (0,0).
+  EXPECT_EQ(runFloat(O, I, &S), (Float4{11, 12, 21, 0}));
 }
 
 TEST(ImageSamplerGather, Offset) {

@@ -582,7 +582,9 @@ bool SimdEmitter::emitInlineStorageAccess(const Instruction &I,
   Value *Mask = B.CreateAnd(CurMask, In);
   SmallVector<Value *, 4> Out(4, Zero32);
   bool Float = D.Kind == S2L_IMAGE_FLOAT;
-  // Missing components: 0, alpha 1.
+  // Missing components: 0, alpha 1; out of range reads a texel of zero
+  // bits, so alpha stays 1 there too (robustImageAccess2, as
+  // s2l_image_op).
   Out[3] = Float ? B.CreateBitCast(ConstantFP::get(VF, 1.0), V32)
                  : ConstantInt::get(V32, 1);
   if (F->Rgba8Unorm) {
@@ -595,13 +597,9 @@ bool SimdEmitter::emitInlineStorageAccess(const Instruction &I,
                               ConstantFP::get(VF, 255.0));
       Out[K] = B.CreateBitCast(C, V32);
     }
-    // Out of range reads zero in every component, alpha included.
-    Out[3] = B.CreateSelect(Mask, Out[3], Zero32);
   } else {
     for (unsigned K = 0; K < F->Words; ++K)
       Out[K] = B.CreateMaskedGather(V32, WordPtrs(K), Align(4), Mask, Zero32);
-    if (F->Words < 4)
-      Out[3] = B.CreateSelect(Mask, Out[3], Zero32);
   }
   LaneValue R;
   R.Varying = true;
