@@ -9,11 +9,18 @@
 //  - translate/corpus: parse + CFG analyses + uniformity + LLVM IR emission
 //    (-O0, W = 8) of every kept module per iteration, reported as SPIR-V
 //    words per second (counter "words/s", words after canonicalization);
+//  - translate/corpus-default: the whole in-process translation with the
+//    default options (validation, canonicalization, analyses, IR), from the
+//    file's words; words/s counts the input words;
+//  - stage/validate, stage/canonicalize, stage/parse+analyses, stage/emit:
+//    the same work split by stage (words/s of each stage's input), so that
+//    the table in docs/performance.md says where the time goes;
 //  - jit/NAME: optimization and machine code generation (-O2, ORC LLJIT) of
 //    one module, one benchmark per shader (compute shaders by default).
 //
 //===----------------------------------------------------------------------===//
 #include "api/Pipeline.h"
+#include "frontend/Frontend.h"
 #include "parser/Parser.h"
 #include "spirv2llvm/Jit.h"
 #include "spirv2llvm/spirv2llvm.h"
@@ -36,13 +43,15 @@ namespace {
 struct CorpusModule {
   std::string Name;
   std::vector<uint32_t> Words; ///< validated and canonicalized
+  std::vector<uint8_t> Bytes;  ///< the file
+  std::vector<uint32_t> InputWords; ///< the file's words, validated
   spv_target_env Env;
   TranslateOptions Opts;       ///< entry point chosen, no re-validation
   bool IsCompute = false;
 };
 
 std::vector<CorpusModule> Corpus;
-uint64_t CorpusWords = 0;
+uint64_t CorpusWords = 0, InputWords = 0;
 
 void loadCorpus(StringRef Dir) {
   std::vector<std::string> Paths;
@@ -72,6 +81,22 @@ void loadCorpus(StringRef Dir) {
       continue;
     }
     M.Words = std::move(*Words);
+    M.Bytes.assign(Bytes.begin(), Bytes.end());
+    {
+      TranslateOptions Raw = M.Opts;
+      Raw.Validate = false;
+      spv_target_env E;
+      auto In = loadSpirv(Bytes, P, Raw, E);
+      if (!In) {
+        if (getenv("S2L_BENCH_DEBUG"))
+          errs() << P << ": " << toString(In.takeError()) << "\n";
+        else
+          consumeError(In.takeError());
+        ++Skipped;
+        continue;
+      }
+      M.InputWords = std::move(*In);
+    }
     auto Parsed = parseModule(M.Words);
     if (!Parsed || (*Parsed)->EntryPoints.empty()) {
       if (!Parsed)
@@ -90,11 +115,15 @@ void loadCorpus(StringRef Dir) {
     }
     auto T = generateLlvm(*AM, M.Opts);
     if (!T) {
-      consumeError(T.takeError());
+      if (getenv("S2L_BENCH_DEBUG"))
+        errs() << P << ": " << toString(T.takeError()) << "\n";
+      else
+        consumeError(T.takeError());
       ++Skipped;
       continue;
     }
     CorpusWords += M.Words.size();
+    InputWords += M.InputWords.size();
     Corpus.push_back(std::move(M));
   }
   errs() << "corpus: " << Corpus.size() << " modules, " << CorpusWords
@@ -112,6 +141,74 @@ void translateCorpus(benchmark::State &State) {
   State.counters["words/s"] = benchmark::Counter(
       double(CorpusWords), benchmark::Counter::kIsIterationInvariantRate);
   State.counters["modules"] = double(Corpus.size());
+}
+
+// The default options, as `spirv2llvm FILE` and translateBytes use them.
+TranslateOptions defaultOptions(const CorpusModule &M) {
+  TranslateOptions O;
+  O.Width = M.Opts.Width;
+  O.EntryPoint = M.Opts.EntryPoint;
+  return O;
+}
+
+void translateCorpusDefault(benchmark::State &State) {
+  for (auto _ : State) {
+    for (const CorpusModule &M : Corpus) {
+      TranslateOptions O = defaultOptions(M);
+      spv_target_env Env;
+      auto Words = loadSpirv(M.Bytes, M.Name, O, Env);
+      auto AM = analyzeSpirv(std::move(*Words), Env, O);
+      auto T = generateLlvm(*AM, O);
+      benchmark::DoNotOptimize(T->IR.get());
+    }
+  }
+  State.counters["words/s"] = benchmark::Counter(
+      double(InputWords), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void stageValidate(benchmark::State &State) {
+  for (auto _ : State)
+    for (const CorpusModule &M : Corpus) {
+      Error E = frontend::validateSpirv(M.InputWords, M.Env);
+      benchmark::DoNotOptimize(bool(E));
+      consumeError(std::move(E));
+    }
+  State.counters["words/s"] = benchmark::Counter(
+      double(InputWords), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void stageCanonicalize(benchmark::State &State) {
+  for (auto _ : State)
+    for (const CorpusModule &M : Corpus) {
+      frontend::CanonicalizeOptions C;
+      auto W = frontend::canonicalizeSpirv(M.InputWords, M.Env, C);
+      benchmark::DoNotOptimize(W->data());
+    }
+  State.counters["words/s"] = benchmark::Counter(
+      double(InputWords), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void stageAnalyze(benchmark::State &State) {
+  for (auto _ : State)
+    for (const CorpusModule &M : Corpus) {
+      auto AM = analyzeSpirv(M.Words, M.Env, M.Opts);
+      benchmark::DoNotOptimize(AM->M.get());
+    }
+  State.counters["words/s"] = benchmark::Counter(
+      double(CorpusWords), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void stageEmit(benchmark::State &State) {
+  std::vector<AnalyzedModule> Analyzed;
+  for (const CorpusModule &M : Corpus)
+    Analyzed.push_back(std::move(*analyzeSpirv(M.Words, M.Env, M.Opts)));
+  for (auto _ : State)
+    for (size_t I = 0; I < Corpus.size(); ++I) {
+      auto T = generateLlvm(Analyzed[I], Corpus[I].Opts);
+      benchmark::DoNotOptimize(T->IR.get());
+    }
+  State.counters["words/s"] = benchmark::Counter(
+      double(CorpusWords), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void jitOne(benchmark::State &State, const CorpusModule *M) {
@@ -155,6 +252,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   benchmark::RegisterBenchmark("translate/corpus", translateCorpus)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("translate/corpus-default",
+                               translateCorpusDefault)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("stage/validate", stageValidate)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("stage/canonicalize", stageCanonicalize)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("stage/parse+analyses", stageAnalyze)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("stage/emit", stageEmit)
       ->Unit(benchmark::kMillisecond);
   for (const CorpusModule &M : Corpus)
     if (Jit == "all" || (Jit == "compute" && M.IsCompute))

@@ -163,10 +163,15 @@ Expected<AnalyzedModule> analyzeSpirv(std::vector<uint32_t> Words,
   // spirv-dis names, so that even parse errors name ids as users see them.
   // The disassembler copes with malformed input (names fall back to
   // numbers); a forged bound is left to the parser to reject.
-  std::vector<std::string> Names;
+  // Computed on first use (diagnostics, printers): the disassembly costs
+  // more than the whole parse, and block names need it only for labels
+  // with an OpName (Module::plainName).
+  std::function<std::vector<std::string>()> Names;
   if (AM.Words.size() >= 5 && AM.Words[3] <= 0x400000u)
-    Names = frontend::friendlyNames(AM.Words, AM.Words[3], Env);
-  auto Parsed = parseModule(AM.Words, std::move(Names));
+    Names = [Words = AM.Words, Env] {
+      return frontend::friendlyNames(Words, Words[3], Env);
+    };
+  auto Parsed = parseModule(AM.Words, {}, std::move(Names));
   if (!Parsed)
     return Parsed.takeError();
   AM.M = std::move(*Parsed);

@@ -17,10 +17,7 @@ namespace {
 
 /// Block name for printers: the friendly name without its '%'.
 std::string blockName(const Module &M, uint32_t Label) {
-  std::string Name = M.friendlyName(Label);
-  if (!Name.empty() && Name.front() == '%')
-    Name.erase(0, 1);
-  return Name;
+  return M.plainName(Label);
 }
 
 /// Words per case literal of an OpSwitch: the selector's width in words

@@ -38,9 +38,21 @@ std::optional<uint32_t> Module::decorationValue(uint32_t Id, spv::Decoration D,
 }
 
 std::string Module::friendlyName(uint32_t Id) const {
+  if (FriendlyNames.empty() && FriendlyNameSource) {
+    FriendlyNames = FriendlyNameSource();
+    if (FriendlyNames.empty())
+      FriendlyNames.emplace_back(); // computed: do not ask again
+  }
   if (Id < FriendlyNames.size() && !FriendlyNames[Id].empty())
     return "%" + FriendlyNames[Id];
   return "%" + std::to_string(Id);
+}
+
+std::string Module::plainName(uint32_t Id) const {
+  if (FriendlyNames.empty() && !HasNumericName && !Names.count(Id))
+    return std::to_string(Id);
+  std::string Name = friendlyName(Id);
+  return Name.substr(1);
 }
 
 const EntryPoint *Module::findEntryPoint(const std::string &Name) const {

@@ -15,6 +15,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -155,6 +156,9 @@ struct Module {
   std::vector<IdKind> Kinds;                       ///< indexed by id
   std::vector<uint32_t> DefInst;                   ///< id -> instruction index
   std::unordered_map<uint32_t, std::string> Names; ///< OpName
+  /// Some OpName is all digits, the form of an unnamed id's friendly name
+  /// (spirv-dis would then rename one of the two).
+  bool HasNumericName = false;
   std::unordered_map<uint32_t, std::vector<std::string>> MemberNames;
   std::unordered_map<uint32_t, std::vector<Decoration>> Decorations;
 
@@ -167,8 +171,13 @@ struct Module {
   std::unordered_map<uint32_t, uint32_t> FunctionIndexOf; ///< id -> index
 
   /// spirv-dis style friendly names without '%' ("int_0", "in_") by id;
-  /// may be empty or shorter than the bound.
-  std::vector<std::string> FriendlyNames;
+  /// may be empty or shorter than the bound. Filled from
+  /// FriendlyNameSource on the first friendlyName() call when empty.
+  mutable std::vector<std::string> FriendlyNames;
+  /// Computes FriendlyNames when first needed: spirv-dis' name mapper
+  /// costs more than parsing the module, and only diagnostics and
+  /// printers use the names.
+  std::function<std::vector<std::string>()> FriendlyNameSource;
 
   // --- queries -------------------------------------------------------------
   IdKind kindOf(uint32_t Id) const {
@@ -207,6 +216,10 @@ struct Module {
                                           int32_t Member = -1) const;
   /// "%int_0", "%in_", or "%16" when the id has no friendly name.
   std::string friendlyName(uint32_t Id) const;
+  /// friendlyName() without the '%', of an id that is neither a type nor a
+  /// constant (labels): the number when it has no OpName, which spares
+  /// computing the friendly names of the whole module.
+  std::string plainName(uint32_t Id) const;
   const EntryPoint *findEntryPoint(const std::string &Name) const;
 };
 

@@ -486,6 +486,12 @@ Error ModuleBuilder::buildGlobals(const Instruction &I, uint32_t Index) {
   }
   case spv::Op::OpName:
     M.Names[I.Operands.at(0)] = I.stringOperand(1);
+    {
+      const std::string &N = M.Names[I.Operands.at(0)];
+      M.HasNumericName |= !N.empty() && std::all_of(N.begin(), N.end(), [](char C) {
+        return C >= '0' && C <= '9';
+      });
+    }
     return Error::success();
   case spv::Op::OpMemberName: {
     auto &V = M.MemberNames[I.Operands.at(0)];
@@ -945,6 +951,12 @@ bool isSupportedCapability(spv::Capability C) {
 
 Expected<std::unique_ptr<Module>>
 parseModule(ArrayRef<uint32_t> Words, std::vector<std::string> FriendlyNames) {
+  return parseModule(Words, std::move(FriendlyNames), nullptr);
+}
+
+Expected<std::unique_ptr<Module>>
+parseModule(ArrayRef<uint32_t> Words, std::vector<std::string> FriendlyNames,
+            std::function<std::vector<std::string>()> FriendlyNameSource) {
   Expected<DecodedBinary> D = decodeWords(Words);
   if (!D)
     return D.takeError();
@@ -954,6 +966,7 @@ parseModule(ArrayRef<uint32_t> Words, std::vector<std::string> FriendlyNames) {
   M->Bound = D->Bound;
   M->Insts = std::move(D->Insts);
   M->FriendlyNames = std::move(FriendlyNames);
+  M->FriendlyNameSource = std::move(FriendlyNameSource);
   ModuleBuilder B(*M);
   if (Error E = B.run())
     return std::move(E);

@@ -30,6 +30,12 @@ namespace spirv2llvm {
 llvm::Expected<std::unique_ptr<Module>>
 parseModule(llvm::ArrayRef<uint32_t> Words,
             std::vector<std::string> FriendlyNames = {});
+/// As above; \p FriendlyNameSource computes the friendly names when first
+/// needed (Module::FriendlyNameSource).
+llvm::Expected<std::unique_ptr<Module>>
+parseModule(llvm::ArrayRef<uint32_t> Words,
+            std::vector<std::string> FriendlyNames,
+            std::function<std::vector<std::string>()> FriendlyNameSource);
 
 /// Checks the operand and result types of function code against what each
 /// opcode needs (parseModule runs it; see TypeCheck.cpp).

@@ -465,33 +465,43 @@ bool UniformityState::evaluateBlocks(uint32_t Fn) {
 
   // Iterated control dependence on varying branches, to a fixed point
   // (dependences through back edges need a second sweep).
+  // The sets only grow, so a block's set changed when it got longer.
+  // Membership is a stamp per block rather than a merge of sorted lists:
+  // a block inside D nested loops has D iteration dependences, each with
+  // a set of up to D branches, and merging each into the whole set copied
+  // it D times per sweep.
   std::vector<std::vector<BlockIndex>> &V = Vcd[Fn];
-  std::vector<BlockIndex> New, Merged;
-  auto Union = [&](const std::vector<BlockIndex> &Other) {
-    if (Other.empty())
-      return;
-    Merged.clear();
-    std::set_union(New.begin(), New.end(), Other.begin(), Other.end(),
-                   std::back_inserter(Merged));
-    New.swap(Merged);
-  };
+  std::vector<BlockIndex> New;
+  std::vector<uint32_t> Mark(N, 0);
+  uint32_t Stamp = 0;
   bool Again = true;
   while (Again) {
     Again = false;
     for (BlockIndex B : A.G.rpo()) {
+      ++Stamp;
       New = V[B];
+      for (BlockIndex X : New)
+        Mark[X] = Stamp;
+      auto Add = [&](BlockIndex X) {
+        if (Mark[X] != Stamp) {
+          Mark[X] = Stamp;
+          New.push_back(X);
+        }
+      };
       auto DependOn = [&](BlockIndex X) {
         if (X >= N)
           return;
         if (FI.VaryingBranch[X])
-          Union({X});
-        Union(V[X]);
+          Add(X);
+        for (BlockIndex Y : V[X])
+          Add(Y);
       };
       for (BlockIndex X : A.CD.dependsOn(B))
         DependOn(X);
       for (BlockIndex X : IterationDeps[Fn][B])
         DependOn(X);
-      if (New != V[B]) {
+      if (New.size() != V[B].size()) {
+        std::sort(New.begin(), New.end());
         V[B] = New;
         Again = true;
       }

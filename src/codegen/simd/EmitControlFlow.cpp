@@ -50,13 +50,10 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   B.CreateBr(Top);
   B.SetInsertPoint(Top);
 
-  // Every iteration starts with no lane in the loop's other blocks.
-  const cfg::Construct &C = A->Tree.constructs()[N.ConstructIndex];
-  SmallVector<AllocaInst *, 16> Reset;
-  for (cfg::BlockIndex Bk : C.Blocks)
-    if (Bk != H && MaskSlots[Bk])
-      Reset.push_back(MaskSlots[Bk]);
-  emitZeroStores(Reset);
+  // Every iteration starts with no lane in the loop's other blocks: each
+  // of their slots is zeroed inside the loop body, just before the item
+  // holding its immediate dominator (InitBefore, emitItems). A reset of
+  // the whole construct here as well would cost blocks x nesting depth.
 
   emitItems(Node);
   B.CreateBr(Latch);

@@ -1,6 +1,7 @@
 //===- SimdEmitter.cpp - Entry function set-up and finishing --------------===//
 #include "codegen/common/EmitterCommon.h"
 #include "codegen/simd/SimdEmitter.h"
+#include "codegen/simd/SlotPromotion.h"
 
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
@@ -10,7 +11,6 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
-#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 using namespace llvm;
 
@@ -137,26 +137,6 @@ void SimdEmitter::findCrossBlockValues() {
   }
 }
 
-namespace {
-/// LoadAndStorePromoter over every use of a slot. Its default
-/// isInstInList() searches the list for each instruction of a block that
-/// uses the slot, quadratic in the uses; the pointer operand says it at once.
-class SlotPromoter : public LoadAndStorePromoter {
-public:
-  SlotPromoter(ArrayRef<const llvm::Instruction *> Insts, SSAUpdater &SSA,
-               AllocaInst *Slot)
-      : LoadAndStorePromoter(Insts, SSA, Slot->getName()), Slot(Slot) {}
-  bool isInstInList(llvm::Instruction *I,
-                    const SmallVectorImpl<llvm::Instruction *> &) const override {
-    if (auto *L = dyn_cast<LoadInst>(I))
-      return L->getPointerOperand() == Slot;
-    return cast<StoreInst>(I)->getPointerOperand() == Slot;
-  }
-
-private:
-  AllocaInst *Slot;
-};
-} // namespace
 
 void SimdEmitter::promoteSlots() {
   std::vector<AllocaInst *> Allocas;
@@ -168,33 +148,14 @@ void SimdEmitter::promoteSlots() {
   // whole dominator subtree of every block that stores to a slot. The
   // masked code is a chain of guarded blocks in which each block on the
   // chain dominates all later ones, so that walk makes large functions
-  // quadratic (a 15,001-block shader spent a minute there). SSAUpdater
-  // instead walks back from each load to the stores that reach it, which
-  // costs the slot's live range, short for masks and phis. Small functions
-  // keep mem2reg, whose output the golden tests show.
+  // quadratic (a 15,001-block shader spent a minute there). Large
+  // functions get promoteSlotsLinear instead, which costs each slot's live
+  // range (SlotPromotion.cpp). Small functions keep mem2reg, whose output
+  // the golden tests show.
   constexpr size_t LargeFunctionBlocks = 1024;
   if (LF->size() > LargeFunctionBlocks) {
-    std::vector<AllocaInst *> Rest;
-    SmallVector<llvm::Instruction *, 16> Insts;
-    for (AllocaInst *AI : Allocas) {
-      Insts.clear();
-      bool Simple = true;
-      for (User *U : AI->users()) {
-        auto *I = cast<llvm::Instruction>(U);
-        auto *SI = dyn_cast<StoreInst>(I);
-        Simple &= isa<LoadInst>(I) || (SI && SI->getPointerOperand() == AI);
-        Insts.push_back(I);
-      }
-      if (!Simple) {
-        Rest.push_back(AI);
-        continue;
-      }
-      SSAUpdater SSA;
-      SmallVector<const llvm::Instruction *, 16> CInsts(Insts.begin(), Insts.end());
-      SlotPromoter(CInsts, SSA, AI).run(Insts);
-      AI->eraseFromParent();
-    }
-    Allocas = std::move(Rest);
+    auto Rest = promoteSlotsLinear(*LF, Allocas);
+    Allocas.assign(Rest.begin(), Rest.end());
   }
   if (!Allocas.empty()) {
     DominatorTree DT(*LF);
