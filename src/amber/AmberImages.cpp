@@ -150,15 +150,6 @@ Error ImageBindings::bind(Script &S, const PipelineDecl &P,
   for (const BindDecl &B : P.Binds) {
     if (!isImageBinding(B.Kind))
       continue;
-    // GLSL's samplerBuffer is an OpTypeSampledImage, which the translator
-    // reflects as a combined image sampler; Vulkan binds a uniform texel
-    // buffer there. Bind it with a default sampler (texel fetches ignore it).
-    bool TexelAsCombined = false;
-    for (const ComputeInfo::Binding &Bd : Info.Bindings)
-      if (Bd.Set == B.Set && Bd.Binding == B.Binding &&
-          B.Kind == BindKind::UniformTexelBuffer &&
-          Bd.Kind == ComputeInfo::DescriptorKind::CombinedImageSampler)
-        TexelAsCombined = true;
     size_t Elems = B.Kind == BindKind::Sampler
                        ? B.Samplers.size()
                        : std::max<size_t>(B.Array.size(), 1);
@@ -190,7 +181,7 @@ Error ImageBindings::bind(Script &S, const PipelineDecl &P,
       if (B.Kind == BindKind::Sampler)
         IsArray ? R.bindSamplerArrayElement(B.Set, B.Binding, Ix, Smp)
                 : R.bindSampler(B.Set, B.Binding, Smp);
-      else if (B.Kind == BindKind::CombinedImageSampler || TexelAsCombined) {
+      else if (B.Kind == BindKind::CombinedImageSampler) {
         if (!Smp)
           Smp = &DefaultSampler;
         IsArray ? R.bindCombinedImageSamplerArrayElement(B.Set, B.Binding, Ix,

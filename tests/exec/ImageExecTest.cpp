@@ -400,6 +400,52 @@ TEST(ImageInlineExec, DeclaredFormatMustMatch) {
       << St.message();
 }
 
+// GLSL's samplerBuffer is an OpTypeSampledImage of a Buffer image, but
+// Vulkan binds a uniform texel buffer there (no sampler): reflection says
+// so and the descriptor is the image alone, in both back ends.
+TEST(ImageTexelBufferExec, SamplerBufferIsAUniformTexelBuffer) {
+  const char *Src = R"(#version 450
+    layout(local_size_x = 8) in;
+    layout(set = 0, binding = 0) uniform samplerBuffer Tb;
+    layout(set = 0, binding = 1) buffer Out { vec4 v[8]; } o;
+    void main() {
+      int i = int(gl_LocalInvocationIndex);
+      o.v[i] = texelFetch(Tb, i - 2);   // -2, -1 and 5.. are outside
+    })";
+  for (unsigned W : {1u, 8u}) {
+    auto S = compile(Src, W);
+    ASSERT_TRUE(S);
+    ASSERT_EQ(S->info().Bindings.size(), 2u);
+    const ComputeInfo::Binding &Bd = S->info().Bindings[0].Binding == 0
+                                         ? S->info().Bindings[0]
+                                         : S->info().Bindings[1];
+    EXPECT_EQ(Bd.Kind, ComputeInfo::DescriptorKind::UniformTexelBuffer);
+    ImageDesc D;
+    D.Fmt = Format::R32_SFLOAT;
+    D.ViewType = S2L_VIEW_BUFFER;
+    D.Width = 3;
+    auto Tb = Image::create(D);
+    ASSERT_TRUE(Tb.ok()) << Tb.status().message();
+    for (uint32_t X = 0; X < 3; ++X) {
+      float V = 10.0f + float(X);
+      std::memcpy(Tb->texelAddress(0, X, 0, 0), &V, 4);
+    }
+    float Out[8][4];
+    DispatchResources R;
+    R.bindImage(0, 0, &Tb->descriptor());
+    R.bind(0, 1, Out, sizeof(Out));
+    Status St = S->dispatch({1, 1, 1}, R, 1);
+    ASSERT_TRUE(St.ok()) << St.message();
+    for (int I = 0; I < 8; ++I) {
+      int X = I - 2;
+      bool In = X >= 0 && X < 3;
+      EXPECT_EQ(Out[I][0], In ? 10.0f + float(X) : 0.0f) << "W " << W << ", " << I;
+      EXPECT_EQ(Out[I][1], 0.0f);
+      EXPECT_EQ(Out[I][3], 1.0f) << "alpha of R32_SFLOAT, in range or not";
+    }
+  }
+}
+
 // Implicit LOD in a fragment shader: texture() takes the level from the
 // coordinate's derivatives over each 2x2 quad. Quad q steps uv by 2^q
 // texels per pixel in x and y, so lambda = q exactly and the nearest

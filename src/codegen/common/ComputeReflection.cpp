@@ -124,7 +124,11 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
         Bd.MinSize = sizeof(s2l_sampler);
       } else if (IT) {
         bool Storage = IT->ImageSampled == 2;
-        Bd.Kind = ET.Kind == TypeKind::SampledImage ? Kind::CombinedImageSampler
+        // A sampled image of a buffer (GLSL samplerBuffer) is a uniform
+        // texel buffer in Vulkan: no sampler in its descriptor.
+        Bd.Kind = IT->ImageDim == 5 ? (Storage ? Kind::StorageTexelBuffer
+                                               : Kind::UniformTexelBuffer)
+                  : ET.Kind == TypeKind::SampledImage ? Kind::CombinedImageSampler
                   : IT->ImageDim == 6                ? Kind::InputAttachment
                   : IT->ImageDim == 5 ? (Storage ? Kind::StorageTexelBuffer
                                                  : Kind::UniformTexelBuffer)

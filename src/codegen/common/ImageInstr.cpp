@@ -470,10 +470,14 @@ Value *emitImageOpCall(IRBuilder<> &B, const ImageRuntime &RT,
 }
 
 void loadImageHandles(IRBuilder<> &B, Value *Data, TypeKind Kind,
-                      SmallVectorImpl<Value *> &Handles) {
+                      bool TexelBuffer, SmallVectorImpl<Value *> &Handles) {
   llvm::Type *Ptr = B.getPtrTy();
-  if (Kind != TypeKind::SampledImage) {
+  if (Kind != TypeKind::SampledImage || TexelBuffer) {
     Handles.push_back(Data);
+    // A sampled texel buffer (samplerBuffer) has an s2l_image descriptor,
+    // as Vulkan's uniform texel buffers do; its fetches take no sampler.
+    if (Kind == TypeKind::SampledImage)
+      Handles.push_back(ConstantPointerNull::get(B.getPtrTy()));
     return;
   }
   // s2l_combined_image_sampler {image, sampler}; an unbound one (null)

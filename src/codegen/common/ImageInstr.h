@@ -110,8 +110,10 @@ llvm::Value *emitImageOpCall(llvm::IRBuilder<> &B, const ImageRuntime &RT,
 /// The handles of a descriptor whose s2l_descriptor::data is \p Data: the
 /// pointer itself for an image or sampler, the two pointers behind it for
 /// a sampled image (s2l_combined_image_sampler; null data gives null
-/// handles). \p Kind is the variable's element type kind.
+/// handles). \p Kind is the variable's element type kind; \p TexelBuffer:
+/// a sampled image of Dim Buffer, whose descriptor is the image alone.
 void loadImageHandles(llvm::IRBuilder<> &B, llvm::Value *Data, TypeKind Kind,
+                      bool TexelBuffer,
                       llvm::SmallVectorImpl<llvm::Value *> &Handles);
 
 /// A pointer to a UniformConstant variable (an image, sampler or sampled

@@ -71,8 +71,10 @@ Value *InvocationEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
     failAt(I, toString(Data.takeError()));
     return ConstantPointerNull::get(B.getPtrTy());
   }
+  const spirv2llvm::Type *IT = imageTypeOf(M, Base.Var);
+  bool TexelBuffer = IT && IT->ImageDim == 5;
   SmallVector<Value *, 2> H;
-  loadImageHandles(B, *Data, *Kind, H);
+  loadImageHandles(B, *Data, *Kind, TexelBuffer, H);
   if (H.size() == 1)
     return H[0];
   Value *R = PoisonValue::get(StructType::get(Ctx, {B.getPtrTy(), B.getPtrTy()}));

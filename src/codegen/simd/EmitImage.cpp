@@ -82,9 +82,11 @@ LaneValue SimdEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
     return R;
   }
   TypeKind Kind = *KindOr;
+  const spirv2llvm::Type *IT = imageTypeOf(M, Base.Var);
+  bool TexelBuffer = IT && IT->ImageDim == 5;
   auto Handles = [&](Value *Data) {
     SmallVector<Value *, 2> H;
-    loadImageHandles(B, Data, Kind, H);
+    loadImageHandles(B, Data, Kind, TexelBuffer, H);
     for (Value *&X : H)
       X = B.CreatePtrToInt(X, I64);
     return H;
