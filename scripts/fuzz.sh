@@ -3,9 +3,11 @@
 #
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS  run time of each target (default 60)
-#   TARGET   validate | novalidate | amber (default: all, one after the
-#            other; amber: the AmberScript and VkScript parsers, seeded
-#            from tests/amber)
+#   TARGET   validate | novalidate | amber | image (default: all, one
+#            after the other; amber: the AmberScript and VkScript parsers,
+#            seeded from tests/amber; image: the image runtime,
+#            s2l_image_op, on images, samplers and operands made from the
+#            bytes)
 #
 # Builds the fuzz targets in their own build dir ($FUZZ_BUILD_DIR, default
 # build-fuzz; clang-19, -fsanitize=fuzzer,address,undefined), builds a seed
@@ -24,7 +26,7 @@ ROOT=$PWD
 SECONDS_PER_TARGET=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(validate novalidate amber)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(validate novalidate amber image)
 BUILD=${FUZZ_BUILD_DIR:-build-fuzz}
 JOBS=${JOBS:-2}
 SHARED=${SHARED:-$ROOT/../shared}
@@ -93,7 +95,9 @@ for t in "${TARGETS[@]}"; do
     "$BUILD/bin/s2l-fuzz-$t" -max_total_time="$SECONDS_PER_TARGET" \
       -timeout=20 -rss_limit_mb=3072 -max_len=524288 -print_final_stats=1 \
       -artifact_prefix="$artifacts/" ${FUZZ_ARGS:-} \
-      "$corpus" "$([ "$t" = amber ] && echo "$AMBER_SEEDS" || echo "$SEEDS")" \
+      "$corpus" $(case "$t" in amber) echo "$AMBER_SEEDS" ;;
+                               image) ;; # built from bytes, no seeds
+                               *) echo "$SEEDS" ;; esac) \
       >"$log" 2>&1
   rc=$?
   set -e

@@ -43,6 +43,10 @@ LodResult selectLod(const s2l_image_operands &Ops, const s2l_sampler &Sampler,
     float MaxAniso = std::min(Sampler.max_anisotropy, MaxSamplerAnisotropy);
     if (MaxAniso > 1.0f && RhoMax > 0) {
       float Eta = RhoMin > 0 ? std::min(RhoMax / RhoMin, MaxAniso) : MaxAniso;
+      // Infinite or NaN derivatives (the shader's values) make Eta NaN:
+      // one probe, never a float-to-int conversion of NaN.
+      if (!(Eta >= 1.0f))
+        Eta = 1.0f;
       R.Probes = uint32_t(std::ceil(Eta));
       LambdaBase = std::log2(RhoMax / Eta);
     } else {
@@ -63,6 +67,9 @@ LodResult selectLod(const s2l_image_operands &Ops, const s2l_sampler &Sampler,
     Lambda = LodMax;
   if (Lambda < LodMin || std::isnan(Lambda))
     Lambda = LodMin;
+  // A NaN lod clamp in the sampler (the embedder's) leaves Lambda NaN.
+  if (std::isnan(Lambda))
+    Lambda = 0;
   R.Lambda = Lambda;
   R.Magnify = Lambda <= 0;
   float Q = float(std::max<uint32_t>(Levels, 1) - 1);

@@ -448,3 +448,37 @@ TEST(ImageSamplerFilter, LinearDoesNotBlendLayers) {
 }
 
 } // namespace
+
+// Fuzz finding (s2l-fuzz-image, seed 1): infinite gradients with
+// anisotropy made the probe count ceil(NaN) and a NaN lod clamp of the
+// sampler left the level NaN, both converted to integers (undefined). Now
+// infinite derivatives take one probe at the coarsest level the clamps
+// allow, and a NaN clamp gives level 0.
+TEST(ImageSamplerFilter, NonFiniteLodInputsPickDefinedLevels) {
+  Image I = makeImage({Format::R32_SFLOAT, S2L_VIEW_2D, 4, 4, 1, 1, 3});
+  fillFloat(I, [](uint32_t L, uint32_t, uint32_t, uint32_t) {
+    return Float4{float(L + 1), 0, 0, 1};
+  });
+  s2l_sampler S = makeSampler(Nearest);
+  S.max_anisotropy = 16;
+  s2l_image_operands O = sampleOps(Dim2D, 0.5f, 0.5f);
+  O.flags |= S2L_IMAGE_HAS_GRAD;
+  const float Inf = std::numeric_limits<float>::infinity();
+  O.grad_x[0] = O.grad_x[1] = Inf;
+  O.grad_y[0] = O.grad_y[1] = Inf;
+  EXPECT_EQ(runFloat(O, I, &S)[0], 3.0f); // the last of 3 levels
+  S.max_lod = 1;
+  EXPECT_EQ(runFloat(O, I, &S)[0], 2.0f);
+  s2l_sampler NanClamp = makeSampler(Nearest);
+  NanClamp.min_lod = std::numeric_limits<float>::quiet_NaN();
+  NanClamp.max_lod = std::numeric_limits<float>::quiet_NaN();
+  // NaN clamps leave a finite lod alone (no comparison holds)...
+  EXPECT_EQ(runFloat(withLod(sampleOps(Dim2D, 0.5f, 0.5f), 2.0f), I,
+                     &NanClamp)[0],
+            3.0f);
+  // ...and a NaN lod, which falls back to the (NaN) minimum, reads level 0.
+  EXPECT_EQ(runFloat(withLod(sampleOps(Dim2D, 0.5f, 0.5f),
+                             std::numeric_limits<float>::quiet_NaN()),
+                     I, &NanClamp)[0],
+            1.0f);
+}
