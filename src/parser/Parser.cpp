@@ -919,6 +919,7 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::UniformTexelBufferArrayNonUniformIndexing:
   case Capability::StorageTexelBufferArrayNonUniformIndexing:
   case Capability::SparseResidency:
+  case Capability::ImageCubeArray:
   // Capabilities whose only effect is built-in variables, decorations or
   // execution modes: such built-ins are interface variables the caller
   // fills or reads (docs/abi.md), like FragCoord.

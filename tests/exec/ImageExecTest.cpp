@@ -446,6 +446,54 @@ TEST(ImageTexelBufferExec, SamplerBufferIsAUniformTexelBuffer) {
   }
 }
 
+// Integer coordinates of cube images are (x, y, 6 * layer + face), three
+// components whether the cube is arrayed or not.
+TEST(ImageCubeExec, CubeArrayLoadsTakeTheLayerFace) {
+  const char *Src = R"(#version 450
+    layout(local_size_x = 12) in;
+    layout(set = 0, binding = 0, r32f) uniform readonly imageCubeArray C;
+    layout(set = 0, binding = 1, r32f) uniform readonly imageCube One;
+    layout(set = 0, binding = 2) buffer Out { float a[12]; float b[12]; } o;
+    void main() {
+      int i = int(gl_LocalInvocationIndex);
+      o.a[i] = imageLoad(C, ivec3(1, 0, i)).x;
+      o.b[i] = imageLoad(One, ivec3(0, 1, i)).x;  // faces 6.. are outside
+    })";
+  for (unsigned W : {1u, 8u}) {
+    auto S = compile(Src, W);
+    ASSERT_TRUE(S);
+    auto Make = [](uint32_t View, uint32_t Layers) {
+      ImageDesc D;
+      D.Fmt = Format::R32_SFLOAT;
+      D.ViewType = View;
+      D.Width = D.Height = 2;
+      D.Layers = Layers;
+      auto I = Image::create(D);
+      EXPECT_TRUE(I.ok()) << I.status().message();
+      for (uint32_t L = 0; L < Layers; ++L)
+        for (uint32_t Y = 0; Y < 2; ++Y)
+          for (uint32_t X = 0; X < 2; ++X) {
+            float V = float(100 * L + 10 * Y + X);
+            std::memcpy(I->texelAddress(0, X, Y, L), &V, 4);
+          }
+      return std::move(*I);
+    };
+    Image C = Make(S2L_VIEW_CUBE_ARRAY, 12), One = Make(S2L_VIEW_CUBE, 6);
+    float Out[24];
+    DispatchResources R;
+    R.bindImage(0, 0, &C.descriptor());
+    R.bindImage(0, 1, &One.descriptor());
+    R.bind(0, 2, Out, sizeof(Out));
+    Status St = S->dispatch({1, 1, 1}, R, 1);
+    ASSERT_TRUE(St.ok()) << St.message();
+    for (int I = 0; I < 12; ++I) {
+      EXPECT_EQ(Out[I], float(100 * I + 1)) << "W " << W << ", a " << I;
+      EXPECT_EQ(Out[12 + I], I < 6 ? float(100 * I + 10) : 0.0f)
+          << "W " << W << ", b " << I;
+    }
+  }
+}
+
 // Implicit LOD in a fragment shader: texture() takes the level from the
 // coordinate's derivatives over each 2x2 quad. Quad q steps uv by 2^q
 // texels per pixel in x and y, so lambda = q exactly and the nearest

@@ -80,8 +80,8 @@ const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id) {
 Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
   using spv::Op;
   ImageInstr D;
-  std::string Name = opName(I.Opcode);
-  auto Bad = [&](const Twine &Msg) { return makeError(Name + ": " + Msg); };
+  // Messages go through failAt, which names the instruction already.
+  auto Bad = [&](const Twine &Msg) { return makeError(Msg); };
   size_t N = I.Operands.size();
   // Fixed operands, then the optional image operand mask.
   size_t Fixed = 2;
@@ -209,6 +209,12 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
     D.Coord = I.Operands[1];
     unsigned Have = componentCount(M, M.typeOf(D.Coord));
     D.CoordComps = dimCoords(D.Dim) + (D.Arrayed ? 1 : 0);
+    // Integer coordinates of a cube (arrayed or not) are x, y and the
+    // layer-face 6 * layer + face.
+    bool IntCoord = D.Op == S2L_IMAGE_OP_FETCH || D.Op == S2L_IMAGE_OP_READ ||
+                    D.Op == S2L_IMAGE_OP_WRITE;
+    if (IntCoord && D.Dim == 3)
+      D.CoordComps = 3;
     if (D.Op == S2L_IMAGE_OP_QUERY_LOD)
       D.CoordComps = dimCoords(D.Dim);
     if (D.Proj)
