@@ -42,7 +42,8 @@ std::optional<Format> texelFormat(const BufferFormat &F) {
     const Component &C = F.Components[K];
     if (C.Padding || C.Kind != C0.Kind || C.Bits != C0.Bits)
       return std::nullopt;
-    Name += std::string(1, "RGBA"[K]) + std::to_string(C.Bits);
+    Name += "RGBA"[K];
+    Name += std::to_string(C.Bits);
   }
   Name += C0.Kind == NumKind::Int    ? "_SINT"
           : C0.Kind == NumKind::UInt ? "_UINT"
