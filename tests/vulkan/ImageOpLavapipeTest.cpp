@@ -141,7 +141,8 @@ Reference writeRef(uint32_t Dim, bool Arrayed, uint32_t Kind, unsigned Coords) {
     std::memcpy(O.value, F.data(), 16);
     if (Kind != S2L_IMAGE_FLOAT) // the integer values ride in I's 4th lane
       for (int C = 0; C < 4; ++C)
-        O.value[C] = uint32_t(I[3] * (C + 1) + C);
+        // In uint32: GLSL's int arithmetic wraps, C++'s int would overflow.
+        O.value[C] = uint32_t(I[3]) * uint32_t(C + 1) + uint32_t(C);
     s2l_image_op(&O, &Img, nullptr, Out);
   };
 }
