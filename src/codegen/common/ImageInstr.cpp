@@ -207,7 +207,8 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
                  D.Op <= S2L_IMAGE_OP_QUERY_SAMPLES;
   if (!IsQuery) {
     D.Coord = I.Operands[1];
-    unsigned Have = componentCount(M, M.typeOf(D.Coord));
+    const spirv2llvm::Type *CT = M.findType(M.typeOf(D.Coord).value());
+    unsigned Have = !CT ? 0 : CT->Kind == TypeKind::Vector ? CT->Count : 1;
     D.CoordComps = dimCoords(D.Dim) + (D.Arrayed ? 1 : 0);
     // Integer coordinates of a cube (arrayed or not) are x, y and the
     // layer-face 6 * layer + face.
@@ -333,6 +334,72 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
   }
   if (D.Lod || (D.Flags & S2L_IMAGE_HAS_GRAD))
     D.ImplicitLod = false;
+
+  // Operand types: the back ends read 32-bit scalars of the right kind
+  // from each (unvalidated input can name anything).
+  enum class Want { Float, Int, Any };
+  auto Check = [&](uint32_t Id, Want K, unsigned MinComps,
+                   const char *What) -> Error {
+    if (!Id)
+      return Error::success();
+    const spirv2llvm::Type *T = M.findType(M.typeOf(Id).value());
+    const spirv2llvm::Type *S =
+        T && T->Kind == TypeKind::Vector ? M.findType(T->Element.value()) : T;
+    unsigned N = T && T->Kind == TypeKind::Vector ? T->Count : 1;
+    bool KindOk = S && S->Width == 32 &&
+                  (K == Want::Float   ? S->Kind == TypeKind::Float
+                   : K == Want::Int   ? S->Kind == TypeKind::Int
+                                      : S->Kind == TypeKind::Float ||
+                                            S->Kind == TypeKind::Int);
+    if (!KindOk || N < MinComps)
+      return Bad(Twine("the ") + What + " operand " + M.friendlyName(Id) +
+                 " must be " +
+                 (K == Want::Float ? "a 32-bit float"
+                  : K == Want::Int ? "a 32-bit integer"
+                                   : "a 32-bit number") +
+                 (MinComps > 1 ? " vector of " + Twine(MinComps) + " or more"
+                               : Twine("")));
+    return Error::success();
+  };
+  bool IntCoords = D.Op == S2L_IMAGE_OP_FETCH || D.Op == S2L_IMAGE_OP_READ ||
+                   D.Op == S2L_IMAGE_OP_WRITE;
+  unsigned Offsets = D.Dim == 2 ? 3 : D.Dim == 0 || D.Dim == 5 ? 1 : 2;
+  struct OperandRule {
+    uint32_t Id;
+    Want K;
+    unsigned MinComps;
+    const char *What;
+  } Rules[] = {
+      {D.Coord, IntCoords ? Want::Int : Want::Float,
+       D.CoordComps + (D.Proj ? 1u : 0u), "coordinate"},
+      {D.Dref, Want::Float, 1, "Dref"},
+      {D.Bias, Want::Float, 1, "Bias"},
+      {D.Lod, D.IntLod ? Want::Int : Want::Float, 1, "Lod"},
+      {D.GradX, Want::Float, D.GradComps, "Grad"},
+      {D.GradY, Want::Float, D.GradComps, "Grad"},
+      {D.Offset, Want::Int, Offsets, "Offset"},
+      {D.Sample, Want::Int, 1, "Sample"},
+      {D.MinLod, Want::Float, 1, "MinLod"},
+      {D.Texel, Want::Any, 1, "Texel"},
+  };
+  for (const OperandRule &R : Rules)
+    if (Error E = Check(R.Id, R.K, R.MinComps, R.What))
+      return std::move(E);
+  if (D.Offsets) {
+    // ConstOffsets: an array of 4 two-component integer vectors.
+    const spirv2llvm::Type *T = M.findType(M.typeOf(D.Offsets).value());
+    const spirv2llvm::Type *E =
+        T && T->Kind == TypeKind::Array ? M.findType(T->Element.value())
+                                        : nullptr;
+    const spirv2llvm::Type *S =
+        E && E->Kind == TypeKind::Vector ? M.findType(E->Element.value())
+                                         : nullptr;
+    if (!T || T->Count != 4 || !E || E->Count != 2 || !S ||
+        S->Kind != TypeKind::Int || S->Width != 32)
+      return Bad("the ConstOffsets operand " + M.friendlyName(D.Offsets) +
+                 " must be an array of 4 two-component 32-bit integer "
+                 "vectors");
+  }
 
   // The result.
   if (!D.Write) {

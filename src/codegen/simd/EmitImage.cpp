@@ -224,6 +224,14 @@ bool SimdEmitter::emitImage(const Instruction &I) {
   LaneValue Handle = get(D.Image);
   LaneValue Coord = D.Coord ? get(D.Coord) : LaneValue();
   LaneValue Dref = D.Dref ? get(D.Dref) : LaneValue();
+  // The values must have the components their types promise (decode
+  // checked the types); anything else is malformed input.
+  if (Handle.Comps.size() < (D.HasSampler ? 2u : 1u) ||
+      Coord.Comps.size() < D.CoordComps + (D.Proj ? 1u : 0u) ||
+      (D.Dref && Dref.Comps.empty())) {
+    failAt(I, "malformed image operands");
+    return true;
+  }
   // Proj: the coordinates (and Dref) divided by q, the component after
   // them.
   if (D.Proj) {
