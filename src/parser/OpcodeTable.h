@@ -83,6 +83,7 @@ enum class OperandShape : uint8_t {
   IntCompare,       ///< boolean result; two integer operands of one width
   FloatCompare,     ///< boolean result; two float operands of one width
   FloatTest,        ///< boolean result; one float operand (isnan, isinf)
+  BoolReduce,       ///< boolean scalar result; one boolean vector (any, all)
   FloatToInt,       ///< conversions: one operand, same component count
   IntToFloat,
   IntToInt,

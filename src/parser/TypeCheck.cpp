@@ -387,6 +387,20 @@ Error TypeChecker::checkShape(const Instruction &I, const Type *R) {
     if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar or vector"))
       return E;
     return expectLike(I, 0, TypeKind::Float, R, /*AnyWidth=*/true);
+  case OperandShape::BoolReduce: {
+    if (Error E = NeedOperands(1))
+      return E;
+    if (!R || R->Kind != TypeKind::Bool)
+      return errorAt(I, "result type " +
+                            (I.ResultType ? name(I.ResultType.value())
+                                          : std::string("(none)")) +
+                            " is not a boolean scalar");
+    const Type *T = typeOfValue(I.Operands[0]);
+    if (!isScalarOrVectorOf(T, TypeKind::Bool))
+      return errorAt(I, "operand " + name(I.Operands[0]) +
+                            " is not a boolean vector");
+    return Error::success();
+  }
   case OperandShape::FloatToInt:
     return Convert(TypeKind::Float, TypeKind::Int,
                    "an integer scalar or vector");

@@ -23,7 +23,7 @@ FORMS = ["None", "Convert", "Quantize", "Unary", "Binary", "Shift",
 KINDS = ["Other", "Bool", "Int", "Float"]
 SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
-          "FloatCompare", "FloatTest", "FloatToInt", "IntToFloat", "IntToInt",
+          "FloatCompare", "FloatTest", "BoolReduce", "FloatToInt", "IntToFloat", "IntToInt",
           "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
