@@ -961,3 +961,44 @@ TEST(DiagnosticsFuzzFindings, AnyOfAnIntegerVector) {
         << Msg;
   }
 }
+
+// GLSL.std.450 Distance of a double and a dvec2 (novalidate, seed 1,
+// session 14): the one-invocation back end emitted `fsub double, <2 x
+// double>`, IR that does not verify. Both back ends now refuse it.
+TEST(DiagnosticsFuzzFindings, DistanceOfDifferentTypes) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpCapability Float64
+          %1 = OpExtInstImport "GLSL.std.450"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+     %double = OpTypeFloat 64
+   %v2double = OpTypeVector %double 2
+        %one = OpConstant %double 1
+        %vec = OpConstantComposite %v2double %one %one
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %d = OpExtInst %double %1 Distance %one %vec
+               OpReturn
+               OpFunctionEnd
+)";
+  for (spirv2llvm::Backend Bk :
+       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
+    spirv2llvm::TranslateOptions Opts;
+    Opts.Kind = spirv2llvm::InputKind::Assembly;
+    Opts.Validate = false;
+    Opts.Backend = Bk;
+    auto T = spirv2llvm::translateBytes(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Asm),
+                                std::strlen(Asm)),
+        "distance.spvasm", Opts);
+    ASSERT_FALSE(!!T);
+    std::string Msg = llvm::toString(T.takeError());
+    EXPECT_NE(Msg.find("GLSL.std.450 Distance: operand"), std::string::npos)
+        << Msg;
+    EXPECT_EQ(Msg.find("internal error"), std::string::npos) << Msg;
+  }
+}

@@ -563,6 +563,14 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     if (!Need(Inst == GLSLstd450Length ? 1 : 2))
       return false;
     Value *X = Args[0];
+    // Unvalidated input: operands of one float type, a scalar result of
+    // their component type (as the SIMD back end checks).
+    if (!X->getType()->isFPOrFPVectorTy() ||
+        (Inst == GLSLstd450Distance && Args[1]->getType() != X->getType()) ||
+        RT != X->getType()->getScalarType()) {
+      failAt(I, What + ": operands and result have different types");
+      return false;
+    }
     if (Inst == GLSLstd450Distance)
       X = B.CreateFSub(X, Args[1]);
     // A scalar's length is exact; the vector formula would overflow.
@@ -575,6 +583,10 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     if (!Need(1))
       return false;
     Value *X = Args[0];
+    if (!X->getType()->isFPOrFPVectorTy() || X->getType() != RT) {
+      failAt(I, What + ": operand and result have different types");
+      return false;
+    }
     Value *Len = isa<FixedVectorType>(X->getType())
                      ? MB.unary(Intrinsic::sqrt, dot(B, X, X))
                      : MB.unary(Intrinsic::fabs, X);
