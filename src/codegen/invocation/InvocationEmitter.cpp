@@ -519,15 +519,29 @@ Expected<CodegenResult> InvocationEmitter::run() {
     FunctionAnalysisManager FAM;
     PassBuilder PB;
     PB.registerFunctionAnalyses(FAM);
-    FunctionPassManager FPM;
+    FunctionPassManager FPM, Large;
     FPM.addPass(SROAPass(SROAOptions::PreserveCFG));
     // Folds extractvalue(insertvalue ...) left by whole-struct loads whose
     // members are used one by one.
     FPM.addPass(InstSimplifyPass());
     FPM.addPass(DCEPass());
-    for (llvm::Function &Fun : *LM)
-      if (!Fun.isDeclaration())
-        FPM.run(Fun, FAM);
+    Large.addPass(InstSimplifyPass());
+    Large.addPass(DCEPass());
+    // Whole-aggregate copies of large variables become one load and store
+    // per element under SROA, and promoting tens of thousands of them
+    // took 14 s on a 2 KiB module (a fuzz finding): functions whose
+    // variables hold more than 16 KiB keep them in memory (the JIT's own
+    // pipeline still optimizes them).
+    const DataLayout &DL = LM->getDataLayout();
+    for (llvm::Function &Fun : *LM) {
+      if (Fun.isDeclaration())
+        continue;
+      uint64_t Bytes = 0;
+      for (llvm::Instruction &Inst : Fun.getEntryBlock())
+        if (auto *AI = dyn_cast<AllocaInst>(&Inst))
+          Bytes += DL.getTypeAllocSize(AI->getAllocatedType());
+      (Bytes > 16 * 1024 ? Large : FPM).run(Fun, FAM);
+    }
   }
 
   return finishModule(std::move(LM), EP, Opts, std::move(Layout), Compute);
