@@ -1002,3 +1002,45 @@ TEST(DiagnosticsFuzzFindings, DistanceOfDifferentTypes) {
     EXPECT_EQ(Msg.find("internal error"), std::string::npos) << Msg;
   }
 }
+
+// OpSampledImage with a boolean result made of an integer (novalidate,
+// seed 1, session 14): its "handle" became a branch condition of the wrong
+// type, IR that does not verify. The handle instructions check their types.
+TEST(DiagnosticsFuzzFindings, SampledImageOfWrongTypes) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_8 = OpConstant %uint 8
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %c = OpSampledImage %bool %uint_8 %uint_8
+               OpSelectionMerge %end None
+               OpBranchConditional %c %end %end
+        %end = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  for (spirv2llvm::Backend Bk :
+       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
+    spirv2llvm::TranslateOptions Opts;
+    Opts.Kind = spirv2llvm::InputKind::Assembly;
+    Opts.Validate = false;
+    Opts.Backend = Bk;
+    auto T = spirv2llvm::translateBytes(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Asm),
+                                std::strlen(Asm)),
+        "sampled.spvasm", Opts);
+    ASSERT_FALSE(!!T);
+    std::string Msg = llvm::toString(T.takeError());
+    EXPECT_NE(Msg.find("OpSampledImage: operands or result are not a sampled "
+                       "image"),
+              std::string::npos)
+        << Msg;
+  }
+}

@@ -638,4 +638,42 @@ Expected<Value *> opaqueElementData(IRBuilder<> &B, const Module &M,
       .Data;
 }
 
+Error checkImageHandleOp(const Module &M, const Instruction &I) {
+  auto KindOf = [&](uint32_t TypeId) {
+    const spirv2llvm::Type *T = M.findType(TypeId);
+    return T ? T->Kind : TypeKind::Unsupported;
+  };
+  auto ValueKind = [&](size_t K) {
+    return K < I.Operands.size() ? KindOf(M.typeOf(I.Operands[K]).value())
+                                 : TypeKind::Unsupported;
+  };
+  TypeKind R = KindOf(I.ResultType.value());
+  auto Want = [&](bool Ok, const char *What) -> Error {
+    if (Ok)
+      return Error::success();
+    return makeError(Twine("operands or result are not ") + What);
+  };
+  switch (I.Opcode) {
+  case spv::Op::OpSampledImage:
+    return Want(R == TypeKind::SampledImage &&
+                    ValueKind(0) == TypeKind::Image &&
+                    ValueKind(1) == TypeKind::Sampler,
+                "a sampled image made of an image and a sampler");
+  case spv::Op::OpImage:
+    return Want(R == TypeKind::Image && ValueKind(0) == TypeKind::SampledImage,
+                "an image taken from a sampled image");
+  case spv::Op::OpImageSparseTexelsResident:
+    return Want(R == TypeKind::Bool && ValueKind(0) == TypeKind::Int,
+                "a boolean from an integer residency code");
+  case spv::Op::OpImageTexelPointer:
+    return Want(R == TypeKind::Pointer && I.Operands.size() >= 3 &&
+                    (ValueKind(1) == TypeKind::Int ||
+                     ValueKind(1) == TypeKind::Vector) &&
+                    ValueKind(2) == TypeKind::Int,
+                "a texel pointer from integer coordinates");
+  default:
+    return Error::success();
+  }
+}
+
 } // namespace spirv2llvm

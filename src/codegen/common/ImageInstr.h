@@ -73,6 +73,11 @@ struct ImageInstr {
 llvm::Expected<ImageInstr> decodeImageInstr(const Module &M,
                                             const Instruction &I);
 
+/// The operand and result types of OpSampledImage, OpImage,
+/// OpImageSparseTexelsResident and OpImageTexelPointer (unvalidated input
+/// can name anything); success for other opcodes.
+llvm::Error checkImageHandleOp(const Module &M, const Instruction &I);
+
 /// The image type an image, sampled image or pointer-to-image id has, or
 /// null.
 const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id);

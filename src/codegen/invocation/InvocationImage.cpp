@@ -85,6 +85,10 @@ Value *InvocationEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
 bool InvocationEmitter::emitImage(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
+  if (Error E = checkImageHandleOp(M, I)) {
+    failAt(I, toString(std::move(E)));
+    return true;
+  }
   switch (I.Opcode) {
   case Op::OpSampledImage: {
     Value *R = PoisonValue::get(typeOf(I.ResultType));

@@ -172,6 +172,10 @@ Value *laneOf(IRBuilder<> &B, const LaneValue &V, size_t C, Value *Lane) {
 bool SimdEmitter::emitImage(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
+  if (Error E = checkImageHandleOp(M, I)) {
+    failAt(I, toString(std::move(E)));
+    return true;
+  }
   switch (I.Opcode) {
   case Op::OpSampledImage: {
     LaneValue Im = get(I.Operands[0]), Sm = get(I.Operands[1]);
