@@ -3,7 +3,7 @@
 # with a one-line purpose; it links only the layers below it.
 #
 #   support -> image -> parser -> frontend -> cfg -> uniformity -> codegen
-#   -> passes -> target -> translate -> runtime -> capi -> amber
+#   -> passes -> target -> translate -> runtime -> graphics -> capi -> amber
 #   -> (tools/spirv2llvm)
 #
 # The order is also in tests/layering/check_layers.py, which fails when a
@@ -112,18 +112,24 @@ s2l_library(s2l_runtime runtime s2l_target s2l_image Threads::Threads)
 target_compile_definitions(s2l_runtime PRIVATE
   SPIRV2LLVM_VERSION="${PROJECT_VERSION}")
 
-# capi: the C API (include/spirv2llvm-c), over translate and runtime.
-s2l_library(s2l_capi capi s2l_translate s2l_runtime)
+# graphics: the software rasterizer (Graphics.h), a client of translate
+# (it compiles its pipelines' shaders) and runtime.
+s2l_library(s2l_graphics graphics s2l_translate s2l_runtime)
+
+# capi: the C API (include/spirv2llvm-c), over translate, runtime and
+# graphics.
+s2l_library(s2l_capi capi s2l_translate s2l_runtime s2l_graphics)
 
 # amber: Amber scripts (spirv2llvm amber), a client of translate and
 # runtime.
-s2l_library(s2l_amber amber s2l_translate s2l_runtime)
+s2l_library(s2l_amber amber s2l_translate s2l_runtime s2l_graphics)
 
 # The installable shared library: every layer up to the C API (the image
 # layer too, so that the installed ImageFormat.h and PngImage.h work),
 # third-party static libraries inside with their symbols hidden.
 set(s2l_shared_layers s2l_image s2l_parser s2l_frontend s2l_cfg s2l_uniformity
-    s2l_codegen s2l_passes s2l_target s2l_translate s2l_runtime s2l_capi)
+    s2l_codegen s2l_passes s2l_target s2l_translate s2l_runtime s2l_graphics
+    s2l_capi)
 set(s2l_shared_objects)
 foreach(l ${s2l_shared_layers})
   list(APPEND s2l_shared_objects $<TARGET_OBJECTS:${l}>)

@@ -32,8 +32,8 @@ LAYERS = [
     ("target", "s2l_target"),
     ("api", "s2l_translate"),
     ("runtime", "s2l_runtime"),
-    ("capi", "s2l_capi"),
     ("graphics", "s2l_graphics"),
+    ("capi", "s2l_capi"),
     ("amber", "s2l_amber"),
     ("cli", "s2l_cli"),
 ]
