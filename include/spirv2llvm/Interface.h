@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -46,6 +47,9 @@ struct InterfaceVariable {
   /// Per scalar component: its type and the byte offset of lane 0.
   std::vector<ScalarType> Components;
   std::vector<uint32_t> ComponentOffsets;
+  /// A block whose members are built-ins (gl_PerVertex): for each such
+  /// member, the index of its first component and its spv::BuiltIn.
+  std::vector<std::pair<uint32_t, int32_t>> MemberBuiltIns;
 };
 
 struct InterfaceLayout {
@@ -103,6 +107,12 @@ struct ComputeInfo {
   /// Bytes of Workgroup memory per workgroup.
   uint32_t WorkgroupMemorySize = 0;
   bool HasBarriers = false;
+  /// Fragment shaders: the EarlyFragmentTests execution mode, and whether
+  /// any instruction can end or demote an invocation (OpKill,
+  /// OpTerminateInvocation, OpDemoteToHelperInvocation): what decides
+  /// whether a rasterizer may test depth before shading.
+  bool EarlyFragmentTests = false;
+  bool CanDiscard = false;
 };
 
 } // namespace spirv2llvm
