@@ -21,6 +21,8 @@ static_assert(sizeof(ComputeInfo) == 56,
               "ComputeInfo changed: update CacheEntry.cpp");
 static_assert(sizeof(ScalarType) == 8,
               "ScalarType changed: update CacheEntry.cpp");
+static_assert(sizeof(LocationSlot) == 8,
+              "LocationSlot changed: update CacheEntry.cpp");
 
 namespace {
 
@@ -97,6 +99,11 @@ void writeVariable(Writer &W, const InterfaceVariable &V) {
   W.u32(uint32_t(V.ComponentOffsets.size()));
   for (uint32_t O : V.ComponentOffsets)
     W.u32(O);
+  W.u32(uint32_t(V.ComponentLocations.size()));
+  for (const LocationSlot &S : V.ComponentLocations) {
+    W.u32(S.Location);
+    W.u32(S.Component);
+  }
 }
 
 void readVariable(Reader &R, InterfaceVariable &V) {
@@ -116,6 +123,11 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   V.ComponentOffsets.resize(R.count(4));
   for (uint32_t &O : V.ComponentOffsets)
     O = R.u32();
+  V.ComponentLocations.resize(R.count(8));
+  for (LocationSlot &S : V.ComponentLocations) {
+    S.Location = R.u32();
+    S.Component = R.u32();
+  }
 }
 
 } // namespace
