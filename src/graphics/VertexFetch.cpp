@@ -248,14 +248,21 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
       // The second location of a three- or four-component 64-bit
       // attribute: its components 2 and 3.
       if (Index < 0 && T.Bits == 64 && S.Location > 0 &&
-          S.Location - 1 < ByLocation.size()) {
+          S.Location - 1 < ByLocation.size() &&
+          ByLocation[S.Location - 1] >= 0) {
         int Prev = ByLocation[S.Location - 1];
-        if (Prev >= 0) {
-          const FormatInfo &I = *formatInfo(All[Prev].Fmt);
-          if (is64BitFormat(I) && I.NumComponents > 2) {
-            Index = Prev;
-            Src += 2;
-          }
+        const FormatInfo &PI = *formatInfo(All[Prev].Fmt);
+        if (is64BitFormat(PI) && PI.NumComponents > 2) {
+          Index = Prev;
+          Src += 2;
+        } else if (is64BitFormat(PI)) {
+          return error(Where + ": no vertex attribute at this location (" +
+                       std::string(PI.Name) + " at location " +
+                       std::to_string(S.Location - 1) + " has " +
+                       std::to_string(PI.NumComponents) +
+                       (PI.NumComponents == 1 ? " component" : " components") +
+                       "; a three- or four-component format feeds both "
+                       "locations)");
         }
       }
       if (Index < 0)

@@ -97,6 +97,12 @@ void expectFloats(const std::vector<float> &Got,
         << What << " component " << I;
 }
 
+std::string createError(const GraphicsPipelineDesc &D,
+                        const InterfaceLayout &L) {
+  auto F = VertexFetcher::create(D, L);
+  return F.ok() ? "(no error)" : F.status().message();
+}
+
 // One attribute per format of interest, all in binding 0 (stride 64).
 const char *FormatsShader = R"(#version 450
 layout(location = 0) in vec4 unorm8;
@@ -352,13 +358,61 @@ TEST(VertexFetch, MatricesArraysAndComponents) {
   EXPECT_EQ(Blk.at<float>(*X, 0, 0), 6.0f);
 }
 
-// --- Errors ---------------------------------------------------------------
-
-std::string createError(const GraphicsPipelineDesc &D,
-                        const InterfaceLayout &L) {
+TEST(VertexFetch, SixtyFourBitFormats) {
+  // A dvec3 spans locations 0 and 1 and takes one three-component
+  // attribute, as does the dvec4 (its w, which Vulkan leaves undefined
+  // here, reads 1); a dvec2 from a one-component format gets y = 0.
+  const char *Shader = R"(#version 450
+    layout(location = 0) in dvec3 p;
+    layout(location = 2) in dvec4 q;
+    layout(location = 4) in dvec2 s;
+    void main() { gl_Position = vec4(p + q.xyz + q.w + s.x + s.y, 1); })";
+  InterfaceLayout L = reflectVertex(Shader);
+  GraphicsPipelineDesc D;
+  D.VertexBindings = {{0, 56, VertexInputRate::Vertex}};
+  D.VertexAttributes = {{0, 0, Format::R64G64B64_SFLOAT, 0},
+                        {2, 0, Format::R64G64B64_SFLOAT, 24},
+                        {4, 0, Format::R64_SFLOAT, 48}};
   auto F = VertexFetcher::create(D, L);
-  return F.ok() ? "(no error)" : F.status().message();
+  ASSERT_TRUE(F.ok()) << F.status().message();
+  EXPECT_EQ(F->pathAt(0), VertexFetcher::PathKind::Copy64);
+  Bytes B(2 * 56 - 8); // vertex 1's s is out of bounds
+  B.put<double>(0, {1.25, -2.5, 1e300, 4.0, 5.0, 6.0, 0.1});
+  B.put<double>(56, {7.0, 8.0, 9.0, 10.0, 11.0, 12.0});
+  DrawResources R;
+  R.VertexBuffers = {B.view()};
+  Block Blk(L);
+  const uint32_t Indices[] = {0, 1};
+  F->fetch(R, Indices, 2, 0, 0, Blk.In.data());
+  EXPECT_EQ(Blk.lane<double>(0, 0), (std::vector<double>{1.25, -2.5, 1e300}));
+  EXPECT_EQ(Blk.lane<double>(2, 0), (std::vector<double>{4.0, 5.0, 6.0, 1.0}));
+  EXPECT_EQ(Blk.lane<double>(4, 0), (std::vector<double>{0.1, 0.0}));
+  EXPECT_EQ(Blk.lane<double>(0, 1), (std::vector<double>{7.0, 8.0, 9.0}));
+  EXPECT_EQ(Blk.lane<double>(2, 1),
+            (std::vector<double>{10.0, 11.0, 12.0, 1.0}));
+  EXPECT_EQ(Blk.lane<double>(4, 1), (std::vector<double>{0.0, 0.0}));
+
+  // The second location of the dvec3 is taken by its attribute.
+  GraphicsPipelineDesc E = D;
+  E.VertexAttributes.push_back({1, 0, Format::R32_SFLOAT, 0});
+  EXPECT_EQ(createError(E, L),
+            "vertex attribute at location 1 overlaps the one at location 0 "
+            "(R64G64B64_SFLOAT takes two locations)");
+  E = D;
+  E.VertexAttributes[2].Fmt = Format::R64_UINT;
+  EXPECT_EQ(createError(E, L),
+            "vertex input location 4 (input 's'): format R64_UINT gives 64-bit "
+            "uint values, the input is 64-bit float");
+  // A two-component format does not reach the dvec4's second location.
+  E = D;
+  E.VertexAttributes[1].Fmt = Format::R64G64_SFLOAT;
+  EXPECT_EQ(createError(E, L),
+            "vertex input location 3 (input 'q'): no vertex attribute at this "
+            "location (R64G64_SFLOAT at location 2 has 2 components; a "
+            "three- or four-component format feeds both locations)");
 }
+
+// --- Errors ---------------------------------------------------------------
 
 TEST(VertexFetch, StateErrors) {
   InterfaceLayout L = reflectVertex(FormatsShader);
@@ -425,6 +479,11 @@ TEST(VertexFetch, StateErrors) {
     EXPECT_EQ(createError(E, L),
               "vertex input location 5 (input 'sint8'): format "
               "R8G8B8A8_SSCALED gives float values, the input is int");
+    E.VertexAttributes[5].Fmt = Format::R8G8B8A8_SINT;
+    E.VertexAttributes[8].Fmt = Format::R64G64_SFLOAT;
+    EXPECT_EQ(createError(E, L),
+              "vertex input location 8 (input 'float3'): format "
+              "R64G64_SFLOAT gives 64-bit float values, the input is float");
   }
 }
 
