@@ -15,6 +15,7 @@
 
 #include "parser/SpirvNames.h"
 
+#include <array>
 #include <bit>
 #include <cassert>
 #include <cstring>
@@ -100,6 +101,118 @@ bool isPlain32(const FormatInfo &I) {
       return false;
   }
   return I.Layout == LayoutKind::Bits;
+}
+
+/// The value of a missing component: 0, or 1 for the fourth (Vulkan
+/// "Conversion to RGBA": 1.0 or integer 1), as \p Bytes bytes of kind
+/// \p K into \p Out.
+void missingComponent(unsigned Src, ScalarKind K, unsigned Bytes,
+                      uint8_t *Out) {
+  std::memset(Out, 0, 8);
+  if (Src != 3)
+    return;
+  if (K == ScalarKind::Float) {
+    if (Bytes == 8) {
+      double One = 1.0;
+      std::memcpy(Out, &One, 8);
+    } else if (Bytes == 4) {
+      float One = 1.0f;
+      std::memcpy(Out, &One, 4);
+    } else {
+      uint16_t One = floatToHalf(1.0f);
+      std::memcpy(Out, &One, 2);
+    }
+    return;
+  }
+  // Integer 1 of any width: little-endian, as the input block is host memory
+  // read as integers of Bytes bytes.
+  if (Bytes == 8) {
+    uint64_t One = 1;
+    std::memcpy(Out, &One, 8);
+  } else if (Bytes == 4) {
+    uint32_t One = 1;
+    std::memcpy(Out, &One, 4);
+  } else {
+    uint16_t One = 1;
+    std::memcpy(Out, &One, 2);
+  }
+}
+
+/// The RGBA slot (0-3) a colour component lands in.
+unsigned slotOf(ChannelKind C) {
+  switch (C) {
+  case ChannelKind::G:
+    return 1;
+  case ChannelKind::B:
+    return 2;
+  case ChannelKind::A:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+/// The component of \p I that lands in RGBA slot \p Slot, or -1.
+int componentAt(const FormatInfo &I, unsigned Slot) {
+  for (unsigned C = 0; C < I.NumComponents; ++C)
+    if (slotOf(I.Components[C].Channel) == Slot)
+      return int(C);
+  return -1;
+}
+
+/// The 256 values (float bits, or the integer) a byte of numeric kind
+/// \p K decodes to, or null for kinds without 8-bit formats. Filled by
+/// decodeTexel on the R8 format of the kind, so that the table path and
+/// the decoder agree bit for bit.
+const uint32_t *byteTable(NumericKind K) {
+  static const std::array<std::array<uint32_t, 256>, 9> Tables = [] {
+    std::array<std::array<uint32_t, 256>, 9> T{};
+    const std::pair<NumericKind, Format> Kinds[] = {
+        {NumericKind::UNorm, Format::R8_UNORM},
+        {NumericKind::SNorm, Format::R8_SNORM},
+        {NumericKind::UScaled, Format::R8_USCALED},
+        {NumericKind::SScaled, Format::R8_SSCALED},
+        {NumericKind::UInt, Format::R8_UINT},
+        {NumericKind::SInt, Format::R8_SINT},
+        {NumericKind::SRGB, Format::R8_SRGB}};
+    for (auto [Kind, Fmt] : Kinds)
+      for (unsigned B = 0; B < 256; ++B) {
+        uint8_t Byte = uint8_t(B);
+        uint32_t &Out = T[size_t(Kind)][B];
+        if (Kind == NumericKind::UInt) {
+          UInt4 V;
+          (void)decodeTexel(Fmt, &Byte, V);
+          Out = V[0];
+        } else if (Kind == NumericKind::SInt) {
+          Int4 V;
+          (void)decodeTexel(Fmt, &Byte, V);
+          Out = uint32_t(V[0]);
+        } else {
+          Float4 V;
+          (void)decodeTexel(Fmt, &Byte, V);
+          Out = std::bit_cast<uint32_t>(V[0]);
+        }
+      }
+    return T;
+  }();
+  switch (K) {
+  case NumericKind::SFloat:
+  case NumericKind::UFloat:
+    return nullptr;
+  default:
+    return Tables[size_t(K)].data();
+  }
+}
+
+/// Whether every component of \p I is a whole byte with a byte table.
+bool isBytes8(const FormatInfo &I) {
+  if (I.Layout != LayoutKind::Bits)
+    return false;
+  for (unsigned C = 0; C < I.NumComponents; ++C)
+    if (I.Components[C].Bits != 8 || I.Components[C].Offset % 8 != 0 ||
+        !byteTable(I.Components[C].Numeric))
+      return false;
+  return true;
 }
 
 Status error(std::string Message) {
@@ -281,18 +394,37 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
         return error(Where + ": component " + std::to_string(S.Component) +
                      " is read by two inputs");
       Used[S.Location] |= Bits;
-      A.Targets.push_back({V.ComponentOffsets[C], uint8_t(Src),
-                           uint8_t(T.bytes()), T.Kind});
+      Target Tg{V.ComponentOffsets[C], uint8_t(Src), uint8_t(T.bytes()),
+                T.Kind, componentAt(I, Src) >= 0, {}};
+      missingComponent(Src, T.Kind, T.bytes(), Tg.Missing);
+      A.Targets.push_back(Tg);
       // The plain copy needs 32-bit inputs.
       if (A.Path == PathKind::Copy32 && T.Bits != 32)
         A.Path = PathKind::Decode;
     }
   }
 
-  // Attributes the shader does not read are not fetched.
-  for (Attribute &A : All)
-    if (!A.Targets.empty())
-      F.Attributes.push_back(std::move(A));
+  // Attributes the shader does not read are not fetched; 8-bit formats
+  // read by 32-bit inputs take the table path.
+  for (Attribute &A : All) {
+    if (A.Targets.empty())
+      continue;
+    const FormatInfo &I = *formatInfo(A.Fmt);
+    bool Wide = false;
+    for (const Target &Tg : A.Targets)
+      Wide |= Tg.DstBytes != 4;
+    if (A.Path == PathKind::Decode && isBytes8(I) && !Wide) {
+      A.Path = PathKind::Bytes8;
+      for (Target &Tg : A.Targets) {
+        if (!Tg.Present)
+          continue;
+        const ComponentInfo &CI = I.Components[componentAt(I, Tg.Src)];
+        Tg.ByteOffset = uint8_t(CI.Offset / 8);
+        Tg.Table = byteTable(CI.Numeric);
+      }
+    }
+    F.Attributes.push_back(std::move(A));
+  }
   return F;
 }
 
@@ -316,38 +448,19 @@ VertexFetcher::pathAt(uint32_t Location) const {
 
 namespace {
 
-/// The value of a missing component: 0, or 1 for the fourth (Vulkan
-/// "Conversion to RGBA": 1.0 or integer 1), as \p Bytes bytes of kind
-/// \p K into \p Out.
-void missingComponent(unsigned Src, ScalarKind K, unsigned Bytes,
-                      uint8_t *Out) {
-  std::memset(Out, 0, 8);
-  if (Src != 3)
+/// A memcpy of 2, 4 or 8 bytes whose size the compiler sees (a plain
+/// memcpy of a run-time size is a library call per component).
+inline void copySmall(uint8_t *Dst, const uint8_t *Src, unsigned Bytes) {
+  switch (Bytes) {
+  case 2:
+    std::memcpy(Dst, Src, 2);
     return;
-  if (K == ScalarKind::Float) {
-    if (Bytes == 8) {
-      double One = 1.0;
-      std::memcpy(Out, &One, 8);
-    } else if (Bytes == 4) {
-      float One = 1.0f;
-      std::memcpy(Out, &One, 4);
-    } else {
-      uint16_t One = floatToHalf(1.0f);
-      std::memcpy(Out, &One, 2);
-    }
+  case 4:
+    std::memcpy(Dst, Src, 4);
     return;
-  }
-  // Integer 1 of any width: little-endian, as the input block is host memory
-  // read as integers of Bytes bytes.
-  if (Bytes == 8) {
-    uint64_t One = 1;
-    std::memcpy(Out, &One, 8);
-  } else if (Bytes == 4) {
-    uint32_t One = 1;
-    std::memcpy(Out, &One, 4);
-  } else {
-    uint16_t One = 1;
-    std::memcpy(Out, &One, 2);
+  default:
+    std::memcpy(Dst, Src, 8);
+    return;
   }
 }
 
@@ -359,33 +472,70 @@ void VertexFetcher::fetchAttribute(const Attribute &A, const DrawResources &R,
                                    uint8_t *In) const {
   const VertexBufferView &Buf = R.VertexBuffers[A.Binding];
   const uint8_t *Base = static_cast<const uint8_t *>(Buf.Data);
-  const FormatInfo &Info = *formatInfo(A.Fmt);
+  const Target *Targets = A.Targets.data();
   const unsigned NumTargets = unsigned(A.Targets.size());
   assert(NumTargets <= MaxTargets && "more targets than a location has");
-  // One element's value per target, in the target's representation.
-  uint8_t Vals[MaxTargets][8];
 
   // The element's bytes, or null when they are not all in the buffer.
   auto Element = [&](uint32_t E) -> const uint8_t * {
     uint64_t Addr = uint64_t(E) * A.Stride + A.Offset;
     return Addr + A.Bytes <= Buf.Size ? Base + Addr : nullptr;
   };
-  auto Read = [&](const uint8_t *P) {
-    switch (A.Path) {
-    case PathKind::Copy32:
-    case PathKind::Copy64: {
-      unsigned Size = A.Path == PathKind::Copy32 ? 4 : 8;
+
+  // The copy paths, per vertex: from the buffer straight to the block
+  // (DstBytes is the component size there: 32-bit inputs for Copy32,
+  // 64-bit ones for Copy64).
+  if (A.Path == PathKind::Bytes8 && !A.PerInstance) {
+    for (unsigned L = 0; L < N; ++L) {
+      const uint8_t *P = Element(Indices[L]);
       for (unsigned T = 0; T < NumTargets; ++T) {
-        const Target &Tg = A.Targets[T];
-        if (P && Tg.Src < Info.NumComponents)
-          std::memcpy(Vals[T], P + Size * Tg.Src, Size);
+        const Target &Tg = Targets[T];
+        uint8_t *Dst = In + Tg.DstOffset + 4 * size_t(L);
+        if (P && Tg.Present)
+          std::memcpy(Dst, &Tg.Table[P[Tg.ByteOffset]], 4);
         else
-          missingComponent(Tg.Src, Tg.Kind, Tg.DstBytes, Vals[T]);
+          std::memcpy(Dst, Tg.Missing, 4);
+      }
+    }
+    return;
+  }
+  if ((A.Path == PathKind::Copy32 || A.Path == PathKind::Copy64) &&
+      !A.PerInstance) {
+    for (unsigned L = 0; L < N; ++L) {
+      const uint8_t *P = Element(Indices[L]);
+      for (unsigned T = 0; T < NumTargets; ++T) {
+        const Target &Tg = Targets[T];
+        copySmall(In + Tg.DstOffset + size_t(Tg.DstBytes) * L,
+                  P && Tg.Present ? P + Tg.DstBytes * Tg.Src : Tg.Missing,
+                  Tg.DstBytes);
+      }
+    }
+    return;
+  }
+
+  // Otherwise one element is read into Vals (each target's value in its
+  // representation), then written to lanes: once per lane, or once for
+  // all lanes for a per-instance attribute.
+  uint8_t Vals[MaxTargets][8];
+  auto Read = [&](const uint8_t *P) {
+    if (A.Path == PathKind::Bytes8) {
+      for (unsigned T = 0; T < NumTargets; ++T) {
+        const Target &Tg = Targets[T];
+        if (P && Tg.Present)
+          std::memcpy(Vals[T], &Tg.Table[P[Tg.ByteOffset]], 4);
+        else
+          std::memcpy(Vals[T], Tg.Missing, 4);
       }
       return;
     }
-    case PathKind::Decode:
-      break;
+    if (A.Path != PathKind::Decode) {
+      for (unsigned T = 0; T < NumTargets; ++T) {
+        const Target &Tg = Targets[T];
+        copySmall(Vals[T],
+                  P && Tg.Present ? P + Tg.DstBytes * Tg.Src : Tg.Missing,
+                  Tg.DstBytes);
+      }
+      return;
     }
     // The decoder's result (with its own defaults for missing components),
     // converted to each input's width (16-bit inputs: half floats,
@@ -409,32 +559,32 @@ void VertexFetcher::fetchAttribute(const Attribute &A, const DrawResources &R,
         (void)decodeTexel(A.Fmt, P, V.U);
     }
     for (unsigned T = 0; T < NumTargets; ++T) {
-      const Target &Tg = A.Targets[T];
+      const Target &Tg = Targets[T];
+      uint32_t X;
       if (A.View == ViewKind::Float) {
-        float X = V.F[Tg.Src];
+        float F = V.F[Tg.Src];
         if (Tg.DstBytes == 2) {
-          uint16_t H = floatToHalf(X);
+          uint16_t H = floatToHalf(F);
           std::memcpy(Vals[T], &H, 2);
-        } else {
-          std::memcpy(Vals[T], &X, 4);
+          continue;
         }
+        X = std::bit_cast<uint32_t>(F);
       } else {
-        uint32_t X = A.View == ViewKind::SInt ? uint32_t(V.I[Tg.Src])
-                                               : V.U[Tg.Src];
+        X = A.View == ViewKind::SInt ? uint32_t(V.I[Tg.Src]) : V.U[Tg.Src];
         if (Tg.DstBytes == 2) {
           uint16_t H = uint16_t(X);
           std::memcpy(Vals[T], &H, 2);
-        } else {
-          std::memcpy(Vals[T], &X, 4);
+          continue;
         }
       }
+      std::memcpy(Vals[T], &X, 4);
     }
   };
-  auto Write = [&](unsigned Lane) {
+  auto Write = [&](unsigned L) {
     for (unsigned T = 0; T < NumTargets; ++T) {
-      const Target &Tg = A.Targets[T];
-      std::memcpy(In + Tg.DstOffset + size_t(Tg.DstBytes) * Lane, Vals[T],
-                  Tg.DstBytes);
+      const Target &Tg = Targets[T];
+      copySmall(In + Tg.DstOffset + size_t(Tg.DstBytes) * L, Vals[T],
+                Tg.DstBytes);
     }
   };
 

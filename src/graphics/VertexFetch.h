@@ -9,8 +9,9 @@
 // create() checks the state against the shader once and precomputes, per
 // attribute, where each component goes and how it is read: a plain copy
 // for formats of 32-bit components in RGBA order read by 32-bit inputs of
-// the same numeric type (R32G32B32_SFLOAT into a vec3), the texel decoder
-// otherwise, a 64-bit copy for the R64 formats. fetch() then allocates
+// the same numeric type (R32G32B32_SFLOAT into a vec3), a table lookup
+// per byte for 8-bit formats, a 64-bit copy for the R64 formats, the
+// texel decoder otherwise. fetch() then allocates
 // nothing. Reads are bounds-checked per attribute like robustBufferAccess2:
 // an attribute whose bytes are not all inside its buffer reads (0,0,0,1).
 //
@@ -73,6 +74,10 @@ public:
     Copy32,
     /// 64-bit components copied as they are (R64 formats).
     Copy64,
+    /// Byte-aligned 8-bit components (R8G8B8A8_UNORM, B8G8R8A8_SNORM,
+    /// ...) looked up in a 256-entry table of their numeric kind, which
+    /// decodeTexel itself fills; 32-bit inputs.
+    Bytes8,
     /// decodeTexel into float4/int4/uint4, then converted to the input's
     /// width.
     Decode,
@@ -90,6 +95,13 @@ private:
     uint8_t Src;
     uint8_t DstBytes;
     ScalarKind Kind;
+    /// Whether the format has component Src; the value written when it
+    /// has not, or the attribute is out of bounds (DstBytes bytes).
+    bool Present;
+    uint8_t Missing[8];
+    /// Bytes8: the component's byte in the element and its table.
+    uint8_t ByteOffset = 0;
+    const uint32_t *Table = nullptr;
   };
   struct Attribute {
     uint32_t Location;

@@ -148,7 +148,9 @@ TEST(VertexFetch, Formats) {
   ASSERT_TRUE(F.ok()) << F.status().message();
   EXPECT_EQ(F->pathAt(8), VertexFetcher::PathKind::Copy32);
   EXPECT_EQ(F->pathAt(10), VertexFetcher::PathKind::Copy32);
-  EXPECT_EQ(F->pathAt(0), VertexFetcher::PathKind::Decode);
+  EXPECT_EQ(F->pathAt(0), VertexFetcher::PathKind::Bytes8);
+  EXPECT_EQ(F->pathAt(9), VertexFetcher::PathKind::Bytes8);
+  EXPECT_EQ(F->pathAt(6), VertexFetcher::PathKind::Decode);
   EXPECT_EQ(F->pathAt(7), VertexFetcher::PathKind::Decode);
 
   // Vertex 1 holds the interesting values; vertex 0 other ones, to see
@@ -218,6 +220,83 @@ TEST(VertexFetch, Formats) {
     EXPECT_EQ(Blk.at<uint32_t>(*VI, 0, Lane), Indices[Lane]);
     EXPECT_EQ(Blk.at<uint32_t>(*II, 0, Lane), 7u);
   }
+}
+
+// Every vertex format, whichever path create() picks for it, gives what
+// decodeTexel gives for the same bytes (bit for bit), in every RGBA slot:
+// the table and copy paths' byte offsets, channel order and missing
+// components against the decoder. Each byte of the element takes all 256
+// values over the 256 vertices.
+TEST(VertexFetch, EveryFormatMatchesTheDecoder) {
+  InterfaceLayout L = reflectVertex(R"(#version 450
+    layout(location = 0) in vec4 f;
+    layout(location = 1) in ivec4 i;
+    layout(location = 2) in uvec4 u;
+    void main() { gl_Position = f + vec4(i) + vec4(u); })");
+  constexpr unsigned NV = 256;
+  Bytes Other(16);
+  unsigned Tested = 0, ByPath[4] = {};
+  for (const FormatInfo &I : allFormats()) {
+    if (I.isCompressed() || I.hasDepth() || I.hasStencil() ||
+        I.Layout != LayoutKind::Bits || I.has64BitComponents())
+      continue;
+    SCOPED_TRACE(std::string(I.Name));
+    int32_t Loc = I.view() == ViewKind::Float  ? 0
+                  : I.view() == ViewKind::SInt ? 1
+                                               : 2;
+    GraphicsPipelineDesc D;
+    D.VertexBindings = {{0, I.BlockBytes, VertexInputRate::Vertex},
+                        {1, 0, VertexInputRate::Vertex}};
+    const Format Others[] = {Format::R32G32B32A32_SFLOAT,
+                             Format::R32G32B32A32_SINT,
+                             Format::R32G32B32A32_UINT};
+    for (int32_t K = 0; K < 3; ++K)
+      D.VertexAttributes.push_back(
+          K == Loc ? VertexAttribute{uint32_t(K), 0, I.Fmt, 0}
+                   : VertexAttribute{uint32_t(K), 1, Others[K], 0});
+    auto F = VertexFetcher::create(D, L);
+    ASSERT_TRUE(F.ok()) << F.status().message();
+    ++ByPath[unsigned(*F->pathAt(Loc))];
+    Bytes B(size_t(NV) * I.BlockBytes);
+    for (unsigned V = 0; V < NV; ++V)
+      for (unsigned K = 0; K < I.BlockBytes; ++K)
+        B.Data[V * I.BlockBytes + K] = uint8_t(V + 53 * K);
+    DrawResources R;
+    R.VertexBuffers = {B.view(), Other.view()};
+    for (uint32_t V0 = 0; V0 < NV; V0 += W) {
+      Block Blk(L);
+      uint32_t Idx[W];
+      for (unsigned Lane = 0; Lane < W; ++Lane)
+        Idx[Lane] = V0 + Lane;
+      F->fetch(R, Idx, W, 0, 0, Blk.In.data());
+      for (unsigned Lane = 0; Lane < W; ++Lane) {
+        const uint8_t *Texel = &B.Data[Idx[Lane] * I.BlockBytes];
+        uint32_t Want[4];
+        if (Loc == 0) {
+          Float4 X;
+          ASSERT_TRUE(decodeTexel(I.Fmt, Texel, X).ok());
+          std::memcpy(Want, X.data(), 16);
+        } else if (Loc == 1) {
+          Int4 X;
+          ASSERT_TRUE(decodeTexel(I.Fmt, Texel, X).ok());
+          std::memcpy(Want, X.data(), 16);
+        } else {
+          UInt4 X;
+          ASSERT_TRUE(decodeTexel(I.Fmt, Texel, X).ok());
+          std::memcpy(Want, X.data(), 16);
+        }
+        std::vector<uint32_t> Got = Blk.lane<uint32_t>(Loc, Lane);
+        ASSERT_EQ(Got, std::vector<uint32_t>(Want, Want + 4))
+            << "vertex " << Idx[Lane];
+      }
+    }
+    ++Tested;
+  }
+  // Every vertex format of the table, and each 32-bit path in use.
+  EXPECT_GE(Tested, 100u);
+  EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Copy32)], 5u);
+  EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Bytes8)], 20u);
+  EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Decode)], 20u);
 }
 
 TEST(VertexFetch, OutOfBoundsAttributesReadDefaults) {
