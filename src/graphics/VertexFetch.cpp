@@ -204,6 +204,44 @@ const uint32_t *byteTable(NumericKind K) {
   }
 }
 
+/// Whether every component of \p I is 16 bits at a 16-bit offset (any
+/// numeric kind but sRGB and the unsigned small floats, which have no
+/// 16-bit formats).
+bool isWords16(const FormatInfo &I) {
+  if (I.Layout != LayoutKind::Bits)
+    return false;
+  for (unsigned C = 0; C < I.NumComponents; ++C)
+    if (I.Components[C].Bits != 16 || I.Components[C].Offset % 16 != 0 ||
+        I.Components[C].Numeric == NumericKind::SRGB ||
+        I.Components[C].Numeric == NumericKind::UFloat)
+      return false;
+  return true;
+}
+
+/// A 16-bit component as decodeTexel converts it (TexelCodec.cpp's
+/// componentToFloat and integer views): float bits, or the integer.
+inline uint32_t convertWord(uint16_t Raw, NumericKind K) {
+  switch (K) {
+  case NumericKind::UNorm:
+    return std::bit_cast<uint32_t>(unormToFloat(Raw, 16));
+  case NumericKind::SNorm:
+    return std::bit_cast<uint32_t>(snormToFloat(int16_t(Raw), 16));
+  case NumericKind::UScaled:
+    return std::bit_cast<uint32_t>(float(Raw));
+  case NumericKind::SScaled:
+    return std::bit_cast<uint32_t>(float(int16_t(Raw)));
+  case NumericKind::SFloat:
+    return std::bit_cast<uint32_t>(halfToFloat(Raw));
+  case NumericKind::UInt:
+    return Raw;
+  case NumericKind::SInt:
+    return uint32_t(int32_t(int16_t(Raw)));
+  default:
+    assert(false && "no 16-bit formats of this kind");
+    return 0;
+  }
+}
+
 /// Whether every component of \p I is a whole byte with a byte table.
 bool isBytes8(const FormatInfo &I) {
   if (I.Layout != LayoutKind::Bits)
@@ -404,8 +442,8 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
     }
   }
 
-  // Attributes the shader does not read are not fetched; 8-bit formats
-  // read by 32-bit inputs take the table path.
+  // Attributes the shader does not read are not fetched; 8- and 16-bit
+  // formats read by 32-bit inputs take the table and word paths.
   for (Attribute &A : All) {
     if (A.Targets.empty())
       continue;
@@ -413,14 +451,17 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
     bool Wide = false;
     for (const Target &Tg : A.Targets)
       Wide |= Tg.DstBytes != 4;
-    if (A.Path == PathKind::Decode && isBytes8(I) && !Wide) {
-      A.Path = PathKind::Bytes8;
+    if (A.Path == PathKind::Decode && !Wide &&
+        (isBytes8(I) || isWords16(I))) {
+      A.Path = isBytes8(I) ? PathKind::Bytes8 : PathKind::Words16;
       for (Target &Tg : A.Targets) {
         if (!Tg.Present)
           continue;
         const ComponentInfo &CI = I.Components[componentAt(I, Tg.Src)];
         Tg.ByteOffset = uint8_t(CI.Offset / 8);
-        Tg.Table = byteTable(CI.Numeric);
+        Tg.Numeric = CI.Numeric;
+        if (A.Path == PathKind::Bytes8)
+          Tg.Table = byteTable(CI.Numeric);
       }
     }
     F.Attributes.push_back(std::move(A));
@@ -485,17 +526,25 @@ void VertexFetcher::fetchAttribute(const Attribute &A, const DrawResources &R,
   // The copy paths, per vertex: from the buffer straight to the block
   // (DstBytes is the component size there: 32-bit inputs for Copy32,
   // 64-bit ones for Copy64).
-  if (A.Path == PathKind::Bytes8 && !A.PerInstance) {
+  // A component of the table and word paths (32-bit inputs).
+  auto Small = [&](const Target &Tg, const uint8_t *P, uint8_t *Dst) {
+    if (!P || !Tg.Present) {
+      std::memcpy(Dst, Tg.Missing, 4);
+    } else if (A.Path == PathKind::Bytes8) {
+      std::memcpy(Dst, &Tg.Table[P[Tg.ByteOffset]], 4);
+    } else {
+      uint16_t Raw;
+      std::memcpy(&Raw, P + Tg.ByteOffset, 2);
+      uint32_t V = convertWord(Raw, Tg.Numeric);
+      std::memcpy(Dst, &V, 4);
+    }
+  };
+  if ((A.Path == PathKind::Bytes8 || A.Path == PathKind::Words16) &&
+      !A.PerInstance) {
     for (unsigned L = 0; L < N; ++L) {
       const uint8_t *P = Element(Indices[L]);
-      for (unsigned T = 0; T < NumTargets; ++T) {
-        const Target &Tg = Targets[T];
-        uint8_t *Dst = In + Tg.DstOffset + 4 * size_t(L);
-        if (P && Tg.Present)
-          std::memcpy(Dst, &Tg.Table[P[Tg.ByteOffset]], 4);
-        else
-          std::memcpy(Dst, Tg.Missing, 4);
-      }
+      for (unsigned T = 0; T < NumTargets; ++T)
+        Small(Targets[T], P, In + Targets[T].DstOffset + 4 * size_t(L));
     }
     return;
   }
@@ -518,14 +567,9 @@ void VertexFetcher::fetchAttribute(const Attribute &A, const DrawResources &R,
   // all lanes for a per-instance attribute.
   uint8_t Vals[MaxTargets][8];
   auto Read = [&](const uint8_t *P) {
-    if (A.Path == PathKind::Bytes8) {
-      for (unsigned T = 0; T < NumTargets; ++T) {
-        const Target &Tg = Targets[T];
-        if (P && Tg.Present)
-          std::memcpy(Vals[T], &Tg.Table[P[Tg.ByteOffset]], 4);
-        else
-          std::memcpy(Vals[T], Tg.Missing, 4);
-      }
+    if (A.Path == PathKind::Bytes8 || A.Path == PathKind::Words16) {
+      for (unsigned T = 0; T < NumTargets; ++T)
+        Small(Targets[T], P, Vals[T]);
       return;
     }
     if (A.Path != PathKind::Decode) {

@@ -10,7 +10,8 @@
 // attribute, where each component goes and how it is read: a plain copy
 // for formats of 32-bit components in RGBA order read by 32-bit inputs of
 // the same numeric type (R32G32B32_SFLOAT into a vec3), a table lookup
-// per byte for 8-bit formats, a 64-bit copy for the R64 formats, the
+// per byte for 8-bit formats, a direct conversion of 16-bit components, a
+// 64-bit copy for the R64 formats, the
 // texel decoder otherwise. fetch() then allocates
 // nothing. Reads are bounds-checked per attribute like robustBufferAccess2:
 // an attribute whose bytes are not all inside its buffer reads (0,0,0,1).
@@ -78,6 +79,10 @@ public:
     /// ...) looked up in a 256-entry table of their numeric kind, which
     /// decodeTexel itself fills; 32-bit inputs.
     Bytes8,
+    /// 16-bit components at 16-bit offsets (R16G16_SFLOAT, R16_UNORM,
+    /// ...) converted by the scalar functions decodeTexel uses; 32-bit
+    /// inputs.
+    Words16,
     /// decodeTexel into float4/int4/uint4, then converted to the input's
     /// width.
     Decode,
@@ -99,9 +104,11 @@ private:
     /// has not, or the attribute is out of bounds (DstBytes bytes).
     bool Present;
     uint8_t Missing[8];
-    /// Bytes8: the component's byte in the element and its table.
+    /// Bytes8 and Words16: the component's byte offset in the element;
+    /// Bytes8: its table; Words16: its numeric kind.
     uint8_t ByteOffset = 0;
     const uint32_t *Table = nullptr;
+    NumericKind Numeric = NumericKind::UNorm;
   };
   struct Attribute {
     uint32_t Location;

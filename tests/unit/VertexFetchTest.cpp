@@ -150,7 +150,7 @@ TEST(VertexFetch, Formats) {
   EXPECT_EQ(F->pathAt(10), VertexFetcher::PathKind::Copy32);
   EXPECT_EQ(F->pathAt(0), VertexFetcher::PathKind::Bytes8);
   EXPECT_EQ(F->pathAt(9), VertexFetcher::PathKind::Bytes8);
-  EXPECT_EQ(F->pathAt(6), VertexFetcher::PathKind::Decode);
+  EXPECT_EQ(F->pathAt(6), VertexFetcher::PathKind::Words16);
   EXPECT_EQ(F->pathAt(7), VertexFetcher::PathKind::Decode);
 
   // Vertex 1 holds the interesting values; vertex 0 other ones, to see
@@ -235,7 +235,7 @@ TEST(VertexFetch, EveryFormatMatchesTheDecoder) {
     void main() { gl_Position = f + vec4(i) + vec4(u); })");
   constexpr unsigned NV = 256;
   Bytes Other(16);
-  unsigned Tested = 0, ByPath[4] = {};
+  unsigned Tested = 0, ByPath[5] = {};
   for (const FormatInfo &I : allFormats()) {
     if (I.isCompressed() || I.hasDepth() || I.hasStencil() ||
         I.Layout != LayoutKind::Bits || I.has64BitComponents())
@@ -257,20 +257,31 @@ TEST(VertexFetch, EveryFormatMatchesTheDecoder) {
     auto F = VertexFetcher::create(D, L);
     ASSERT_TRUE(F.ok()) << F.status().message();
     ++ByPath[unsigned(*F->pathAt(Loc))];
+    D.VertexBindings[0].InputRate = VertexInputRate::Instance;
+    auto FI = VertexFetcher::create(D, L);
+    ASSERT_TRUE(FI.ok()) << FI.status().message();
     Bytes B(size_t(NV) * I.BlockBytes);
     for (unsigned V = 0; V < NV; ++V)
       for (unsigned K = 0; K < I.BlockBytes; ++K)
         B.Data[V * I.BlockBytes + K] = uint8_t(V + 53 * K);
     DrawResources R;
     R.VertexBuffers = {B.view(), Other.view()};
-    for (uint32_t V0 = 0; V0 < NV; V0 += W) {
+    // Per vertex, lane l reads element E0 + l; per instance (instance E0,
+    // first instance 0, divisor 1), every lane reads element E0.
+    for (uint32_t V0 = 0; V0 < 2 * NV; V0 += W) {
+      bool PerInstance = V0 >= NV;
+      uint32_t E0 = V0 % NV;
       Block Blk(L);
       uint32_t Idx[W];
       for (unsigned Lane = 0; Lane < W; ++Lane)
-        Idx[Lane] = V0 + Lane;
-      F->fetch(R, Idx, W, 0, 0, Blk.In.data());
+        Idx[Lane] = E0 + Lane;
+      if (PerInstance)
+        FI->fetch(R, Idx, W, E0, 0, Blk.In.data());
+      else
+        F->fetch(R, Idx, W, 0, 0, Blk.In.data());
       for (unsigned Lane = 0; Lane < W; ++Lane) {
-        const uint8_t *Texel = &B.Data[Idx[Lane] * I.BlockBytes];
+        uint32_t E = PerInstance ? E0 : Idx[Lane];
+        const uint8_t *Texel = &B.Data[E * I.BlockBytes];
         uint32_t Want[4];
         if (Loc == 0) {
           Float4 X;
@@ -287,7 +298,7 @@ TEST(VertexFetch, EveryFormatMatchesTheDecoder) {
         }
         std::vector<uint32_t> Got = Blk.lane<uint32_t>(Loc, Lane);
         ASSERT_EQ(Got, std::vector<uint32_t>(Want, Want + 4))
-            << "vertex " << Idx[Lane];
+            << (PerInstance ? "instance " : "vertex ") << E;
       }
     }
     ++Tested;
@@ -296,7 +307,8 @@ TEST(VertexFetch, EveryFormatMatchesTheDecoder) {
   EXPECT_GE(Tested, 100u);
   EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Copy32)], 5u);
   EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Bytes8)], 20u);
-  EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Decode)], 20u);
+  EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Words16)], 20u);
+  EXPECT_GT(ByPath[unsigned(VertexFetcher::PathKind::Decode)], 10u);
 }
 
 TEST(VertexFetch, OutOfBoundsAttributesReadDefaults) {
