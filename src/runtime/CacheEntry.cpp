@@ -21,6 +21,8 @@ static_assert(sizeof(ComputeInfo) == 56,
               "ComputeInfo changed: update CacheEntry.cpp");
 static_assert(sizeof(ScalarType) == 8,
               "ScalarType changed: update CacheEntry.cpp");
+static_assert(sizeof(LocationSlot) == 8,
+              "LocationSlot changed: update CacheEntry.cpp");
 
 namespace {
 
@@ -102,6 +104,11 @@ void writeVariable(Writer &W, const InterfaceVariable &V) {
     W.u32(C);
     W.u32(uint32_t(B));
   }
+  W.u32(uint32_t(V.ComponentLocations.size()));
+  for (const LocationSlot &S : V.ComponentLocations) {
+    W.u32(S.Location);
+    W.u32(S.Component);
+  }
 }
 
 void readVariable(Reader &R, InterfaceVariable &V) {
@@ -125,6 +132,11 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   for (auto &[C, B] : V.MemberBuiltIns) {
     C = R.u32();
     B = int32_t(R.u32());
+  }
+  V.ComponentLocations.resize(R.count(8));
+  for (LocationSlot &S : V.ComponentLocations) {
+    S.Location = R.u32();
+    S.Component = R.u32();
   }
 }
 
