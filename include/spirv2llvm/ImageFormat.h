@@ -29,8 +29,10 @@
 
 namespace spirv2llvm {
 
-/// A texel format, numbered as VkFormat.
+/// A texel format, numbered as VkFormat. UNDEFINED (no format: an unused
+/// attachment) is not a row of the table: formatInfo gives null for it.
 enum class Format : uint32_t {
+  UNDEFINED = 0,
 #define S2L_FORMAT(Name, Value, ...) Name = Value,
 #include "spirv2llvm/ImageFormats.def"
 };
