@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -61,6 +62,9 @@ struct InterfaceVariable {
   /// every location's first component. A rasterizer matches vertex
   /// attributes and fragment inputs by these.
   std::vector<LocationSlot> ComponentLocations;
+  /// A block whose members are built-ins (gl_PerVertex): for each such
+  /// member, the index of its first component and its spv::BuiltIn.
+  std::vector<std::pair<uint32_t, int32_t>> MemberBuiltIns;
 };
 
 struct InterfaceLayout {
@@ -118,6 +122,12 @@ struct ComputeInfo {
   /// Bytes of Workgroup memory per workgroup.
   uint32_t WorkgroupMemorySize = 0;
   bool HasBarriers = false;
+  /// Fragment shaders: the EarlyFragmentTests execution mode, and whether
+  /// any instruction can end or demote an invocation (OpKill,
+  /// OpTerminateInvocation, OpDemoteToHelperInvocation): what decides
+  /// whether a rasterizer may test depth before shading.
+  bool EarlyFragmentTests = false;
+  bool CanDiscard = false;
 };
 
 } // namespace spirv2llvm

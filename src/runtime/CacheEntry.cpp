@@ -104,6 +104,11 @@ void writeVariable(Writer &W, const InterfaceVariable &V) {
     W.u32(S.Location);
     W.u32(S.Component);
   }
+  W.u32(uint32_t(V.MemberBuiltIns.size()));
+  for (auto [C, B] : V.MemberBuiltIns) {
+    W.u32(C);
+    W.u32(uint32_t(B));
+  }
 }
 
 void readVariable(Reader &R, InterfaceVariable &V) {
@@ -127,6 +132,11 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   for (LocationSlot &S : V.ComponentLocations) {
     S.Location = R.u32();
     S.Component = R.u32();
+  }
+  V.MemberBuiltIns.resize(R.count(8));
+  for (auto &[C, B] : V.MemberBuiltIns) {
+    C = R.u32();
+    B = int32_t(R.u32());
   }
 }
 
@@ -167,6 +177,8 @@ std::string serializeShaderInfo(const ShaderInfo &I) {
   W.u32(C.PushConstantSize);
   W.u32(C.WorkgroupMemorySize);
   W.u8(C.HasBarriers);
+  W.u8(C.EarlyFragmentTests);
+  W.u8(C.CanDiscard);
   return std::move(W.Out);
 }
 
@@ -211,6 +223,8 @@ bool deserializeShaderInfo(StringRef Bytes, ShaderInfo &I) {
   C.PushConstantSize = R.u32();
   C.WorkgroupMemorySize = R.u32();
   C.HasBarriers = R.u8();
+  C.EarlyFragmentTests = R.u8();
+  C.CanDiscard = R.u8();
   return R.Ok && R.In.empty() && !I.EntrySymbol.empty();
 }
 

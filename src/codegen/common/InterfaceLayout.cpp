@@ -257,6 +257,25 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
     if (Error E = flattenType(M, Var->Pointee, IV.Components))
       return makeError("interface variable " + M.friendlyName(Id.value()) +
                        ": " + toString(std::move(E)));
+    // gl_PerVertex: a rasterizer needs to know which components are the
+    // position, the point size, the clip distances.
+    if (const Type &Ty = M.type(Var->Pointee); Ty.Kind == TypeKind::Struct) {
+      uint32_t First = 0;
+      for (size_t I = 0; I < Ty.Members.size(); ++I) {
+        std::vector<ScalarType> MemberComps;
+        if (Error E = flattenType(M, Ty.Members[I], MemberComps))
+          return makeError("interface variable " +
+                           M.friendlyName(Id.value()) + ": " +
+                           toString(std::move(E)));
+        auto DI = M.Decorations.find(Var->Pointee.value());
+        if (DI != M.Decorations.end())
+          for (const Decoration &D : DI->second)
+            if (D.Kind == spv::Decoration::BuiltIn && D.Member == int32_t(I) &&
+                !D.Literals.empty())
+              IV.MemberBuiltIns.emplace_back(First, int32_t(D.Literals[0]));
+        First += uint32_t(MemberComps.size());
+      }
+    }
     uint32_t &Size =
         Var->Storage == spv::StorageClass::Input ? L.InputSize : L.OutputSize;
     for (const ScalarType &S : IV.Components) {
