@@ -1,4 +1,4 @@
-//===- graphics/VertexFetch.h - Vertex input: buffers to shader inputs -*- C++ -*-===//
+//===- graphics/VertexFetch.h - Vertex input --------------------*- C++ -*-===//
 //
 // The vertex input stage (Vulkan 1.3 "Fixed-Function Vertex Processing"):
 // reads each vertex attribute from its binding's buffer, converts it as the
