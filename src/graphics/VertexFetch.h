@@ -65,7 +65,8 @@ public:
   /// 0, the fourth 1 (1.0 or integer 1). An attribute not wholly inside
   /// its buffer reads as if every component were missing; nothing outside
   /// a buffer is ever read. Lanes N and above are left alone. Needs
-  /// checkBuffers(R) to have succeeded; N <= the layout's Width.
+  /// checkBuffers(R) to have succeeded; N <= the layout's Width. Const and
+  /// allocation-free: worker threads may fetch at the same time.
   void fetch(const DrawResources &R, const uint32_t *Indices, unsigned N,
              uint32_t Instance, uint32_t FirstInstance, uint8_t *In) const;
 
