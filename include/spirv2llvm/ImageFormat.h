@@ -29,8 +29,9 @@
 
 namespace spirv2llvm {
 
-/// A texel format, numbered as VkFormat. UNDEFINED (no format: an unused
-/// attachment) is not a row of the table: formatInfo gives null for it.
+/// A texel format, numbered as VkFormat. UNDEFINED (0) is no format: it
+/// has no table row (formatInfo gives null); pipeline state uses it for
+/// "no attachment".
 enum class Format : uint32_t {
   UNDEFINED = 0,
 #define S2L_FORMAT(Name, Value, ...) Name = Value,

@@ -99,15 +99,15 @@ void writeVariable(Writer &W, const InterfaceVariable &V) {
   W.u32(uint32_t(V.ComponentOffsets.size()));
   for (uint32_t O : V.ComponentOffsets)
     W.u32(O);
-  W.u32(uint32_t(V.ComponentLocations.size()));
-  for (const LocationSlot &S : V.ComponentLocations) {
-    W.u32(S.Location);
-    W.u32(S.Component);
-  }
   W.u32(uint32_t(V.MemberBuiltIns.size()));
   for (auto [C, B] : V.MemberBuiltIns) {
     W.u32(C);
     W.u32(uint32_t(B));
+  }
+  W.u32(uint32_t(V.ComponentLocations.size()));
+  for (const LocationSlot &S : V.ComponentLocations) {
+    W.u32(S.Location);
+    W.u32(S.Component);
   }
 }
 
@@ -128,15 +128,15 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   V.ComponentOffsets.resize(R.count(4));
   for (uint32_t &O : V.ComponentOffsets)
     O = R.u32();
-  V.ComponentLocations.resize(R.count(8));
-  for (LocationSlot &S : V.ComponentLocations) {
-    S.Location = R.u32();
-    S.Component = R.u32();
-  }
   V.MemberBuiltIns.resize(R.count(8));
   for (auto &[C, B] : V.MemberBuiltIns) {
     C = R.u32();
     B = int32_t(R.u32());
+  }
+  V.ComponentLocations.resize(R.count(8));
+  for (LocationSlot &S : V.ComponentLocations) {
+    S.Location = R.u32();
+    S.Component = R.u32();
   }
 }
 
