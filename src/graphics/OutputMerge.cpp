@@ -17,14 +17,17 @@
 //===----------------------------------------------------------------------===//
 #include "graphics/OutputMerge.h"
 
-#include "image/TexelCodecInternal.h"
-
 #include <algorithm>
 #include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstring>
 #include <string>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define S2L_OUTPUT_MERGE_SSE2 1
+#endif
 
 namespace spirv2llvm::graphics {
 
@@ -373,6 +376,244 @@ inline uint32_t toUNorm8(float F) {
   return static_cast<uint32_t>(std::bit_cast<uint64_t>(R)) & 0xff;
 }
 
+#if S2L_OUTPUT_MERGE_SSE2
+/// toUNorm8 of the four lanes, packed lane 0 first: maxps returns its
+/// second operand for NaN (so NaN gives 0), the double products are exact
+/// and cvtpd2dq rounds them in the current rounding mode, as nearbyint.
+inline uint32_t packUNorm8(__m128 V) {
+  V = _mm_min_ps(_mm_max_ps(V, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+  const __m128d Scale = _mm_set1_pd(255.0);
+  __m128i Lo = _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtps_pd(V), Scale));
+  __m128i Hi =
+      _mm_cvtpd_epi32(_mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(V, V)), Scale));
+  __m128i I = _mm_unpacklo_epi64(Lo, Hi);
+  I = _mm_packs_epi32(I, I);
+  I = _mm_packus_epi16(I, I);
+  return static_cast<uint32_t>(_mm_cvtsi128_si32(I));
+}
+
+/// clampTo(V, 0, 1) per lane, NaN kept: maxps/minps return their second
+/// operand when the comparison fails.
+inline __m128 clampUnitKeepNaN(__m128 V) {
+  return _mm_min_ps(_mm_set1_ps(1.0f), _mm_max_ps(_mm_setzero_ps(), V));
+}
+
+/// The four floats of V. Loaded one by one: the caller has usually just
+/// stored them one by one (from the shader's lanes), and a 16-byte load of
+/// four 4-byte stores cannot be forwarded from the store buffer (a stall
+/// that cost more than the whole conversion).
+/// (_mm_setr_ps would be merged into one movups.)
+inline __m128 loadFloats(const ColorValue &V) {
+  __m128 X = _mm_load_ss(&V.F[0]), Y = _mm_load_ss(&V.F[1]),
+         Z = _mm_load_ss(&V.F[2]), W = _mm_load_ss(&V.F[3]);
+  return _mm_movelh_ps(_mm_unpacklo_ps(X, Y), _mm_unpacklo_ps(Z, W));
+}
+
+/// RGBA to BGRA (and back).
+inline __m128 swapRB(__m128 V) {
+  return _mm_shuffle_ps(V, V, _MM_SHUFFLE(3, 0, 1, 2));
+}
+#endif
+
+/// srgbToLinear(unormToFloat(C, 8)) for every C.
+struct SRGB8Table {
+  float Value[256];
+  SRGB8Table() {
+    for (uint32_t C = 0; C < 256; ++C)
+      Value[C] = srgbToLinear(unormToFloat(C, 8));
+  }
+};
+const SRGB8Table SRGB8;
+
+/// floatToUNorm(linearToSRGB(F), 8) without pow. The code is a
+/// non-decreasing function of F, so it is the number of codes whose first
+/// float is at most F. Above holds those first floats (found once by
+/// bisection over the bit patterns, which order non-negative floats); Start
+/// the code of the first float of each bucket of 2^16 bit patterns (same
+/// exponent, same top 7 mantissa bits). A bucket holds at most one code
+/// boundary (at most 255 * d(sRGB)/dL * L * 2^-7 ~ 0.44 codes wide, near
+/// L = 1), so one comparison finishes the lookup. Built on first use
+/// (about 8000 linearToSRGB calls, 17 KB).
+struct SRGB8EncodeTable {
+  static constexpr uint32_t OneBits = 0x3f800000; // 1.0f: code 255
+  /// Above[C]: the bits of the smallest float whose code is > C; Above[255]
+  /// is past every float below 1.
+  uint32_t Above[256];
+  uint8_t Start[OneBits >> 16];
+  SRGB8EncodeTable() {
+    auto Code = [](uint32_t Bits) {
+      return floatToUNorm(linearToSRGB(std::bit_cast<float>(Bits)), 8);
+    };
+    uint32_t From = 0;
+    for (uint32_t C = 0; C < 255; ++C) {
+      uint32_t Lo = From, Hi = OneBits;
+      while (Lo < Hi) {
+        uint32_t Mid = Lo + (Hi - Lo) / 2;
+        if (Code(Mid) > C)
+          Hi = Mid;
+        else
+          Lo = Mid + 1;
+      }
+      Above[C] = From = Lo;
+    }
+    Above[255] = ~0u;
+    uint32_t C = 0;
+    for (uint32_t B = 0; B < (OneBits >> 16); ++B) {
+      while (Above[C] <= B << 16)
+        ++C;
+      Start[B] = uint8_t(C);
+      assert((C == 255 || Above[C + 1] > (B << 16 | 0xffff)) &&
+             "two code boundaries in a bucket");
+    }
+  }
+};
+
+inline uint32_t toSRGB8(float F) {
+  static const SRGB8EncodeTable Table;
+  if (!(F > 0.0f)) // NaN, zero and negative values: 0
+    return 0;
+  if (F >= 1.0f)
+    return 255;
+  uint32_t Bits = std::bit_cast<uint32_t>(F);
+  uint32_t C = Table.Start[Bits >> 16];
+  return C + (Bits >= Table.Above[C]);
+}
+
+inline uint64_t lowBits(unsigned Bits) {
+  return Bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << Bits) - 1;
+}
+
+inline int32_t signExtend(uint32_t V, unsigned Bits) {
+  if (Bits >= 32)
+    return int32_t(V);
+  uint32_t Sign = 1u << (Bits - 1);
+  return int32_t((V ^ Sign) - Sign);
+}
+
+/// The texel codec's conversions of one float-view component (TexelCodec.cpp
+/// componentToFloat / floatToComponent, through the same scalar functions;
+/// OutputMergeTest checks every colour format against the codec), with
+/// tables for the 8-bit cases.
+inline float componentToFloat(NumericKind N, uint32_t Raw, unsigned Bits) {
+  switch (N) {
+  case NumericKind::UNorm:
+    return Bits == 8 ? UNorm8.Value[Raw & 0xff] : unormToFloat(Raw, Bits);
+  case NumericKind::SNorm:
+    return snormToFloat(signExtend(Raw, Bits), Bits);
+  case NumericKind::SFloat:
+    return Bits == 16 ? halfToFloat(uint16_t(Raw)) : std::bit_cast<float>(Raw);
+  case NumericKind::UFloat:
+    return unsignedSmallFloatToFloat(Raw, Bits - 5);
+  case NumericKind::SRGB:
+    return Bits == 8 ? SRGB8.Value[Raw & 0xff]
+                     : srgbToLinear(unormToFloat(Raw, Bits));
+  default: // integers and scaled formats never take this path
+    return 0.0f;
+  }
+}
+
+inline uint32_t floatToComponent(NumericKind N, float F, unsigned Bits) {
+  switch (N) {
+  case NumericKind::UNorm:
+    return Bits == 8 ? toUNorm8(F) : floatToUNorm(F, Bits);
+  case NumericKind::SNorm:
+    return uint32_t(floatToSNorm(F, Bits));
+  case NumericKind::SFloat:
+    return Bits == 16 ? floatToHalf(F) : std::bit_cast<uint32_t>(F);
+  case NumericKind::UFloat:
+    return floatToUnsignedSmallFloat(F, Bits - 5);
+  case NumericKind::SRGB:
+    return Bits == 8 ? toSRGB8(F) : floatToUNorm(linearToSRGB(F), Bits);
+  default:
+    return 0;
+  }
+}
+
+/// A texel of a colour format (1, 2, 3, 4, 6, 8, 12 or 16 bytes) to two
+/// little-endian words and back, with fixed-size accesses (a variable
+/// memcpy, then word loads of what it stored, stalls the store buffer).
+inline void loadTexel(const uint8_t *P, unsigned Bytes, uint64_t (&W)[2]) {
+  uint32_t L = 0;
+  uint16_t H = 0;
+  switch (Bytes) {
+  case 1:
+    W[0] = P[0];
+    return;
+  case 2:
+    std::memcpy(&H, P, 2);
+    W[0] = H;
+    return;
+  case 3:
+    std::memcpy(&H, P, 2);
+    W[0] = H | uint64_t(P[2]) << 16;
+    return;
+  case 4:
+    std::memcpy(&L, P, 4);
+    W[0] = L;
+    return;
+  case 6:
+    std::memcpy(&L, P, 4);
+    std::memcpy(&H, P + 4, 2);
+    W[0] = L | uint64_t(H) << 32;
+    return;
+  case 8:
+    std::memcpy(&W[0], P, 8);
+    return;
+  case 12:
+    std::memcpy(&W[0], P, 8);
+    std::memcpy(&L, P + 8, 4);
+    W[1] = L;
+    return;
+  case 16:
+    std::memcpy(&W[0], P, 8);
+    std::memcpy(&W[1], P + 8, 8);
+    return;
+  default:
+    std::memcpy(W, P, Bytes);
+    return;
+  }
+}
+
+inline void storeTexel(const uint64_t (&W)[2], unsigned Bytes, uint8_t *P) {
+  uint32_t L = uint32_t(W[0]);
+  uint16_t H = uint16_t(W[0]);
+  switch (Bytes) {
+  case 1:
+    P[0] = uint8_t(W[0]);
+    return;
+  case 2:
+    std::memcpy(P, &H, 2);
+    return;
+  case 3:
+    std::memcpy(P, &H, 2);
+    P[2] = uint8_t(W[0] >> 16);
+    return;
+  case 4:
+    std::memcpy(P, &L, 4);
+    return;
+  case 6:
+    std::memcpy(P, &L, 4);
+    H = uint16_t(W[0] >> 32);
+    std::memcpy(P + 4, &H, 2);
+    return;
+  case 8:
+    std::memcpy(P, &W[0], 8);
+    return;
+  case 12:
+    std::memcpy(P, &W[0], 8);
+    L = uint32_t(W[1]);
+    std::memcpy(P + 8, &L, 4);
+    return;
+  case 16:
+    std::memcpy(P, &W[0], 8);
+    std::memcpy(P + 8, &W[1], 8);
+    return;
+  default:
+    std::memcpy(P, W, Bytes);
+    return;
+  }
+}
+
 constexpr ColorBlendAttachment alphaBlend(BlendFactor SrcAlpha) {
   ColorBlendAttachment B;
   B.BlendEnable = true;
@@ -509,29 +750,38 @@ struct ColorMergerImpl {
     return AttachmentSigned ? int64_t(V.I[C]) : int64_t(V.U[C]);
   }
 
+  static Float4 decode(const ColorMerger &M, const uint64_t (&Old)[2]) {
+    Float4 D{0, 0, 0, 1}; // Vulkan "Conversion to RGBA"
+    for (unsigned I = 0; I < M.NumComps; ++I) {
+      const ColorMerger::Component &C = M.Comps[I];
+      uint32_t Raw = uint32_t((Old[C.Word] >> C.Shift) & lowBits(C.Bits));
+      D[C.Slot] = componentToFloat(C.Numeric, Raw, C.Bits);
+    }
+    return D;
+  }
+
+  static void put(const ColorMerger::Component &C, uint32_t Raw,
+                  uint64_t (&New)[2]) {
+    New[C.Word] |= (uint64_t(Raw) & lowBits(C.Bits)) << C.Shift;
+  }
+
   static void generic(const ColorMerger &M, const ColorValue &Src,
                       const ColorValue *Src1,
                       const std::array<float, 4> &Constants, uint8_t *Texel) {
-    const FormatInfo &Info = *M.Info;
-    const unsigned Bytes = Info.BlockBytes;
+    const unsigned Bytes = M.TexelBytes;
     uint64_t Old[2] = {0, 0}, New[2] = {0, 0};
     if (M.ReadsDst)
-      std::memcpy(Old, Texel, Bytes);
+      loadTexel(Texel, Bytes, Old);
     switch (M.Class) {
-    case Class::UInt: {
-      UInt4 V;
-      for (unsigned C = 0; C < 4; ++C)
-        V[C] = uint32_t(
-            std::clamp(sourceInt(Src, C, false), M.IntLo[C], M.IntHi[C]));
-      detail::encodeTexelUnchecked(Info, V, New);
-      break;
-    }
+    case Class::UInt:
     case Class::SInt: {
-      Int4 V;
-      for (unsigned C = 0; C < 4; ++C)
-        V[C] = int32_t(
-            std::clamp(sourceInt(Src, C, true), M.IntLo[C], M.IntHi[C]));
-      detail::encodeTexelUnchecked(Info, V, New);
+      bool Signed = M.Class == Class::SInt;
+      for (unsigned I = 0; I < M.NumComps; ++I) {
+        const ColorMerger::Component &C = M.Comps[I];
+        int64_t V = std::clamp(sourceInt(Src, C.Slot, Signed), M.IntLo[C.Slot],
+                               M.IntHi[C.Slot]);
+        put(C, uint32_t(V), New);
+      }
       break;
     }
     default: {
@@ -541,7 +791,7 @@ struct ColorMergerImpl {
       if (M.BlendOn) {
         Float4 D{0, 0, 0, 0};
         if (M.BlendReadsDst)
-          detail::decodeTexelUnchecked(Info, Old, D);
+          D = decode(M, Old);
         Float4 S1{0, 0, 0, 0};
         assert((Src1 || !M.UsesSrc1) && "dual-source blend without Src1");
         if (Src1 && M.UsesSrc1)
@@ -555,7 +805,10 @@ struct ColorMergerImpl {
           S = blendColor<false>(M.Blend, S, S1, D, K, Lo, Hi);
         }
       }
-      detail::encodeTexelUnchecked(Info, S, New);
+      for (unsigned I = 0; I < M.NumComps; ++I) {
+        const ColorMerger::Component &C = M.Comps[I];
+        put(C, floatToComponent(C.Numeric, S[C.Slot], C.Bits), New);
+      }
       break;
     }
     }
@@ -566,7 +819,7 @@ struct ColorMergerImpl {
     if (M.PartialWrite)
       for (unsigned W = 0; W < 2; ++W)
         New[W] = (New[W] & M.WriteBits[W]) | (Old[W] & ~M.WriteBits[W]);
-    std::memcpy(Texel, New, Bytes);
+    storeTexel(New, Bytes, Texel);
   }
 
   /// R8G8B8A8_UNORM (Bgra: B8G8R8A8_UNORM), no blending, every component.
@@ -574,40 +827,70 @@ struct ColorMergerImpl {
   static void storeUNorm8(const ColorMerger &, const ColorValue &Src,
                           const ColorValue *, const std::array<float, 4> &,
                           uint8_t *Texel) {
+#if S2L_OUTPUT_MERGE_SSE2
+    __m128 S = loadFloats(Src);
+    uint32_t V = packUNorm8(Bgra ? swapRB(S) : S);
+#else
     uint32_t R = toUNorm8(Src.F[0]), G = toUNorm8(Src.F[1]),
              B = toUNorm8(Src.F[2]), A = toUNorm8(Src.F[3]);
     uint32_t V = Bgra ? (B | G << 8 | R << 16 | A << 24)
                       : (R | G << 8 | B << 16 | A << 24);
+#endif
     std::memcpy(Texel, &V, 4);
   }
 
-  /// R8G8B8A8_UNORM / B8G8R8A8_UNORM blended with the constant state Blend
-  /// (which uses neither the second source nor the constants), every
-  /// component.
-  template <bool Bgra, const ColorBlendAttachment &Blend>
-  static void blendUNorm8(const ColorMerger &, const ColorValue &Src,
-                          const ColorValue *, const std::array<float, 4> &,
-                          uint8_t *Texel) {
-    constexpr unsigned Shift[4] = {Bgra ? 16u : 0u, 8u, Bgra ? 0u : 16u, 24u};
+  /// R8G8B8A8_UNORM / B8G8R8A8_UNORM blended "over" (colour: SrcAlpha,
+  /// OneMinusSrcAlpha, Add; alpha the same, or with source factor One when
+  /// AlphaOne), every component.
+  template <bool Bgra, bool AlphaOne>
+  static void overUNorm8(const ColorMerger &, const ColorValue &Src,
+                         const ColorValue *, const std::array<float, 4> &,
+                         uint8_t *Texel) {
     uint32_t Old;
     std::memcpy(&Old, Texel, 4);
+#if S2L_OUTPUT_MERGE_SSE2
+    // The generic path's arithmetic lane by lane: S clamped (NaN kept),
+    // factors As and 1 - As (already in [0,1], so their clamps are
+    // no-ops), S * SF + D * DF.
+    __m128 D = _mm_setr_ps(
+        UNorm8.Value[Old & 0xff], UNorm8.Value[(Old >> 8) & 0xff],
+        UNorm8.Value[(Old >> 16) & 0xff], UNorm8.Value[Old >> 24]);
+    __m128 S = clampUnitKeepNaN(loadFloats(Src));
+    if (Bgra)
+      S = swapRB(S); // D is in memory order: work in it
+    __m128 A = _mm_shuffle_ps(S, S, _MM_SHUFFLE(3, 3, 3, 3));
+    // (A, A, A, 1) for AlphaOne: lanes 0-1 from A, 2-3 from (A, 1, ..).
+    __m128 SF = AlphaOne ? _mm_shuffle_ps(A, _mm_unpacklo_ps(A, _mm_set1_ps(1.0f)),
+                                          _MM_SHUFFLE(1, 0, 0, 0))
+                         : A;
+    __m128 DF = _mm_sub_ps(_mm_set1_ps(1.0f), A);
+    __m128 Out = _mm_add_ps(_mm_mul_ps(S, SF), _mm_mul_ps(D, DF));
+    uint32_t V = packUNorm8(Out);
+#else
+    constexpr unsigned Shift[4] = {Bgra ? 16u : 0u, 8u, Bgra ? 0u : 16u, 24u};
     Float4 D, S;
     for (unsigned C = 0; C < 4; ++C) {
       D[C] = UNorm8.Value[(Old >> Shift[C]) & 0xff];
       S[C] = clampTo(Src.F[C], 0.0f, 1.0f);
     }
     const Float4 Zero{0, 0, 0, 0};
-    Float4 Out = blendColor<true>(Blend, S, Zero, D, Zero, 0.0f, 1.0f);
+    Float4 Out = blendColor<true>(AlphaOne ? AlphaBlendOne : AlphaBlendSrcAlpha,
+                                  S, Zero, D, Zero, 0.0f, 1.0f);
     uint32_t V = 0;
     for (unsigned C = 0; C < 4; ++C)
       V |= toUNorm8(Out[C]) << Shift[C];
+#endif
     std::memcpy(Texel, &V, 4);
   }
 
   static void storeFloat32x4(const ColorMerger &, const ColorValue &Src,
                              const ColorValue *, const std::array<float, 4> &,
                              uint8_t *Texel) {
+#if S2L_OUTPUT_MERGE_SSE2
+    _mm_storeu_ps(reinterpret_cast<float *>(Texel), loadFloats(Src));
+#else
     std::memcpy(Texel, Src.F, 16);
+#endif
   }
 
   static void storeFloat16x4(const ColorMerger &, const ColorValue &Src,
@@ -637,11 +920,9 @@ struct ColorMergerImpl {
     }
     if (Rgba8 || Bgra8) {
       if (sameBlend(M.Blend, AlphaBlendSrcAlpha))
-        return Rgba8 ? blendUNorm8<false, AlphaBlendSrcAlpha>
-                     : blendUNorm8<true, AlphaBlendSrcAlpha>;
+        return Rgba8 ? overUNorm8<false, false> : overUNorm8<true, false>;
       if (sameBlend(M.Blend, AlphaBlendOne))
-        return Rgba8 ? blendUNorm8<false, AlphaBlendOne>
-                     : blendUNorm8<true, AlphaBlendOne>;
+        return Rgba8 ? overUNorm8<false, true> : overUNorm8<true, true>;
     }
     return nullptr;
   }
@@ -758,8 +1039,14 @@ Result<ColorMerger> ColorMergerImpl::create(Format F,
   M.UsesSrc1 = M.BlendOn && blendUsesSrc1(A);
 
   uint64_t AllBits[2] = {0, 0};
+  M.NumComps = Info->NumComponents;
+  M.TexelBytes = Info->BlockBytes;
   for (unsigned I = 0; I < Info->NumComponents; ++I) {
     const ComponentInfo &C = Info->Components[I];
+    // Components never straddle the two words (the widest is 32 bits at a
+    // multiple of 32).
+    M.Comps[I] = {uint8_t(C.Offset / 64), uint8_t(C.Offset % 64), C.Bits,
+                  uint8_t(slotOf(C.Channel)), C.Numeric};
     setBits(AllBits, C.Offset, C.Bits);
     if (A.WriteMask & componentFlag(C.Channel))
       setBits(M.WriteBits, C.Offset, C.Bits);

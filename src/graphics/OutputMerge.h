@@ -188,6 +188,15 @@ private:
   uint64_t WriteBits[2] = {0, 0};
   /// Integer formats: each slot's range (saturation).
   int64_t IntLo[4] = {0, 0, 0, 0}, IntHi[4] = {0, 0, 0, 0};
+  /// The format's components as the generic path converts them: bits
+  /// [Shift, Shift + Bits) of word Word, value slot Slot (R, G, B, A).
+  struct Component {
+    uint8_t Word = 0, Shift = 0, Bits = 0, Slot = 0;
+    NumericKind Numeric = NumericKind::UNorm;
+  };
+  Component Comps[4];
+  uint8_t NumComps = 0;
+  uint8_t TexelBytes = 0;
 };
 
 } // namespace spirv2llvm::graphics

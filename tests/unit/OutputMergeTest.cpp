@@ -915,6 +915,93 @@ TEST(OutputMerge, CreateRejectsBadEnumsWhereTheyApply) {
                                   "bits other than R, G, B and A (1, 2, 4, 8)");
 }
 
+// --- Colour: every format against the texel codec ---------------------------
+
+/// Whether create() accepts F: everything but compressed, depth/stencil,
+/// shared-exponent and scaled formats.
+bool colourAttachable(const FormatInfo &I) {
+  NumericKind N = I.Components[0].Numeric;
+  return !I.isCompressed() && !I.hasDepth() && !I.hasStencil() &&
+         I.Layout != LayoutKind::SharedExponent &&
+         N != NumericKind::UScaled && N != NumericKind::SScaled;
+}
+
+// Stores write what encodeTexel writes (normalized formats clamp, integers
+// in range are exact), and the destination reads as decodeTexel reads it:
+// D * 1 - S * 0 with S = 0 is D, so a blend stores encode(decode(D)).
+TEST(OutputMerge, EveryColourFormatConvertsAsTheTexelCodec) {
+  std::mt19937 Rng(3);
+  std::uniform_real_distribution<float> Dist(-1.5f, 1.5f);
+  std::uniform_int_distribution<uint32_t> Bits;
+  unsigned Checked = 0;
+  for (const FormatInfo &I : allFormats()) {
+    SCOPED_TRACE(I.Name);
+    Result<ColorMerger> M = ColorMerger::create(I.Fmt, ColorBlendAttachment(),
+                                                false, LogicOp::Copy, 0);
+    ASSERT_EQ(M.ok(), colourAttachable(I)) << M.status().message();
+    if (!M)
+      continue;
+    ++Checked;
+    ColorBlendAttachment Keep =
+        blend(BlendFactor::Zero, BlendFactor::One, BlendOp::ReverseSubtract);
+    Result<ColorMerger> K =
+        ColorMerger::create(I.Fmt, Keep, false, LogicOp::Copy, 0);
+    ASSERT_TRUE(K.ok());
+    unsigned Size = I.BlockBytes;
+    for (int N = 0; N < 500; ++N) {
+      uint8_t Got[16] = {}, Want[16] = {};
+      switch (I.view()) {
+      case ViewKind::Float: {
+        Float4 V = {Dist(Rng), Dist(Rng), Dist(Rng), Dist(Rng)};
+        M->merge(floats(V[0], V[1], V[2], V[3]), nullptr, {}, Got);
+        ASSERT_TRUE(encodeTexel(I.Fmt, V, Want).ok());
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0) << V[0] << " " << V[1];
+        // The destination round trip.
+        uint8_t D[16];
+        for (uint8_t &B : D)
+          B = uint8_t(Bits(Rng));
+        Float4 DV;
+        ASSERT_TRUE(decodeTexel(I.Fmt, D, DV).ok());
+        if (std::isnan(DV[0]) || std::isnan(DV[1]) || std::isnan(DV[2]) ||
+            std::isnan(DV[3]))
+          break; // NaN payloads need not survive arithmetic
+        ASSERT_TRUE(encodeTexel(I.Fmt, DV, Want).ok());
+        std::memcpy(Got, D, 16);
+        K->merge(floats(0, 0, 0, 0), nullptr, {}, Got);
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0);
+        break;
+      }
+      case ViewKind::UInt: {
+        // In range of the narrowest component: no saturation.
+        unsigned Narrowest = 32;
+        for (unsigned C = 0; C < I.NumComponents; ++C)
+          Narrowest = std::min<unsigned>(Narrowest, I.Components[C].Bits);
+        uint32_t Mask = Narrowest == 32 ? ~0u : (1u << Narrowest) - 1;
+        UInt4 V = {Bits(Rng) & Mask, Bits(Rng) & Mask, Bits(Rng) & Mask,
+                   Bits(Rng) & Mask};
+        M->merge(uints(V[0], V[1], V[2], V[3]), nullptr, {}, Got);
+        ASSERT_TRUE(encodeTexel(I.Fmt, V, Want).ok());
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0);
+        break;
+      }
+      case ViewKind::SInt: {
+        unsigned Narrowest = 32;
+        for (unsigned C = 0; C < I.NumComponents; ++C)
+          Narrowest = std::min<unsigned>(Narrowest, I.Components[C].Bits);
+        Int4 V;
+        for (int32_t &C : V)
+          C = int32_t(Bits(Rng)) >> (32 - Narrowest);
+        M->merge(ints(V[0], V[1], V[2], V[3]), nullptr, {}, Got);
+        ASSERT_TRUE(encodeTexel(I.Fmt, V, Want).ok());
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0);
+        break;
+      }
+      }
+    }
+  }
+  EXPECT_GE(Checked, 80u); // 86 of the table's formats today
+}
+
 // --- Colour: the specialized paths against the generic one ------------------
 
 /// Source values that hit the conversions' edges: exact 8-bit values,
@@ -1016,6 +1103,33 @@ TEST(OutputMerge, EightBitConversionsMatchTheCodec) {
       EXPECT_EQ(mergeInto(Over, floats(0, 0, 0, 0), Bytes{B, 1, B, B}),
                 (Bytes{B, 1, B, B}));
     }
+  }
+}
+
+TEST(OutputMerge, SRGBEncodingMatchesTheCodecAtEveryCodeBoundary) {
+  // The floats around each boundary between two 8-bit codes (linear value
+  // of code + 1/2), and a spread of others.
+  ColorMerger M = merger(Format::R8_SRGB, ColorBlendAttachment());
+  std::vector<float> Xs = {0.0f, -0.0f, -1.0f, 1.0f, 2.0f, NaN, Inf, -Inf,
+                           std::numeric_limits<float>::denorm_min(), 1e-30f};
+  for (int C = 0; C < 255; ++C) {
+    float X = srgbToLinear((float(C) + 0.5f) / 255.0f);
+    float Lo = X, Hi = X;
+    for (int I = 0; I < 64; ++I) {
+      Lo = std::nextafter(Lo, -1.0f);
+      Hi = std::nextafter(Hi, 2.0f);
+      Xs.push_back(Lo);
+      Xs.push_back(Hi);
+    }
+    Xs.push_back(X);
+  }
+  std::mt19937 Rng(5);
+  std::uniform_real_distribution<float> Unit(0.0f, 1.0f);
+  for (int I = 0; I < 100000; ++I)
+    Xs.push_back(std::ldexp(Unit(Rng), -int(I % 24)));
+  for (float X : Xs) {
+    uint8_t Want = uint8_t(floatToUNorm(linearToSRGB(X), 8));
+    EXPECT_EQ(mergeInto(M, floats(X, 0, 0, 0), Bytes{0}), Bytes{Want}) << X;
   }
 }
 
