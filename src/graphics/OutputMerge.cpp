@@ -6,13 +6,20 @@
 // ColorMerger has one generic path: the source in the attachment's numeric
 // type (floats clamped for normalized formats, integers saturated), the
 // blend in float on decoded values (sRGB decoded to linear), the encoding
-// with the texel codec of s2l_image, then the logic op and the write mask on
-// the encoded bits. The specialized paths (8-bit RGBA/BGRA stores and
-// alpha blending, RGBA32F and RGBA16F stores) do the same arithmetic with
-// the state known at compile time: the blend itself is the same inline
-// function instantiated with a constant ColorBlendAttachment, and the 8-bit
-// conversions are exact re-implementations of unormToFloat/floatToUNorm
-// (OutputMergeTest checks both against the generic path).
+// component by component with the scalar conversions of ImageFormat.h (so
+// exactly as encodeTexel/decodeTexel convert; 8-bit UNORM and sRGB through
+// tables built from those functions), then the logic op and the write mask
+// on the encoded bits, the texel held as two little-endian words.
+//
+// The specialized paths (8-bit RGBA/BGRA stores and "over" blending,
+// RGBA32F and RGBA16F stores) do the generic path's arithmetic with the
+// state known when compiling, in SSE2 where available: the same IEEE
+// operations lane by lane, and the 8-bit conversion as an exact double
+// product rounded by cvtpd2dq. OutputMergeTest checks them against the
+// generic path, and the generic path against the texel codec, bit for bit.
+//
+// Limitation: the generic blend switches over the factors per component
+// (about 40 ns per sample against 6 ns for the specialized "over").
 //
 //===----------------------------------------------------------------------===//
 #include "graphics/OutputMerge.h"
