@@ -1,4 +1,5 @@
-//===- graphics/OutputMerge.h - Depth, stencil and colour merging -*- C++ -*-===//
+//===- graphics/OutputMerge.h - Depth, stencil and colour merging -*- C++
+//-*-===//
 //
 // The output-merge stage of the rasterizer as pure functions (Vulkan 1.3,
 // "Fragment Operations" and "The Framebuffer"): the compare and stencil
@@ -195,6 +196,15 @@ private:
     NumericKind Numeric = NumericKind::UNorm;
   };
   Component Comps[4];
+  /// The blend per component: the factors as a slot of the generic path's
+  /// input array (ColorMergerImpl::FactorSlot) and whether it is 1 - slot.
+  struct FactorRef {
+    uint8_t Slot = 0;
+    bool OneMinus = false;
+  };
+  FactorRef SrcFactor[4], DstFactor[4];
+  BlendOp Ops[4] = {BlendOp::Add, BlendOp::Add, BlendOp::Add, BlendOp::Add};
+  bool UsesSaturate = false;
   uint8_t NumComps = 0;
   uint8_t TexelBytes = 0;
 };
