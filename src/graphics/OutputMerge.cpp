@@ -1165,6 +1165,10 @@ Result<ColorMerger> ColorMergerImpl::create(Format F,
     return Status::error(Prefix + Name +
                              " (shared exponent) cannot be a colour attachment",
                          StatusCode::InvalidArgument);
+  if (Info->has64BitComponents())
+    return Status::error(Prefix + Name +
+                             ": 64-bit formats cannot be colour attachments",
+                         StatusCode::InvalidArgument);
   NumericKind N = Info->Components[0].Numeric;
   if (N == NumericKind::UScaled || N == NumericKind::SScaled)
     return Status::error(Prefix + Name +

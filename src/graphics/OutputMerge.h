@@ -119,9 +119,9 @@ public:
 
   /// Fails, with a message naming \p AttachmentIndex and the problem, for a
   /// format that cannot be a colour attachment (unknown, depth/stencil,
-  /// compressed, E5B9G9R9, USCALED/SSCALED) and for enum values outside
-  /// Vulkan's core ones (only checked where used: the blend factors and
-  /// ops when BlendEnable, the logic op when LogicOpEnable).
+  /// compressed, E5B9G9R9, 64-bit, USCALED/SSCALED) and for enum values
+  /// outside Vulkan's core ones (only checked where used: the blend factors
+  /// and ops when BlendEnable, the logic op when LogicOpEnable).
   static Result<ColorMerger> create(Format F, const ColorBlendAttachment &A,
                                     bool LogicOpEnable, LogicOp Op,
                                     unsigned AttachmentIndex);

@@ -879,6 +879,9 @@ TEST(OutputMerge, CreateRejectsWhatCannotBeAColourAttachment) {
       {Format::R8G8_USCALED,
        "colour attachment 3: R8G8_USCALED: scaled formats cannot be colour "
        "attachments"},
+      {Format::R64G64_SFLOAT,
+       "colour attachment 3: R64G64_SFLOAT: 64-bit formats cannot be colour "
+       "attachments"},
       {Format::UNDEFINED, "colour attachment 3: unknown format 0"},
       {Format(99999), "colour attachment 3: unknown format 99999"},
   };
@@ -927,11 +930,11 @@ TEST(OutputMerge, CreateRejectsBadEnumsWhereTheyApply) {
 // --- Colour: every format against the texel codec ---------------------------
 
 /// Whether create() accepts F: everything but compressed, depth/stencil,
-/// shared-exponent and scaled formats.
+/// shared-exponent, 64-bit and scaled formats.
 bool colourAttachable(const FormatInfo &I) {
   NumericKind N = I.Components[0].Numeric;
   return !I.isCompressed() && !I.hasDepth() && !I.hasStencil() &&
-         I.Layout != LayoutKind::SharedExponent && N != NumericKind::UScaled &&
+         I.Layout != LayoutKind::SharedExponent && !I.has64BitComponents() && N != NumericKind::UScaled &&
          N != NumericKind::SScaled;
 }
 
