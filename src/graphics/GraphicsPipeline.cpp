@@ -78,6 +78,28 @@ findBuiltInOutput(const InterfaceLayout &L, int32_t B) {
   return std::nullopt;
 }
 
+/// The components of built-in output \p B (ClipDistance[N] has N), as
+/// lane 0 offsets.
+std::vector<uint32_t> builtInOutputComponents(const InterfaceLayout &L,
+                                              int32_t B) {
+  std::vector<uint32_t> Out;
+  for (const InterfaceVariable &V : L.Outputs) {
+    if (V.BuiltIn == B)
+      return V.ComponentOffsets;
+    for (size_t I = 0; I < V.MemberBuiltIns.size(); ++I) {
+      if (V.MemberBuiltIns[I].second != B)
+        continue;
+      uint32_t End = I + 1 < V.MemberBuiltIns.size()
+                         ? V.MemberBuiltIns[I + 1].first
+                         : uint32_t(V.Components.size());
+      for (uint32_t C = V.MemberBuiltIns[I].first; C < End; ++C)
+        Out.push_back(V.ComponentOffsets[C]);
+      return Out;
+    }
+  }
+  return Out;
+}
+
 /// The vertex output component at \p Location, component \p Comp
 /// (InterfaceVariable::ComponentLocations): its variable and index.
 std::optional<std::pair<const InterfaceVariable *, uint32_t>>
@@ -196,6 +218,11 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
     I.Position = Pos->first;
     I.PositionComponent = Pos->second;
   }
+  I.ClipDistances = builtInOutputComponents(VL, BuiltInClipDistance);
+  I.CullDistances = builtInOutputComponents(VL, BuiltInCullDistance);
+  if (I.ClipDistances.size() > 8 || I.CullDistances.size() > 8)
+    return Status::error("vertex shader: more than 8 clip or cull distances",
+                         StatusCode::InvalidInput);
   if (auto PS = findBuiltInOutput(VL, BuiltInPointSize)) {
     I.PointSize = PS->first;
     I.PointSizeComponent = PS->second;
@@ -210,6 +237,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
           B.Kind == ComputeInfo::DescriptorKind::StorageTexelBuffer)
         I.FragmentWritesMemory = true;
     for (const InterfaceVariable &V : FL.Inputs) {
+      I.FragmentHasFlatInputs |= V.Flat;
       for (uint32_t C = 0; C < V.Components.size(); ++C) {
         FragmentInput In;
         In.Offset = V.ComponentOffsets[C];

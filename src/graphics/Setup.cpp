@@ -38,13 +38,21 @@ struct ClipVert {
   double Wt[3];
 };
 
-/// A clip plane: inside when dot(N, P) + D >= 0.
+/// A clip plane: inside when dot(N, P) + D >= 0; or, with ClipIndex >= 0,
+/// when the interpolated ClipDistance[ClipIndex] is (then Dist holds the
+/// primitive's vertices' distances).
 struct Plane {
   double N[4];
   double D;
+  int ClipIndex = -1;
+  const double *Dist = nullptr; ///< [vertex * 8 + index]
 };
 
 double distance(const Plane &Pl, const ClipVert &V) {
+  if (Pl.ClipIndex >= 0)
+    return V.Wt[0] * Pl.Dist[Pl.ClipIndex] +
+           V.Wt[1] * Pl.Dist[8 + Pl.ClipIndex] +
+           V.Wt[2] * Pl.Dist[16 + Pl.ClipIndex];
   return Pl.N[0] * V.P[0] + Pl.N[1] * V.P[1] + Pl.N[2] * V.P[2] +
          Pl.N[3] * V.P[3] + Pl.D;
 }
@@ -161,6 +169,9 @@ private:
   int DepthBits = 0;
   std::vector<Plane> ViewPlanes, TrianglePlanes, LinePlanes;
   std::vector<ClipVert> Poly;
+  /// The current primitive's clip distances, and the planes with them.
+  double Dist[24] = {};
+  std::vector<Plane> TriPlanesNow, LinePlanesNow;
 
   ScreenVert screen(uint32_t V) const {
     const float *P = Verts.position(V);
@@ -196,7 +207,7 @@ uint32_t Setup::materialize(const ClipVert &C, const uint32_t *Src,
   for (int K = 0; K < 4; ++K)
     P[K] = float(C.P[K]);
   P[4] = Verts.pointSize(Src[0]);
-  uint32_t *Out = &Verts.Words[size_t(V) * Verts.Stride + 5];
+  uint32_t *Out = &Verts.Words[size_t(V) * Verts.Stride + Verts.VaryingBase];
   const std::vector<Varying> &Vy = Ctx.Pipe.Varyings;
   for (size_t I = 0; I < Vy.size(); ++I) {
     if (!Vy[I].Interpolated) {
@@ -454,6 +465,32 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
   }
   uint32_t Provoking = Src[Pr.Provoking];
   ++Stats.Primitives;
+  // Cull distances: the primitive goes when all its vertices are outside
+  // the same one. Clip distances: planes like the others.
+  const uint32_t NClip = std::min(Verts.NumClip, 8u);
+  for (uint32_t J = 0; J < Verts.NumCull; ++J) {
+    bool AllOut = true;
+    for (unsigned K = 0; K < Pr.N; ++K)
+      AllOut &= Verts.distances(Src[K])[Verts.NumClip + J] < 0;
+    if (AllOut)
+      return;
+  }
+  const std::vector<Plane> *TriPlanes = &TrianglePlanes,
+                           *SegPlanes = &LinePlanes;
+  if (NClip) {
+    for (unsigned K = 0; K < Pr.N; ++K)
+      for (uint32_t J = 0; J < NClip; ++J)
+        Dist[K * 8 + J] = Verts.distances(Src[K])[J];
+    TriPlanesNow = TrianglePlanes;
+    LinePlanesNow = LinePlanes;
+    for (uint32_t J = 0; J < NClip; ++J) {
+      Plane Pl{{0, 0, 0, 0}, 0, int(J), Dist};
+      TriPlanesNow.push_back(Pl);
+      LinePlanesNow.push_back(Pl);
+    }
+    TriPlanes = &TriPlanesNow;
+    SegPlanes = &LinePlanesNow;
+  }
   Poly.resize(Pr.N);
   for (unsigned K = 0; K < Pr.N; ++K) {
     const float *P = Verts.position(Src[K]);
@@ -463,15 +500,15 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
       Poly[K].Wt[C] = C == int(K);
   }
   if (Pr.N == 1) {
-    if (inside(LinePlanes, Poly[0]))
+    if (inside(*SegPlanes, Poly[0]))
       point(Src[0], Id);
     return;
   }
   if (Pr.N == 2) {
-    bool Clipped = !inside(LinePlanes, Poly[0]) || !inside(LinePlanes, Poly[1]);
+    bool Clipped = !inside(*SegPlanes, Poly[0]) || !inside(*SegPlanes, Poly[1]);
     if (Clipped) {
       ++Stats.ClippedPrimitives;
-      clip(Poly, LinePlanes, false);
+      clip(Poly, *SegPlanes, false);
       if (Poly.size() != 2)
         return;
     }
@@ -481,10 +518,10 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
   }
   bool Clipped = false;
   for (const ClipVert &V : Poly)
-    Clipped |= !inside(TrianglePlanes, V);
+    Clipped |= !inside(*TriPlanes, V);
   if (Clipped) {
     ++Stats.ClippedPrimitives;
-    clip(Poly, TrianglePlanes, true);
+    clip(Poly, *TriPlanes, true);
     if (Poly.size() < 3)
       return;
   }
