@@ -100,6 +100,10 @@ void clip(std::vector<ClipVert> &Poly, const std::vector<Plane> &Planes,
   }
 }
 
+/// Rounds to the nearest subpixel, halves away from zero (llround's
+/// rounding without its library call).
+int64_t snap(double X) { return int64_t(X + (X >= 0 ? 0.5 : -0.5)); }
+
 struct ScreenVert {
   double X, Y, Z, InvW; ///< pixels, framebuffer depth, 1/w
   int64_t FX, FY;       ///< subpixels
@@ -180,8 +184,8 @@ private:
     R.X = CenterX + P[0] * R.InvW * HalfW;
     R.Y = CenterY + P[1] * R.InvW * HalfH;
     R.Z = MinDepth + P[2] * R.InvW * (MaxDepth - MinDepth);
-    R.FX = std::llround(R.X * SubpixelOne);
-    R.FY = std::llround(R.Y * SubpixelOne);
+    R.FX = snap(R.X * SubpixelOne);
+    R.FY = snap(R.Y * SubpixelOne);
     return R;
   }
   /// A vertex made by clipping: position and varyings from the weights of
@@ -364,8 +368,8 @@ void Setup::line(uint32_t V0, uint32_t V1, uint32_t Provoking, uint32_t Id) {
   double CY[4] = {A.Y + Ny, B.Y + Ny, B.Y - Ny, A.Y - Ny};
   int64_t FX[4], FY[4];
   for (int K = 0; K < 4; ++K) {
-    FX[K] = std::llround(CX[K] * SubpixelOne);
-    FY[K] = std::llround(CY[K] * SubpixelOne);
+    FX[K] = snap(CX[K] * SubpixelOne);
+    FY[K] = snap(CY[K] * SubpixelOne);
   }
   int64_t Area = (FX[1] - FX[0]) * (FY[2] - FY[0]) -
                  (FX[2] - FX[0]) * (FY[1] - FY[0]);
@@ -418,10 +422,10 @@ void Setup::point(uint32_t V0, uint32_t Id) {
   SetupPrim P;
   P.K = SetupPrim::Kind::Point;
   P.NumEdges = 4;
-  int64_t X0 = std::llround((A.X - Size / 2) * SubpixelOne);
-  int64_t X1 = std::llround((A.X + Size / 2) * SubpixelOne);
-  int64_t Y0 = std::llround((A.Y - Size / 2) * SubpixelOne);
-  int64_t Y1 = std::llround((A.Y + Size / 2) * SubpixelOne);
+  int64_t X0 = snap((A.X - Size / 2) * SubpixelOne);
+  int64_t X1 = snap((A.X + Size / 2) * SubpixelOne);
+  int64_t Y0 = snap((A.Y - Size / 2) * SubpixelOne);
+  int64_t Y1 = snap((A.Y + Size / 2) * SubpixelOne);
   // x >= X0, x < X1, y >= Y0, y < Y1 (top-left: left and top inclusive).
   P.A[0] = 1, P.B[0] = 0, P.C[0] = -X0;
   P.A[1] = -1, P.B[1] = 0, P.C[1] = X1 - 1;
@@ -525,14 +529,27 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
     if (Poly.size() < 3)
       return;
   }
-  std::vector<uint32_t> PV(Poly.size());
-  for (size_t K = 0; K < Poly.size(); ++K)
-    PV[K] = materialize(Poly[K], Src, 3);
+  // At most 3 + 6 view planes + 8 clip distances vertices.
+  uint32_t PVBuf[20];
+  double SX[20], SY[20];
+  const size_t NV = std::min<size_t>(Poly.size(), 20);
+  for (size_t K = 0; K < NV; ++K) {
+    PVBuf[K] = materialize(Poly[K], Src, 3);
+    const float *P = Verts.position(PVBuf[K]);
+    SX[K] = P[0] / P[3] * HalfW;
+    SY[K] = P[1] / P[3] * HalfH;
+  }
+  struct {
+    const uint32_t *Data;
+    size_t N;
+    size_t size() const { return N; }
+    uint32_t operator[](size_t I) const { return Data[I]; }
+  } PV{PVBuf, NV};
   // Facing from the polygon's signed area (all fan triangles agree).
   double Area = 0;
-  for (size_t K = 0; K < PV.size(); ++K) {
-    ScreenVert A = screen(PV[K]), B = screen(PV[(K + 1) % PV.size()]);
-    Area += A.X * B.Y - B.X * A.Y;
+  for (size_t K = 0; K < NV; ++K) {
+    size_t J = (K + 1) % NV;
+    Area += SX[K] * SY[J] - SX[J] * SY[K];
   }
   if (Area == 0)
     return;
