@@ -71,7 +71,7 @@ void main() {
   vec3 Albedo = texture(Checker, TexCoord * vec2(4.0, 2.0)).rgb;
   float Diffuse = max(dot(N, L), 0.0);
   float Specular = Diffuse > 0.0 ? pow(max(dot(N, H), 0.0), 64.0) : 0.0;
-  vec3 Linear = Albedo * (0.12 + 0.88 * Diffuse) + vec3(0.6) * Specular;
+  vec3 Linear = Albedo * (0.04 + 0.96 * Diffuse) + vec3(0.6) * Specular;
   // The attachment is UNORM: encode for display (gamma 2.2).
   Color = vec4(pow(clamp(Linear, 0.0, 1.0), vec3(1.0 / 2.2)), 1.0);
 }
@@ -212,7 +212,9 @@ int main(int Argc, char **Argv) {
   demo::Mat4 Proj =
       demo::perspective(0.75f, float(Width) / float(Height), 0.5f, 20.0f);
   Block.Mvp = demo::multiply(Proj, demo::multiply(View, Block.Model));
-  const float Light[4] = {-0.5f, -0.7f, -0.6f, 0.0f};
+  // From the upper left, a little in front: the terminator shows on the
+  // sphere's right.
+  const float Light[4] = {0.75f, -0.55f, -0.35f, 0.0f};
   std::memcpy(Block.LightDir, Light, sizeof Light);
   Block.Eye[0] = Eye[0], Block.Eye[1] = Eye[1], Block.Eye[2] = Eye[2];
   Block.Eye[3] = 1;
@@ -257,11 +259,11 @@ int main(int Argc, char **Argv) {
     return fail(Args[0], S.message());
 
   const DrawStats &St = (*Pipeline)->stats();
-  std::printf("%s: %ux%u, %ux MSAA, %zu triangles (%llu drawn after culling "
-              "and clipping), W=%u; shaders compiled in %.2f s, drawn in "
-              "%.3f s\n",
-              Args[0].c_str(), Width, Height, Samples, Mesh.Indices.size() / 3,
-              (unsigned long long)St.Primitives, ShaderWidth, CompileSeconds,
-              DrawSeconds);
+  std::printf("%s: %ux%u, %ux MSAA, %llu triangles, %llu fragment quads, "
+              "W=%u; shaders compiled in %.2f s, drawn in %.3f s\n",
+              Args[0].c_str(), Width, Height, Samples,
+              (unsigned long long)St.Primitives,
+              (unsigned long long)St.FragmentQuads, ShaderWidth,
+              CompileSeconds, DrawSeconds);
   return 0;
 }
