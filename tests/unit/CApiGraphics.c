@@ -3,8 +3,8 @@
  * Draws a triangle from SPIR-V words (tests/unit/shaders/capi_triangle.*,
  * compiled by glslangValidator at build time into C headers) into an
  * R8G8B8A8_UNORM image, then again with an index buffer, another colour
- * and a scissor set between the draws, and checks every pixel against the
- * coverage worked out here; then the argument errors: null handles, enum
+ * and a scissor set between the draws, then indirectly with another
+ * scissor, and checks every pixel against the coverage worked out here; then the argument errors: null handles, enum
  * fields outside their Vk enums, unknown formats, a framebuffer of the
  * wrong format. LibraryApiTest.cpp calls the two entry points, which
  * return 0 or write what went wrong.
@@ -117,6 +117,10 @@ static int after_first_draw(int x, int y) { return covered(x, y) ? 1 : 0; }
 static int after_second_draw(int x, int y) {
   return !covered(x, y) ? 0 : x < 4 ? 2 : 1;
 }
+/* The third, indirect, to x >= 5: only column 4 keeps the first colour. */
+static int after_third_draw(int x, int y) {
+  return !covered(x, y) ? 0 : x != 4 ? 2 : 1;
+}
 
 int s2l_test_capi_graphics_draw(char *msg, size_t size) {
   s2l_context ctx = s2l_context_create();
@@ -129,6 +133,8 @@ int s2l_test_capi_graphics_draw(char *msg, size_t size) {
   s2l_draw_stats stats;
   static const uint16_t indices[3] = {0, 1, 2};
   static const s2l_rect2d left_half = {0, 0, SIZE / 2, SIZE};
+  static const s2l_rect2d right_columns = {5, 0, SIZE - 5, SIZE};
+  static const uint32_t indirect[4] = {3, 1, 0, 0};
   int x, y, rc = 1;
 
   if (s2l_graphics_pipeline_create(ctx, &desc, 2, &p) != S2L_SUCCESS) {
@@ -186,6 +192,23 @@ int s2l_test_capi_graphics_draw(char *msg, size_t size) {
     goto done;
   }
   if (check_pixels(img, after_second_draw, "scissored indexed draw", msg,
+                   size))
+    goto done;
+
+  /* An indirect draw (VkDrawIndirectCommand: 3 vertices, 1 instance) into
+     columns 5 to 7. */
+  if (s2l_graphics_pipeline_set_scissors(ctx, p, &right_columns, 1) !=
+      S2L_SUCCESS) {
+    failf(msg, size, "setting the scissor failed: %s", s2l_context_error(ctx));
+    goto done;
+  }
+  if (s2l_graphics_pipeline_draw_indirect(ctx, p, &fb, res, indirect,
+                                          sizeof indirect, 1, sizeof indirect,
+                                          0, 2) != S2L_SUCCESS) {
+    failf(msg, size, "indirect draw: %s", s2l_context_error(ctx));
+    goto done;
+  }
+  if (check_pixels(img, after_third_draw, "scissored indirect draw", msg,
                    size))
     goto done;
   rc = 0;
