@@ -5,6 +5,7 @@
 // single-sampled image and written as a PNG:
 //
 //   build/bin/s2l-raster-demo OUT.png [WIDTH HEIGHT] [--threads N]
+//                             [--width 4|8|16]
 //
 // Everything goes through the public API: GLSL translated by the translate
 // API (spirv2llvm.h) and JIT-compiled (Jit.h), a GraphicsPipeline
@@ -122,16 +123,21 @@ int fail(const std::string &What, const std::string &Message) {
 int main(int Argc, char **Argv) {
   std::vector<std::string> Args;
   unsigned Threads = 0;
+  // SIMD width of the shaders (4, 8 or 16).
+  unsigned ShaderWidth = defaultComputeWidth();
   for (int I = 1; I < Argc; ++I) {
     std::string A = Argv[I];
     if (A == "--threads" && I + 1 < Argc)
       Threads = unsigned(std::stoul(Argv[++I]));
+    else if (A == "--width" && I + 1 < Argc)
+      ShaderWidth = unsigned(std::stoul(Argv[++I]));
     else
       Args.push_back(A);
   }
   if (Args.size() != 1 && Args.size() != 3) {
     std::fprintf(stderr,
-                 "usage: s2l-raster-demo OUT.png [WIDTH HEIGHT] [--threads N]\n");
+                 "usage: s2l-raster-demo OUT.png [WIDTH HEIGHT] [--threads N] "
+                 "[--width 4|8|16]\n");
     return 2;
   }
   uint32_t Width = 1024, Height = 768;
@@ -159,7 +165,6 @@ int main(int Argc, char **Argv) {
     return fail("texture", Texture.status().message());
 
   // Shaders: GLSL through the translate API, then the JIT.
-  unsigned ShaderWidth = defaultComputeWidth();
   auto Vs = compileGlsl(VertexSource, Stage::Vertex, "demo.vert", ShaderWidth);
   if (!Vs)
     return fail("vertex shader", Vs.status().message());
