@@ -405,3 +405,72 @@ done:
   s2l_context_destroy(ctx);
   return rc;
 }
+
+/* A pipeline through a compile cache in \p dir: the first creation stores
+   both shaders, the second loads them (two hits) and still draws the
+   triangle. */
+int s2l_test_capi_graphics_cache(const char *dir, char *msg, size_t size) {
+  s2l_context ctx = s2l_context_create();
+  s2l_cache cache = NULL;
+  s2l_graphics_pipeline p = NULL;
+  s2l_owned_image img = NULL;
+  s2l_resources res = s2l_resources_create();
+  s2l_graphics_pipeline_desc desc = triangle_desc();
+  const s2l_image *color;
+  s2l_framebuffer fb;
+  uint64_t hits = 0, misses = 0, stores = 0;
+  int round, x, y, rc = 1;
+
+  if (s2l_cache_open(dir, 0, &cache) != S2L_SUCCESS ||
+      !s2l_cache_enabled(cache)) {
+    failf(msg, size, "cache in %s: %s", dir,
+          cache ? s2l_cache_warning(cache) : "not opened");
+    goto done;
+  }
+  desc.cache = cache;
+  for (round = 0; round < 2; ++round) {
+    s2l_graphics_pipeline_destroy(p);
+    p = NULL;
+    if (s2l_graphics_pipeline_create(ctx, &desc, 2, &p) != S2L_SUCCESS) {
+      failf(msg, size, "create %d: %s", round, s2l_context_error(ctx));
+      goto done;
+    }
+    s2l_cache_stats(cache, &hits, &misses, &stores);
+    if (hits != (round ? 2u : 0u) || misses != 2 || stores != 2) {
+      failf(msg, size,
+            "after creation %d: %llu hits, %llu misses, %llu stores", round,
+            (unsigned long long)hits, (unsigned long long)misses,
+            (unsigned long long)stores);
+      goto done;
+    }
+  }
+  if (!make_image(ctx, FORMAT_R8G8B8A8_UNORM, &img)) {
+    failf(msg, size, "image: %s", s2l_context_error(ctx));
+    goto done;
+  }
+  for (y = 0; y < SIZE; ++y)
+    for (x = 0; x < SIZE; ++x)
+      memcpy(pixel(img, x, y), Background, 4);
+  color = s2l_image_descriptor(img);
+  memset(&fb, 0, sizeof fb);
+  fb.color = &color;
+  fb.color_count = 1;
+  s2l_resources_bind_vertex_buffer(res, 0, Positions, sizeof Positions);
+  s2l_resources_set_push_constants(res, ColorA, sizeof ColorA);
+  if (s2l_graphics_pipeline_draw(ctx, p, &fb, res, 3, 1, 0, 0, 1) !=
+      S2L_SUCCESS) {
+    failf(msg, size, "draw: %s", s2l_context_error(ctx));
+    goto done;
+  }
+  if (check_pixels(img, after_first_draw, "draw with cached shaders", msg,
+                   size))
+    goto done;
+  rc = 0;
+done:
+  s2l_resources_destroy(res);
+  s2l_image_destroy(img);
+  s2l_graphics_pipeline_destroy(p);
+  s2l_cache_destroy(cache);
+  s2l_context_destroy(ctx);
+  return rc;
+}
