@@ -51,10 +51,10 @@ Mesh torus(float Major, float Minor, unsigned Rings, unsigned Sides) {
       float N[3] = {std::cos(Theta) * std::cos(Phi), std::sin(Theta),
                     -std::cos(Theta) * std::sin(Phi)};
       float C[3] = {Major * std::cos(Phi), 0, -Major * std::sin(Phi)};
-      M.Vertices.push_back({{C[0] + Minor * N[0], C[1] + Minor * N[1],
-                             C[2] + Minor * N[2]},
-                            {N[0], N[1], N[2]},
-                            {U, V}});
+      M.Vertices.push_back(
+          {{C[0] + Minor * N[0], C[1] + Minor * N[1], C[2] + Minor * N[2]},
+           {N[0], N[1], N[2]},
+           {U, V}});
     }
   }
   gridIndices(M, 0, Sides, Rings);
@@ -73,9 +73,9 @@ spirv2llvm::Result<spirv2llvm::Image> checkerTexture(uint32_t Size,
   uint32_t Levels = 1;
   while ((Size >> Levels) > 0)
     ++Levels;
-  auto I = spirv2llvm::Image::create({spirv2llvm::Format::R8G8B8A8_UNORM,
-                                      S2L_VIEW_2D, Size, Size, 1, 1, Levels,
-                                      1});
+  auto I =
+      spirv2llvm::Image::create({spirv2llvm::Format::R8G8B8A8_UNORM,
+                                 S2L_VIEW_2D, Size, Size, 1, 1, Levels, 1});
   if (!I)
     return I.status();
   // Warm orange and off-white squares, a darker line along each edge.
@@ -117,20 +117,32 @@ Mat4 multiply(const Mat4 &A, const Mat4 &B) {
   return R;
 }
 
+// The matrices below are written column by column, one column a line.
+// clang-format off
 Mat4 rotationX(float A) {
   float C = std::cos(A), S = std::sin(A);
-  return {1, 0, 0, 0, 0, C, S, 0, 0, -S, C, 0, 0, 0, 0, 1};
+  return {1, 0, 0, 0,
+          0, C, S, 0,
+          0, -S, C, 0,
+          0, 0, 0, 1};
 }
 
 Mat4 rotationY(float A) {
   float C = std::cos(A), S = std::sin(A);
-  return {C, 0, -S, 0, 0, 1, 0, 0, S, 0, C, 0, 0, 0, 0, 1};
+  return {C, 0, -S, 0,
+          0, 1, 0, 0,
+          S, 0, C, 0,
+          0, 0, 0, 1};
 }
 
 Mat4 rotationZ(float A) {
   float C = std::cos(A), S = std::sin(A);
-  return {C, S, 0, 0, -S, C, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  return {C, S, 0, 0,
+          -S, C, 0, 0,
+          0, 0, 1, 0,
+          0, 0, 0, 1};
 }
+// clang-format on
 
 Mat4 lookAt(const std::array<float, 3> &Eye,
             const std::array<float, 3> &Target) {
@@ -148,19 +160,28 @@ Mat4 lookAt(const std::array<float, 3> &Eye,
     return A[0] * B[0] + A[1] * B[1] + A[2] * B[2];
   };
   // Forward is -z in view space.
-  std::array<float, 3> F = Normalize(
-      {Target[0] - Eye[0], Target[1] - Eye[1], Target[2] - Eye[2]});
+  std::array<float, 3> F =
+      Normalize({Target[0] - Eye[0], Target[1] - Eye[1], Target[2] - Eye[2]});
   std::array<float, 3> S = Normalize(Cross(F, {0, 1, 0}));
   std::array<float, 3> U = Cross(S, F);
-  return {S[0], U[0], -F[0], 0, S[1],         U[1],         -F[1],       0,
-          S[2], U[2], -F[2], 0, -Dot(S, Eye), -Dot(U, Eye), Dot(F, Eye), 1};
+  // clang-format off
+  return {S[0], U[0], -F[0], 0,
+          S[1], U[1], -F[1], 0,
+          S[2], U[2], -F[2], 0,
+          -Dot(S, Eye), -Dot(U, Eye), Dot(F, Eye), 1};
+  // clang-format on
 }
 
 Mat4 perspective(float FovY, float Aspect, float Near, float Far) {
   float F = 1 / std::tan(FovY / 2);
-  // Clip y = -F * view y: Vulkan's framebuffer y points down.
-  return {F / Aspect, 0, 0, 0, 0, -F, 0, 0, 0, 0, Far / (Near - Far), -1,
+  // Clip y = -F * view y: Vulkan's framebuffer y points down. Depth:
+  // z = -Near gives 0, z = -Far gives 1.
+  // clang-format off
+  return {F / Aspect, 0, 0, 0,
+          0, -F, 0, 0,
+          0, 0, Far / (Near - Far), -1,
           0, 0, Near * Far / (Near - Far), 0};
+  // clang-format on
 }
 
 } // namespace demo

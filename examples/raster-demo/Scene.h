@@ -1,4 +1,4 @@
-//===- Scene.h - The raster demo's geometry, texture and matrices -*- C++ -*-===//
+//===- Scene.h - The raster demo's scene ------------------------*- C++ -*-===//
 //
 // What examples/raster-demo/main.cpp draws, generated in code: indexed
 // meshes with normals and texture coordinates (a UV sphere and a torus),

@@ -146,8 +146,9 @@ int main(int Argc, char **Argv) {
     Height = uint32_t(std::stoul(Args[2]));
     if (!Width || !Height || Width > GraphicsLimits::MaxFramebufferSize ||
         Height > GraphicsLimits::MaxFramebufferSize)
-      return fail("size", "each side must be 1 to " +
-                              std::to_string(GraphicsLimits::MaxFramebufferSize));
+      return fail("size",
+                  "each side must be 1 to " +
+                      std::to_string(GraphicsLimits::MaxFramebufferSize));
   }
   const uint32_t Samples = 4;
   auto Start = std::chrono::steady_clock::now();
@@ -234,8 +235,8 @@ int main(int Argc, char **Argv) {
   DrawResources R;
   R.bind(0, 0, &Block, sizeof Block);
   R.bindCombinedImageSampler(0, 1, &Texture->descriptor(), &Trilinear);
-  R.VertexBuffers = {{Mesh.Vertices.data(),
-                      Mesh.Vertices.size() * sizeof(demo::Vertex)}};
+  R.VertexBuffers = {
+      {Mesh.Vertices.data(), Mesh.Vertices.size() * sizeof(demo::Vertex)}};
   R.IndexData = Mesh.Indices.data();
   R.IndexSize = Mesh.Indices.size() * sizeof(uint32_t);
   R.Index = IndexType::UInt32;
@@ -268,7 +269,7 @@ int main(int Argc, char **Argv) {
               "W=%u; shaders compiled in %.2f s, drawn in %.3f s\n",
               Args[0].c_str(), Width, Height, Samples,
               (unsigned long long)St.Primitives,
-              (unsigned long long)St.FragmentQuads, ShaderWidth,
-              CompileSeconds, DrawSeconds);
+              (unsigned long long)St.FragmentQuads, ShaderWidth, CompileSeconds,
+              DrawSeconds);
   return 0;
 }

@@ -94,10 +94,10 @@ public:
   StencilOpState stencil(const std::string &Field,
                          const s2l_stencil_op_state &S) {
     StencilOpState O;
-    O.FailOp = enumField<StencilOp>(Field + ".fail_op", S.fail_op, 7,
-                                    "VkStencilOp");
-    O.PassOp = enumField<StencilOp>(Field + ".pass_op", S.pass_op, 7,
-                                    "VkStencilOp");
+    O.FailOp =
+        enumField<StencilOp>(Field + ".fail_op", S.fail_op, 7, "VkStencilOp");
+    O.PassOp =
+        enumField<StencilOp>(Field + ".pass_op", S.pass_op, 7, "VkStencilOp");
     O.DepthFailOp = enumField<StencilOp>(Field + ".depth_fail_op",
                                          S.depth_fail_op, 7, "VkStencilOp");
     O.Compare = enumField<CompareOp>(Field + ".compare_op", S.compare_op, 7,
@@ -112,20 +112,20 @@ public:
                              const s2l_color_blend_attachment &A) {
     ColorBlendAttachment B;
     B.BlendEnable = A.blend_enable != 0;
-    B.SrcColor = enumField<BlendFactor>(Field + ".src_color_blend_factor",
-                                        A.src_color_blend_factor, 18,
-                                        "VkBlendFactor");
-    B.DstColor = enumField<BlendFactor>(Field + ".dst_color_blend_factor",
-                                        A.dst_color_blend_factor, 18,
-                                        "VkBlendFactor");
+    B.SrcColor =
+        enumField<BlendFactor>(Field + ".src_color_blend_factor",
+                               A.src_color_blend_factor, 18, "VkBlendFactor");
+    B.DstColor =
+        enumField<BlendFactor>(Field + ".dst_color_blend_factor",
+                               A.dst_color_blend_factor, 18, "VkBlendFactor");
     B.ColorOp = enumField<BlendOp>(Field + ".color_blend_op", A.color_blend_op,
                                    4, "VkBlendOp (0-4)");
-    B.SrcAlpha = enumField<BlendFactor>(Field + ".src_alpha_blend_factor",
-                                        A.src_alpha_blend_factor, 18,
-                                        "VkBlendFactor");
-    B.DstAlpha = enumField<BlendFactor>(Field + ".dst_alpha_blend_factor",
-                                        A.dst_alpha_blend_factor, 18,
-                                        "VkBlendFactor");
+    B.SrcAlpha =
+        enumField<BlendFactor>(Field + ".src_alpha_blend_factor",
+                               A.src_alpha_blend_factor, 18, "VkBlendFactor");
+    B.DstAlpha =
+        enumField<BlendFactor>(Field + ".dst_alpha_blend_factor",
+                               A.dst_alpha_blend_factor, 18, "VkBlendFactor");
     B.AlphaOp = enumField<BlendOp>(Field + ".alpha_blend_op", A.alpha_blend_op,
                                    4, "VkBlendOp (0-4)");
     if (A.color_write_mask > ColorComponentAll)
@@ -172,14 +172,13 @@ GraphicsPipelineDesc Converter::pipeline(const s2l_graphics_pipeline_desc &C) {
                 "] is for binding " + std::to_string(V.binding) +
                 ", which vertex_bindings does not describe");
     }
-  if (array("vertex_attributes", C.vertex_attributes,
-            C.vertex_attribute_count))
+  if (array("vertex_attributes", C.vertex_attributes, C.vertex_attribute_count))
     for (uint32_t I = 0; I < C.vertex_attribute_count; ++I) {
       const s2l_vertex_attribute &A = C.vertex_attributes[I];
       std::string F = "vertex_attributes[" + std::to_string(I) + "]";
-      D.VertexAttributes.push_back(
-          {A.location, A.binding, format(F + ".format", A.format, false),
-           A.offset});
+      D.VertexAttributes.push_back({A.location, A.binding,
+                                    format(F + ".format", A.format, false),
+                                    A.offset});
     }
 
   D.Topology = enumField<PrimitiveTopology>("topology", C.topology, 5,
@@ -221,8 +220,7 @@ GraphicsPipelineDesc Converter::pipeline(const s2l_graphics_pipeline_desc &C) {
                           "VkProvokingVertexModeEXT") == 0;
 
   const s2l_multisample_state &M = C.multisample;
-  D.Multisample.Samples =
-      M.rasterization_samples ? M.rasterization_samples : 1;
+  D.Multisample.Samples = M.rasterization_samples ? M.rasterization_samples : 1;
   D.Multisample.SampleShadingEnable = M.sample_shading_enable != 0;
   D.Multisample.MinSampleShading = M.min_sample_shading;
   D.Multisample.SampleMask = M.sample_mask ? *M.sample_mask : ~0u;
@@ -248,16 +246,17 @@ GraphicsPipelineDesc Converter::pipeline(const s2l_graphics_pipeline_desc &C) {
       enumField<LogicOp>("color_blend.logic_op", B.logic_op, 15, "VkLogicOp");
   if (array("color_blend.attachments", B.attachments, B.attachment_count))
     for (uint32_t I = 0; I < B.attachment_count; ++I)
-      D.Blend.Attachments.push_back(blend(
-          "color_blend.attachments[" + std::to_string(I) + "]",
-          B.attachments[I]));
+      D.Blend.Attachments.push_back(
+          blend("color_blend.attachments[" + std::to_string(I) + "]",
+                B.attachments[I]));
   for (int K = 0; K < 4; ++K)
     D.Blend.Constants[K] = B.blend_constants[K];
 
   if (array("color_formats", C.color_formats, C.color_format_count))
     for (uint32_t I = 0; I < C.color_format_count; ++I)
-      D.ColorFormats.push_back(format(
-          "color_formats[" + std::to_string(I) + "]", C.color_formats[I], true));
+      D.ColorFormats.push_back(
+          format("color_formats[" + std::to_string(I) + "]", C.color_formats[I],
+                 true));
   D.DepthStencilFormat =
       format("depth_stencil_format", C.depth_stencil_format, true);
   D.Width = C.width;
@@ -346,8 +345,7 @@ s2l_result s2l_graphics_pipeline_create(s2l_context C,
   D.OptLevel = OptLevel;
   auto P = GraphicsPipeline::create(D);
   if (!P)
-    return fail(C, s2l_result(P.status().code()),
-                Where + P.status().message());
+    return fail(C, s2l_result(P.status().code()), Where + P.status().message());
   auto *H = new (std::nothrow) s2l_graphics_pipeline_s{std::move(*P)};
   if (!H)
     return fail(C, S2L_ERROR_EXECUTION_FAILED, Where + "out of memory");
@@ -498,13 +496,10 @@ s2l_result s2l_resources_bind_index_buffer(s2l_resources R, const void *Data,
   return S2L_SUCCESS;
 }
 
-s2l_result s2l_graphics_pipeline_draw(s2l_context C, s2l_graphics_pipeline P,
-                                      const s2l_framebuffer *Fb,
-                                      s2l_resources R, uint32_t VertexCount,
-                                      uint32_t InstanceCount,
-                                      uint32_t FirstVertex,
-                                      uint32_t FirstInstance,
-                                      unsigned Threads) {
+s2l_result s2l_graphics_pipeline_draw(
+    s2l_context C, s2l_graphics_pipeline P, const s2l_framebuffer *Fb,
+    s2l_resources R, uint32_t VertexCount, uint32_t InstanceCount,
+    uint32_t FirstVertex, uint32_t FirstInstance, unsigned Threads) {
   DrawCommand Cmd;
   Cmd.Count = VertexCount;
   Cmd.InstanceCount = InstanceCount;
@@ -516,11 +511,12 @@ s2l_result s2l_graphics_pipeline_draw(s2l_context C, s2l_graphics_pipeline P,
               });
 }
 
-s2l_result s2l_graphics_pipeline_draw_indexed(
-    s2l_context C, s2l_graphics_pipeline P, const s2l_framebuffer *Fb,
-    s2l_resources R, uint32_t IndexCount, uint32_t InstanceCount,
-    uint32_t FirstIndex, int32_t VertexOffset, uint32_t FirstInstance,
-    unsigned Threads) {
+s2l_result
+s2l_graphics_pipeline_draw_indexed(s2l_context C, s2l_graphics_pipeline P,
+                                   const s2l_framebuffer *Fb, s2l_resources R,
+                                   uint32_t IndexCount, uint32_t InstanceCount,
+                                   uint32_t FirstIndex, int32_t VertexOffset,
+                                   uint32_t FirstInstance, unsigned Threads) {
   DrawCommand Cmd;
   Cmd.Count = IndexCount;
   Cmd.InstanceCount = InstanceCount;
@@ -550,8 +546,7 @@ s2l_result s2l_graphics_pipeline_draw_indirect(
               });
 }
 
-void s2l_graphics_pipeline_stats(s2l_graphics_pipeline P,
-                                 s2l_draw_stats *Out) {
+void s2l_graphics_pipeline_stats(s2l_graphics_pipeline P, s2l_draw_stats *Out) {
   if (!Out)
     return;
   *Out = {};

@@ -4,10 +4,11 @@
  * compiled by glslangValidator at build time into C headers) into an
  * R8G8B8A8_UNORM image, then again with an index buffer, another colour
  * and a scissor set between the draws, then indirectly with another
- * scissor, and checks every pixel against the coverage worked out here; then the argument errors: null handles, enum
- * fields outside their Vk enums, unknown formats, a framebuffer of the
- * wrong format. LibraryApiTest.cpp calls the two entry points, which
- * return 0 or write what went wrong.
+ * scissor, and checks every pixel against the coverage worked out here;
+ * then the argument errors (null handles, enum fields outside their Vk
+ * enums, unknown formats, a framebuffer of the wrong format) and a
+ * pipeline through the compile cache. LibraryApiTest.cpp calls the entry
+ * points, which return 0 or write what went wrong.
  *
  *===----------------------------------------------------------------------===*/
 #include "spirv2llvm-c/spirv2llvm.h"
@@ -57,8 +58,7 @@ static const unsigned char BytesB[4] = {0, 102, 204, 255};
    arrays it points to are static. */
 static s2l_graphics_pipeline_desc triangle_desc(void) {
   static const s2l_vertex_binding binding = {0, 8, 0};
-  static const s2l_vertex_attribute attribute = {0, 0, FORMAT_R32G32_SFLOAT,
-                                                 0};
+  static const s2l_vertex_attribute attribute = {0, 0, FORMAT_R32G32_SFLOAT, 0};
   static const uint32_t color_format = FORMAT_R8G8B8A8_UNORM;
   s2l_graphics_pipeline_desc d;
   memset(&d, 0, sizeof d);
@@ -100,8 +100,9 @@ static int check_pixels(s2l_owned_image img, int (*want)(int, int),
   for (y = 0; y < SIZE; ++y)
     for (x = 0; x < SIZE; ++x) {
       int w = want(x, y);
-      const unsigned char *expect =
-          w == 0 ? Background : w == 1 ? BytesA : BytesB;
+      const unsigned char *expect = w == 0   ? Background
+                                    : w == 1 ? BytesA
+                                             : BytesB;
       const unsigned char *got = pixel(img, x, y);
       if (memcmp(got, expect, 4) != 0)
         return failf(msg, size,
@@ -191,8 +192,7 @@ int s2l_test_capi_graphics_draw(char *msg, size_t size) {
     failf(msg, size, "indexed draw: %s", s2l_context_error(ctx));
     goto done;
   }
-  if (check_pixels(img, after_second_draw, "scissored indexed draw", msg,
-                   size))
+  if (check_pixels(img, after_second_draw, "scissored indexed draw", msg, size))
     goto done;
 
   /* An indirect draw (VkDrawIndirectCommand: 3 vertices, 1 instance) into
@@ -208,8 +208,7 @@ int s2l_test_capi_graphics_draw(char *msg, size_t size) {
     failf(msg, size, "indirect draw: %s", s2l_context_error(ctx));
     goto done;
   }
-  if (check_pixels(img, after_third_draw, "scissored indirect draw", msg,
-                   size))
+  if (check_pixels(img, after_third_draw, "scissored indirect draw", msg, size))
     goto done;
   rc = 0;
 done:
@@ -305,9 +304,8 @@ int s2l_test_capi_graphics_errors(char *msg, size_t size) {
           s2l_context_error(ctx));
     goto done;
   }
-  if (s2l_graphics_pipeline_draw_indirect(ctx, NULL, &fb, res, NULL, 0, 0, 0,
-                                          0, 1) !=
-          S2L_ERROR_INVALID_ARGUMENT ||
+  if (s2l_graphics_pipeline_draw_indirect(ctx, NULL, &fb, res, NULL, 0, 0, 0, 0,
+                                          1) != S2L_ERROR_INVALID_ARGUMENT ||
       s2l_graphics_pipeline_set_blend_constants(ctx, NULL, constants) !=
           S2L_ERROR_INVALID_ARGUMENT ||
       s2l_graphics_pipeline_set_viewports(ctx, NULL, NULL, 0) !=
@@ -437,9 +435,8 @@ int s2l_test_capi_graphics_cache(const char *dir, char *msg, size_t size) {
     }
     s2l_cache_stats(cache, &hits, &misses, &stores);
     if (hits != (round ? 2u : 0u) || misses != 2 || stores != 2) {
-      failf(msg, size,
-            "after creation %d: %llu hits, %llu misses, %llu stores", round,
-            (unsigned long long)hits, (unsigned long long)misses,
+      failf(msg, size, "after creation %d: %llu hits, %llu misses, %llu stores",
+            round, (unsigned long long)hits, (unsigned long long)misses,
             (unsigned long long)stores);
       goto done;
     }
