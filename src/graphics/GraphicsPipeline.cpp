@@ -51,7 +51,7 @@ Result<std::unique_ptr<JitShader>> compileStage(const ShaderStageDesc &S,
     if (std::unique_ptr<JitShader> J =
             JitShader::load(*D.Cache, Key, D.OptLevel))
       if (J->stage() == St)
-        return std::move(J);
+        return J;
   }
   auto Tr = translateBytes(Bytes, FileName, T);
   if (!Tr)
@@ -361,7 +361,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
 
   I.Vertex = std::move(VS);
   I.Fragment = std::move(FS);
-  return std::move(Pipe);
+  return Pipe;
 }
 
 } // namespace spirv2llvm
