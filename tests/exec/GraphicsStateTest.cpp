@@ -448,6 +448,62 @@ void main() { o = vec4(dFdx(vcolor.r), dFdy(vcolor.r), 0, 1); }
   EXPECT_GT(Covered, 150u);
 }
 
+TEST_P(GraphicsStateTest, LimitsAndUnsupportedStateAreErrors) {
+  auto CreateError = [&](GraphicsPipelineDesc D) {
+    auto P = GraphicsPipeline::create(D);
+    return P ? std::string() : P.status().message();
+  };
+  GraphicsPipelineDesc D = desc();
+  D.Multisample.Samples = 3;
+  EXPECT_NE(CreateError(D).find("3 samples"), std::string::npos);
+  D = desc();
+  D.Viewports = {Viewport{0, 0, 8, 8}, Viewport{8, 0, 8, 8}};
+  EXPECT_NE(CreateError(D).find("multiViewport"), std::string::npos);
+  D = desc();
+  ColorBlendAttachment A;
+  A.BlendEnable = true;
+  A.SrcColor = BlendFactor::Src1Color;
+  D.Blend.Attachments = {A};
+  EXPECT_NE(CreateError(D).find("dual-source"), std::string::npos);
+  D = desc();
+  D.ColorFormats.assign(9, Format::R8G8B8A8_UNORM);
+  EXPECT_NE(CreateError(D).find("9 colour attachments"), std::string::npos);
+  D = desc();
+  D.VertexAttributes.pop_back(); // location 1 (color) has no attribute
+  EXPECT_NE(CreateError(D).find("location 1"), std::string::npos)
+      << CreateError(D);
+
+  auto P = GraphicsPipeline::create(desc());
+  ASSERT_TRUE(bool(P));
+  std::vector<Vtx> V(3);
+  DrawResources R;
+  R.VertexBuffers = {{V.data(), V.size() * sizeof(Vtx)}};
+  R.PushConstants.resize(12);
+  // A framebuffer beyond the limit: refused before anything is written.
+  Image Small = image(Format::R32G32B32A32_SFLOAT, 4, 4);
+  s2l_image Huge = Small.descriptor();
+  Huge.level[0].width = 20000;
+  Framebuffer Fb;
+  Fb.Color = {&Huge};
+  Status S = (*P)->draw(Fb, R, DrawCommand{3});
+  EXPECT_NE(S.message().find("16384"), std::string::npos) << S.message();
+  // Too many vertices for one draw.
+  Fb.Color = {&Small.descriptor()};
+  DrawCommand Big{1u << 20};
+  Big.InstanceCount = 1u << 10;
+  S = (*P)->draw(Fb, R, Big);
+  EXPECT_NE(S.message().find("instances"), std::string::npos) << S.message();
+  // Attachments of different sizes.
+  GraphicsPipelineDesc DD = desc();
+  DD.DepthStencilFormat = Format::D32_SFLOAT;
+  auto PD = GraphicsPipeline::create(DD);
+  ASSERT_TRUE(bool(PD));
+  Image Depth = image(Format::D32_SFLOAT, 5, 4);
+  Fb.DepthStencil = &Depth.descriptor();
+  S = (*PD)->draw(Fb, R, DrawCommand{3});
+  EXPECT_NE(S.message().find("5x4"), std::string::npos) << S.message();
+}
+
 INSTANTIATE_TEST_SUITE_P(Widths, GraphicsStateTest,
                          ::testing::Values(4u, 8u, 16u));
 
