@@ -264,7 +264,7 @@ int main(int Argc, char **Argv) {
   if (!S.ok())
     return fail(Args[0], S.message());
 
-  const DrawStats &St = (*Pipeline)->stats();
+  const DrawStats St = (*Pipeline)->stats();
   std::printf("%s: %ux%u, %ux MSAA, %llu triangles, %llu fragment quads, "
               "W=%u; shaders compiled in %.2f s, drawn in %.3f s\n",
               Args[0].c_str(), Width, Height, Samples,

@@ -552,7 +552,7 @@ void s2l_graphics_pipeline_stats(s2l_graphics_pipeline P, s2l_draw_stats *Out) {
   *Out = {};
   if (!P)
     return;
-  const DrawStats &S = P->P->stats();
+  const DrawStats S = P->P->stats();
   Out->vertex_invocations = S.VertexInvocations;
   Out->primitives = S.Primitives;
   Out->clipped_primitives = S.ClippedPrimitives;

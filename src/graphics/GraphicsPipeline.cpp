@@ -164,7 +164,10 @@ const ComputeInfo &GraphicsPipeline::fragmentInfo() const {
   static const ComputeInfo None;
   return P->Fragment ? P->Fragment->computeInfo() : None;
 }
-const DrawStats &GraphicsPipeline::stats() const { return P->Stats; }
+DrawStats GraphicsPipeline::stats() const {
+  std::lock_guard<std::mutex> L(P->StatsMutex);
+  return P->Stats;
+}
 
 Result<std::unique_ptr<GraphicsPipeline>>
 GraphicsPipeline::create(const GraphicsPipelineDesc &D) {

@@ -17,6 +17,7 @@
 #include "graphics/VertexFetch.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -118,7 +119,9 @@ struct GraphicsPipeline::Impl {
   /// scalar (one value per SIMD group: docs/abi.md): a call then holds
   /// quads of one primitive and one sample only.
   bool FragmentHasFlatInputs = false;
+  /// The last draw's statistics (draws may run on several threads).
   DrawStats Stats;
+  std::mutex StatsMutex;
 };
 
 } // namespace spirv2llvm
