@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "amber/AmberParser.h"
+#include "amber/GraphicsNames.h"
 #include "spirv2llvm/PngImage.h"
 
 #include "amber/ParserImpl.h"
@@ -63,9 +64,7 @@ std::string unquote(StringRef T) {
 }
 
 /// Amber commands this runner does not implement: the script is skipped.
-const std::set<std::string> UnsupportedCommands = {
-    "CLEAR_STENCIL",
-    "DEBUG", "INCLUDE"};
+const std::set<std::string> UnsupportedCommands = {"DEBUG", "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
 
@@ -896,12 +895,15 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
     if (A.size() < 4 || A[2].Text != "AS")
       return err(Line, "RUN DRAW_ARRAY: expected AS topology");
     C.K = Command::DrawArray;
-    C.Topology = A[3].Text;
-    if (C.Topology != "TRIANGLE_LIST" && C.Topology != "TRIANGLE_STRIP" &&
-        C.Topology != "TRIANGLE_FAN") {
-      unsupported(Line, "DRAW_ARRAY AS " + C.Topology);
+    if (isUnsupportedTopology(A[3].Text)) {
+      unsupported(Line, "DRAW_ARRAY AS " + A[3].Text +
+                            " (needs geometry or tessellation shaders)");
       return Error::success();
     }
+    auto Topo = topologyByName(A[3].Text);
+    if (!Topo)
+      return err(Line, "RUN DRAW_ARRAY: unknown topology '" + A[3].Text + "'");
+    C.Topology = topologyName(*Topo);
     for (size_t I = 4; I < A.size(); ++I) {
       StringRef K = A[I].Text;
       if (K == "INDEXED") {
@@ -981,6 +983,20 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
     C.Pipeline = A[0].Text;
     if (!S.findPipeline(C.Pipeline))
       return err(L, "CLEAR_DEPTH: unknown pipeline '" + C.Pipeline + "'");
+    Out.push_back(C);
+    return Error::success();
+  }
+  if (Cmd == "CLEAR_STENCIL") {
+    Command C;
+    C.Line = L;
+    C.K = Command::ClearStencil;
+    uint64_t V;
+    if (A.size() != 2 || !parseUnsigned(A[1].Text, V) || V > 255)
+      return err(L, "CLEAR_STENCIL needs a pipeline and a value from 0 to 255");
+    C.Nums[0] = double(V);
+    C.Pipeline = A[0].Text;
+    if (!S.findPipeline(C.Pipeline))
+      return err(L, "CLEAR_STENCIL: unknown pipeline '" + C.Pipeline + "'");
     Out.push_back(C);
     return Error::success();
   }

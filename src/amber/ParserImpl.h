@@ -85,6 +85,11 @@ private:
   llvm::Error parsePipeline(unsigned Line);
   llvm::Error parseDerivePipeline(unsigned Line);
   llvm::Error parsePipelineBody(unsigned Line, PipelineDecl P);
+  /// DEPTH, STENCIL face or BLEND ... END into \p St (\p Args: the rest
+  /// of the opening line); \p Skip when it hit an unsupported feature.
+  llvm::Error parseStateBlock(unsigned Line, llvm::StringRef Cmd,
+                              llvm::ArrayRef<Token> Args, GraphicsStateDecl &St,
+                              bool &Skip);
   llvm::Error parseExpect(unsigned Line, std::vector<Token> Args,
                     std::vector<Command> &Out);
   llvm::Error parseRun(unsigned Line, std::vector<Token> Args,

@@ -5,7 +5,7 @@
 // slot replaces the earlier one, which is what DERIVE_PIPELINE relies on.
 //
 //===----------------------------------------------------------------------===//
-#include "amber/Graphics.h"
+#include "amber/GraphicsNames.h"
 #include "amber/ParserImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,11 +20,152 @@ namespace spirv2llvm::amber::detail {
 namespace {
 
 const std::set<std::string> UnsupportedPipelineCommands = {
-    "SET",          "COMPILE_OPTIONS",
-    "STENCIL",
-    "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+    "SET", "COMPILE_OPTIONS", "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+
+std::optional<bool> onOff(StringRef V) {
+  if (V == "on")
+    return true;
+  if (V == "off")
+    return false;
+  return std::nullopt;
+}
 
 } // namespace
+
+Error Parser::parseStateBlock(unsigned Line, StringRef Cmd,
+                              ArrayRef<Token> Args, GraphicsStateDecl &St,
+                              bool &Skip) {
+  // STENCIL front|back|front_and_back: the faces the block sets.
+  std::vector<StencilOpState *> Faces;
+  DepthStencilState &DS = St.DepthStencil;
+  if (Cmd == "STENCIL") {
+    StringRef F = Args.empty() ? "" : StringRef(Args[0].Text);
+    if (Args.size() != 1 ||
+        (F != "front" && F != "back" && F != "front_and_back"))
+      return err(Line, "STENCIL: expected front, back or front_and_back");
+    if (F != "back")
+      Faces.push_back(&DS.Front);
+    if (F != "front")
+      Faces.push_back(&DS.Back);
+  } else if (!Args.empty()) {
+    return err(Line, Cmd + ": unexpected '" + Args[0].Text + "'");
+  }
+  if (Cmd == "BLEND")
+    St.Blend.BlendEnable = true;
+  while (true) {
+    if (atEnd())
+      return err(Line, Cmd + " without END");
+    unsigned L = peek().Line;
+    std::string K = Toks[Pos++].Text;
+    if (K == "END")
+      break;
+    std::vector<Token> V = restOfLine(L);
+    auto Bad = [&](const Twine &What) {
+      return err(L, Cmd + " " + K + ": " + What);
+    };
+    if (V.empty())
+      return Bad("needs a value");
+    StringRef V0 = V[0].Text;
+    // TEST / WRITE / CLAMP on|off
+    if ((Cmd == "DEPTH" && (K == "TEST" || K == "WRITE" || K == "CLAMP")) ||
+        (Cmd == "STENCIL" && K == "TEST")) {
+      auto On = onOff(V0);
+      if (!On || V.size() != 1)
+        return Bad("takes on or off");
+      bool &Field = Cmd == "STENCIL" ? DS.StencilTestEnable
+                    : K == "TEST"    ? DS.DepthTestEnable
+                    : K == "WRITE"   ? DS.DepthWriteEnable
+                                     : St.Raster.DepthClampEnable;
+      Field = *On;
+      continue;
+    }
+    if (K == "COMPARE_OP" && Cmd != "BLEND") {
+      auto Op = compareOpByName(V0);
+      if (!Op || V.size() != 1)
+        return Bad("unknown compare operation '" + V0 + "'");
+      if (Cmd == "DEPTH")
+        DS.DepthCompare = *Op;
+      for (StencilOpState *F : Faces)
+        F->Compare = *Op;
+      continue;
+    }
+    if (Cmd == "DEPTH" && K == "BOUNDS") {
+      // BOUNDS min a max b. Amber has no separate enable: bounds given
+      // turn the depth bounds test on (0..1 passes every stored depth).
+      double Lo, Hi;
+      if (V.size() != 4 || V[0].Text != "min" || V[2].Text != "max" ||
+          !parseDouble(V[1].Text, Lo) || !parseDouble(V[3].Text, Hi))
+        return Bad("expected min A max B");
+      DS.DepthBoundsTestEnable = true;
+      DS.MinDepthBounds = float(Lo);
+      DS.MaxDepthBounds = float(Hi);
+      continue;
+    }
+    if (Cmd == "DEPTH" && K == "BIAS") {
+      // BIAS constant c clamp c slope s: depth bias on with these factors.
+      double C, Cl, Sl;
+      if (V.size() != 6 || V[0].Text != "constant" || V[2].Text != "clamp" ||
+          V[4].Text != "slope" || !parseDouble(V[1].Text, C) ||
+          !parseDouble(V[3].Text, Cl) || !parseDouble(V[5].Text, Sl))
+        return Bad("expected constant C clamp C slope S");
+      RasterizationState &R = St.Raster;
+      R.DepthBiasEnable = true;
+      R.DepthBiasConstantFactor = float(C);
+      R.DepthBiasClamp = float(Cl);
+      R.DepthBiasSlopeFactor = float(Sl);
+      continue;
+    }
+    if (Cmd == "STENCIL" &&
+        (K == "FAIL_OP" || K == "PASS_OP" || K == "DEPTH_FAIL_OP")) {
+      auto Op = stencilOpByName(V0);
+      if (!Op || V.size() != 1)
+        return Bad("unknown stencil operation '" + V0 + "'");
+      for (StencilOpState *F : Faces)
+        (K == "FAIL_OP" ? F->FailOp
+         : K == "PASS_OP" ? F->PassOp
+                          : F->DepthFailOp) = *Op;
+      continue;
+    }
+    if (Cmd == "STENCIL" &&
+        (K == "COMPARE_MASK" || K == "WRITE_MASK" || K == "REFERENCE")) {
+      uint64_t N;
+      if (V.size() != 1 || !parseUnsigned(V0, N) || N > 255)
+        return Bad("expected an integer from 0 to 255, got '" + V0 + "'");
+      for (StencilOpState *F : Faces)
+        (K == "COMPARE_MASK" ? F->CompareMask
+         : K == "WRITE_MASK" ? F->WriteMask
+                             : F->Reference) = uint32_t(N);
+      continue;
+    }
+    if (Cmd == "BLEND" && (K == "SRC_COLOR_FACTOR" || K == "DST_COLOR_FACTOR" ||
+                           K == "SRC_ALPHA_FACTOR" || K == "DST_ALPHA_FACTOR")) {
+      auto F = blendFactorByName(V0);
+      if (!F || V.size() != 1)
+        return Bad("unknown blend factor '" + V0 + "'");
+      ColorBlendAttachment &B = St.Blend;
+      (K == "SRC_COLOR_FACTOR"   ? B.SrcColor
+       : K == "DST_COLOR_FACTOR" ? B.DstColor
+       : K == "SRC_ALPHA_FACTOR" ? B.SrcAlpha
+                                 : B.DstAlpha) = *F;
+      continue;
+    }
+    if (Cmd == "BLEND" && (K == "COLOR_OP" || K == "ALPHA_OP")) {
+      auto Op = blendOpByName(V0);
+      if (!Op && isAdvancedBlendOp(V0)) {
+        unsupported(L, "BLEND " + K + " " + V0 +
+                           " (VK_EXT_blend_operation_advanced)");
+        Skip = true;
+        return Error::success();
+      }
+      if (!Op || V.size() != 1)
+        return Bad("unknown blend operation '" + V0 + "'");
+      (K == "COLOR_OP" ? St.Blend.ColorOp : St.Blend.AlphaOp) = *Op;
+      continue;
+    }
+    return err(L, Cmd + ": unexpected '" + K + "'");
+  }
+  return Error::success();
+}
 
 Error Parser::parsePipeline(unsigned Line) {
   std::vector<Token> A = restOfLine(Line);
@@ -231,7 +372,8 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         Bd.Kind = BindKind::Color;
       else if (Kind == "depth_stencil") {
         Bd.Kind = BindKind::DepthStencil;
-        if (!S.findBuffer(Bd.Buffer)->Format.channel('D')) {
+        const BufferFormat &F = S.findBuffer(Bd.Buffer)->Format;
+        if (!F.channel('D') && !F.channel('S')) {
           unsupported(L, "depth/stencil format " +
                              S.findBuffer(Bd.Buffer)->Format.Name);
           return Error::success();
@@ -369,71 +511,12 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         (Args[I].Text == "MIN_DEPTH" ? P.MinDepth : P.MaxDepth) = D;
       }
       P.Viewport = V;
-    } else if (Cmd == "DEPTH") {
-      // DEPTH / TEST on|off / WRITE on|off / COMPARE_OP op / CLAMP off /
-      // BOUNDS min a max b / BIAS ... / END
-      DepthDecl D;
-      while (true) {
-        if (atEnd())
-          return err(L, "DEPTH without END");
-        unsigned DL = peek().Line;
-        std::string K = Toks[Pos++].Text;
-        if (K == "END")
-          break;
-        std::vector<Token> V = restOfLine(DL);
-        if (V.empty())
-          return err(DL, "DEPTH: " + K + " needs a value");
-        if (K == "TEST" || K == "WRITE") {
-          if (V[0].Text != "on" && V[0].Text != "off")
-            return err(DL, "DEPTH: " + K + " takes on or off");
-          (K == "TEST" ? D.Test : D.Write) = V[0].Text == "on";
-        } else if (K == "COMPARE_OP") {
-          D.CompareOp = V[0].Text;
-          if (!depthCompare(D.CompareOp, 0, 0))
-            return err(DL, "DEPTH: unknown COMPARE_OP '" + V[0].Text + "'");
-        } else if (K == "CLAMP" && V[0].Text == "off") {
-        } else if (K == "BOUNDS" && V.size() == 4 && V[1].Text == "0.0" &&
-                   V[3].Text == "1.0") {
-        } else if (K == "BIAS" && V.size() == 6 && V[1].Text == "0.0" &&
-                   V[3].Text == "0.0" && V[5].Text == "0.0") {
-          // Defaults: nothing to do.
-        } else {
-          unsupported(DL, "DEPTH " + K + " " + V[0].Text);
-          return Error::success();
-        }
-      }
-      P.Depth = D;
-    } else if (Cmd == "BLEND") {
-      // BLEND / SRC_COLOR_FACTOR f / DST_COLOR_FACTOR f / COLOR_OP op /
-      // SRC_ALPHA_FACTOR f / DST_ALPHA_FACTOR f / ALPHA_OP op / END
-      BlendDecl Bl;
-      Bl.Enabled = true;
-      while (true) {
-        if (atEnd())
-          return err(L, "BLEND without END");
-        unsigned BL = peek().Line;
-        std::string K = Toks[Pos++].Text;
-        if (K == "END")
-          break;
-        std::vector<Token> V = restOfLine(BL);
-        if (V.size() != 1)
-          return err(BL, "BLEND: " + K + " needs one value");
-        std::string *Field = K == "SRC_COLOR_FACTOR"   ? &Bl.SrcColor
-                             : K == "DST_COLOR_FACTOR" ? &Bl.DstColor
-                             : K == "COLOR_OP"         ? &Bl.ColorOp
-                             : K == "SRC_ALPHA_FACTOR" ? &Bl.SrcAlpha
-                             : K == "DST_ALPHA_FACTOR" ? &Bl.DstAlpha
-                             : K == "ALPHA_OP"         ? &Bl.AlphaOp
-                                                       : nullptr;
-        if (!Field)
-          return err(BL, "BLEND: unexpected '" + K + "'");
-        *Field = V[0].Text;
-      }
-      if (auto Msg = checkBlend(Bl)) {
-        unsupported(L, "BLEND: " + *Msg);
+    } else if (Cmd == "DEPTH" || Cmd == "STENCIL" || Cmd == "BLEND") {
+      bool Skip = false;
+      if (Error E = parseStateBlock(L, Cmd, Args, P.State, Skip))
+        return E;
+      if (Skip)
         return Error::success();
-      }
-      P.Blend = Bl;
     } else if (Cmd == "FRAMEBUFFER_SIZE") {
       uint64_t W, H;
       if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
@@ -462,15 +545,42 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
       if (atEnd())
         return err(L, "SUBGROUP without END");
       ++Pos;
-    } else if (Cmd == "POLYGON_MODE") {
-      // fill is what the rasterizer does; line and point SKIP.
-      if (Args.size() != 1 || (Args[0].Text != "fill" &&
-                               Args[0].Text != "line" &&
-                               Args[0].Text != "point"))
-        return err(L, "POLYGON_MODE: expected fill, line or point");
-      if (Args[0].Text != "fill") {
-        unsupported(L, "POLYGON_MODE " + Args[0].Text);
-        return Error::success();
+    } else if (Cmd == "POLYGON_MODE" || Cmd == "CULL_MODE" ||
+               Cmd == "FRONT_FACE" || Cmd == "LINE_WIDTH" ||
+               Cmd == "PRIMITIVE_RESTART") {
+      if (Args.size() != 1)
+        return err(L, Cmd + " takes one value");
+      StringRef V = Args[0].Text;
+      RasterizationState &R = P.State.Raster;
+      if (Cmd == "POLYGON_MODE") {
+        auto M = polygonModeByName(V);
+        if (!M)
+          return err(L, "POLYGON_MODE: expected fill, line or point, got '" +
+                            V + "'");
+        R.Polygon = *M;
+      } else if (Cmd == "CULL_MODE") {
+        auto M = cullModeByName(V);
+        if (!M)
+          return err(L, "CULL_MODE: expected none, front, back or "
+                        "front_and_back, got '" + V + "'");
+        R.Cull = *M;
+      } else if (Cmd == "FRONT_FACE") {
+        auto F = frontFaceByName(V);
+        if (!F)
+          return err(L, "FRONT_FACE: expected counter_clockwise or "
+                        "clockwise, got '" + V + "'");
+        R.Front = *F;
+      } else if (Cmd == "LINE_WIDTH") {
+        double W;
+        if (!parseDouble(V, W) || !(W > 0))
+          return err(L, "LINE_WIDTH: expected a positive number, got '" + V +
+                            "'");
+        R.LineWidth = float(W);
+      } else {
+        auto On = onOff(V);
+        if (!On)
+          return err(L, "PRIMITIVE_RESTART takes on or off, got '" + V + "'");
+        P.State.PrimitiveRestart = *On;
       }
     } else if (UnsupportedPipelineCommands.count(Cmd)) {
       unsupported(L, "pipeline command " + Cmd);
