@@ -40,13 +40,14 @@ Error fromStatus(const Status &St) {
 }
 
 /// An s2l_image over the bytes of attachment \p B (one level, one layer,
-/// rows of width * element size).
+/// rows of width * element size * samples: a pixel's samples one after
+/// the other).
 Expected<s2l_image> attachmentImage(BufferDecl &B, uint32_t W, uint32_t H,
                                     const Twine &What) {
   auto F = libraryFormat(B.Format, What + " '" + B.Name + "'");
   if (!F)
     return F.takeError();
-  uint64_t Pitch = uint64_t(W) * B.Format.ElementSize;
+  uint64_t Pitch = uint64_t(W) * B.Format.ElementSize * B.Samples;
   if (B.Data.size() < Pitch * H)
     return makeError(formatv("{0} '{1}' has {2} bytes, a {3}x{4} "
                              "framebuffer needs {5}",
@@ -59,7 +60,7 @@ Expected<s2l_image> attachmentImage(BufferDecl &B, uint32_t W, uint32_t H,
   I.view_type = S2L_VIEW_2D;
   I.layers = 1;
   I.levels = 1;
-  I.samples = 1;
+  I.samples = B.Samples;
   I.level[0].offset = 0;
   I.level[0].row_pitch = Pitch;
   I.level[0].slice_pitch = Pitch * H;
@@ -184,8 +185,18 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
   D.Blend.LogicOpEnable = P.State.LogicOpEnable;
   D.Blend.Logic = P.State.Logic;
   D.Blend.Constants = P.State.BlendConstants;
+  // The sample count is the attachments' (Vulkan: all the same).
+  std::optional<uint32_t> Samples;
   for (const BindDecl &B : P.Binds) {
     BufferDecl &Buf = *S.findBuffer(B.Buffer);
+    if (B.Kind == BindKind::Color || B.Kind == BindKind::DepthStencil) {
+      if (Samples && *Samples != Buf.Samples)
+        return makeError(formatv("pipeline '{0}': attachment '{1}' has {2} "
+                                 "samples, another one {3}",
+                                 P.Name, Buf.Name, Buf.Samples, *Samples)
+                             .str());
+      Samples = Buf.Samples;
+    }
     if (B.Kind == BindKind::Color) {
       auto Fm = libraryFormat(Buf.Format, "colour attachment '" + Buf.Name +
                                               "'");
@@ -211,6 +222,7 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
       D.DepthStencilFormat = *Fm;
     }
   }
+  D.Multisample.Samples = Samples.value_or(1);
   D.Width = O.Width;
   return Error::success();
 }
@@ -287,8 +299,15 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
     return E;
 
   // Attachments: views of the buffers' bytes.
+  // Resolve targets in order, one per multisampled colour attachment in
+  // the order of the BINDs (Amber's rule).
   std::list<s2l_image> Views;
   Framebuffer Fb;
+  std::vector<const BindDecl *> Resolves;
+  for (const BindDecl &B : P.Binds)
+    if (B.Kind == BindKind::Resolve)
+      Resolves.push_back(&B);
+  size_t NextResolve = 0;
   for (const BindDecl &B : P.Binds) {
     if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil)
       continue;
@@ -307,7 +326,24 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
     if (Fb.Color.size() <= B.Location)
       Fb.Color.resize(B.Location + 1, nullptr);
     Fb.Color[B.Location] = &Views.back();
+    if (Buf.Samples == 1 || NextResolve == Resolves.size())
+      continue;
+    BufferDecl &RB = *S.findBuffer(Resolves[NextResolve++]->Buffer);
+    if (RB.Samples != 1)
+      return makeError("resolve target '" + RB.Name + "' is multisampled");
+    auto RI = attachmentImage(RB, P.FbWidth, P.FbHeight, "resolve target");
+    if (!RI)
+      return RI.takeError();
+    Views.push_back(*RI);
+    if (Fb.Resolve.size() <= B.Location)
+      Fb.Resolve.resize(B.Location + 1, nullptr);
+    Fb.Resolve[B.Location] = &Views.back();
   }
+  if (NextResolve != Resolves.size())
+    return makeError(formatv("pipeline '{0}': {1} resolve targets, {2} "
+                             "multisampled colour attachments",
+                             P.Name, Resolves.size(), NextResolve)
+                         .str());
 
   DrawCommand Cmd;
   std::vector<std::array<float, 2>> Positions;

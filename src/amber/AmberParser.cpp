@@ -298,11 +298,8 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
       (A[I].Text == "MIP_LEVELS" ? B.MipLevels : B.Samples) = uint32_t(N);
       I += 2;
     }
-    if (B.Samples > 1) {
-      unsupported(Line, "multisampled image (SAMPLES " + Twine(B.Samples) +
-                            ")");
-      return Error::success();
-    }
+    if (B.Samples != 1 && B.Samples != 2 && B.Samples != 4 && B.Samples != 8)
+      return err(Line, "BUFFER " + B.Name + ": SAMPLES must be 1, 2, 4 or 8");
     if (B.MipLevels > 1)
       deferUnsupported(Line, "BUFFER ... MIP_LEVELS (" + Twine(ImagesPending) +
                                  ")");
@@ -581,10 +578,11 @@ Error Parser::parseImage(unsigned Line) {
   if ((Dim < 2 && Given[1]) || (Dim < 3 && Given[2]))
     return err(Line, "IMAGE " + A[0].Text + ": too many sizes for DIM_" +
                          Twine(Dim) + "D");
-  if (Samples > 1) {
-    unsupported(Line, "multisampled image (SAMPLES " + Twine(Samples) + ")");
-    return Error::success();
-  }
+  if (Samples != 1 && Samples != 2 && Samples != 4 && Samples != 8)
+    return err(Line, "IMAGE " + A[0].Text + ": SAMPLES must be 1, 2, 4 or 8");
+  if (Samples > 1 && Dim != 2)
+    return err(Line, "IMAGE " + A[0].Text + ": only DIM_2D images have "
+                                            "SAMPLES");
   uint64_t N = Size[0] * Size[1] * Size[2];
   if (N > (1u << 28))
     return err(Line, "IMAGE " + A[0].Text + ": too large");
@@ -629,6 +627,7 @@ Error Parser::parseImage(unsigned Line) {
   B->Height = uint32_t(Size[1]);
   B->Depth = uint32_t(Size[2]);
   B->MipLevels = uint32_t(Mips);
+  B->Samples = uint32_t(Samples);
   B->Data.resize(N * B->Format.ElementSize);
   if (Mips > 1)
     deferUnsupported(Line, "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) +

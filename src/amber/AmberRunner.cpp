@@ -16,6 +16,7 @@
 #include "amber/VkScriptParser.h"
 #include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/ImageFormat.h"
 #include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
 
@@ -196,7 +197,8 @@ Error Runner::prepareFramebuffers() {
       P.Binds.push_back(Bd);
     }
     for (const BindDecl &B : P.Binds) {
-      if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil)
+      if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil &&
+          B.Kind != BindKind::Resolve)
         continue;
       BufferDecl &Buf = *S.findBuffer(B.Buffer);
       if (!Buf.Format.IsImage)
@@ -217,8 +219,11 @@ Error Runner::prepareFramebuffers() {
                              .str());
       Buf.Width = P.FbWidth;
       Buf.Height = P.FbHeight;
+      // A multisampled attachment holds each pixel's samples one after
+      // the other (the rasterizer's layout); EXPECT cannot read it, as in
+      // Amber, where only its resolve target can be read.
       Buf.Data.resize(uint64_t(P.FbWidth) * P.FbHeight *
-                      Buf.Format.ElementSize);
+                      Buf.Format.ElementSize * Buf.Samples);
     }
   }
   return Error::success();
@@ -306,7 +311,8 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
 
 void Runner::clear(PipelineDecl &P) {
   for (const BindDecl &Bd : P.Binds) {
-    if (Bd.Kind != BindKind::DepthStencil && Bd.Kind != BindKind::Color)
+    if (Bd.Kind != BindKind::DepthStencil && Bd.Kind != BindKind::Color &&
+        Bd.Kind != BindKind::Resolve)
       continue;
     BufferDecl &B = *S.findBuffer(Bd.Buffer);
     const BufferFormat &F = B.Format;
@@ -319,12 +325,14 @@ void Runner::clear(PipelineDecl &P) {
     } else {
       const char Channels[] = {'R', 'G', 'B', 'A'};
       for (unsigned C = 0; C < 4; ++C)
-        if (const Component *Co = F.channel(Channels[C]))
-          writeComponentDouble(*Co, Co->Kind == NumKind::Int ||
-                                            Co->Kind == NumKind::UInt
-                                        ? P.ClearColor[C] * 255.0
-                                        : P.ClearColor[C],
-                               &Px[Co->Offset]);
+        if (const Component *Co = F.channel(Channels[C])) {
+          double V = P.ClearColor[C];
+          if (Co->Kind == NumKind::Int || Co->Kind == NumKind::UInt)
+            V *= 255.0;
+          else if (F.Srgb && C < 3) // a clear colour is linear
+            V = linearToSRGB(float(V));
+          writeComponentDouble(*Co, V, &Px[Co->Offset]);
+        }
     }
     for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
          I += F.ElementSize)

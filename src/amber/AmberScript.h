@@ -80,6 +80,9 @@ enum class BindKind {
   PushConstant,
   Color,
   DepthStencil,
+  /// A multisample resolve target: the K-th one gets the K-th colour
+  /// attachment with more than one sample.
+  Resolve,
   // Parsed; the runner SKIPs them until images are supported.
   StorageImage,
   SampledImage,

@@ -278,7 +278,10 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
     Kind = NumKind::Int;
   else if (Suffix == "SFLOAT")
     Kind = NumKind::Float;
-  else
+  else if (Suffix == "SRGB") {
+    Kind = NumKind::UNorm;
+    F.Srgb = true;
+  } else
     return makeError("unsupported format '" + Name + "'");
   uint32_t Offset = 0;
   StringRef S = Channels;
@@ -292,7 +295,8 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
     if (S.take_front(Digits).getAsInteger(10, Bits) ||
         (Bits != 8 && Bits != 16 && Bits != 32 && Bits != 64) ||
         (Kind == NumKind::Float && Bits == 8) ||
-        ((Kind == NumKind::UNorm || Kind == NumKind::SNorm) && Bits > 16))
+        ((Kind == NumKind::UNorm || Kind == NumKind::SNorm) && Bits > 16) ||
+        (F.Srgb && Bits != 8))
       return makeError("unsupported format '" + Name + "'");
     S = S.drop_front(Digits == StringRef::npos ? S.size() : Digits);
     Component C = {Kind, uint8_t(Bits), false, Ch, Offset};

@@ -37,7 +37,7 @@ bool featureSupported(StringRef F) {
       "VariablePointerFeatures.variablePointersStorageBuffer",
       // The rasterizer's (spirv2llvm/Graphics.h): polygon modes, depth
       // clamp, bias clamp and bounds, logic ops, wide lines and large
-      // points, 8-bit indices, restart in list topologies.
+      // points, sample shading, 8-bit indices, restart in list topologies.
       "fillModeNonSolid",
       "depthClamp",
       "depthBiasClamp",
@@ -46,6 +46,7 @@ bool featureSupported(StringRef F) {
       "wideLines",
       "largePoints",
       "independentBlend",
+      "sampleRateShading",
       "IndexTypeUint8Features.indexTypeUint8",
       "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",
   };

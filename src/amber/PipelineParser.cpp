@@ -206,6 +206,8 @@ Error Parser::parseDerivePipeline(unsigned Line) {
 
 /// Whether two bindings name the same slot (a later BIND replaces).
 static bool sameSlot(const BindDecl &A, const BindDecl &B) {
+  if (A.Kind == BindKind::Resolve || B.Kind == BindKind::Resolve)
+    return A.Kind == B.Kind && A.Buffer == B.Buffer;
   if ((A.Kind == BindKind::Color) != (B.Kind == BindKind::Color) ||
       (A.Kind == BindKind::PushConstant) != (B.Kind == BindKind::PushConstant) ||
       (A.Kind == BindKind::DepthStencil) != (B.Kind == BindKind::DepthStencil))
@@ -370,6 +372,8 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         Bd.Kind = BindKind::PushConstant;
       else if (Kind == "color")
         Bd.Kind = BindKind::Color;
+      else if (Kind == "resolve")
+        Bd.Kind = BindKind::Resolve;
       else if (Kind == "depth_stencil") {
         Bd.Kind = BindKind::DepthStencil;
         const BufferFormat &F = S.findBuffer(Bd.Buffer)->Format;
@@ -402,6 +406,15 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         if (!P.IsCompute && !Bd.Array.empty())
           deferUnsupported(L, "BIND BUFFER_ARRAY AS " + Kind + " (" +
                                   Twine(GraphicsImagesPending) + ")");
+        for (const std::string &Name :
+             Bd.Array.empty() ? std::vector<std::string>{Bd.Buffer} : Bd.Array)
+          if (S.findBuffer(Name)->Samples > 1) {
+            // Shaders reading multisampled images (OpImageFetch with a
+            // sample, storage images) are not supported.
+            unsupported(L, "BIND BUFFER " + Name + " AS " + Kind +
+                               ": a multisampled image in a descriptor");
+            return Error::success();
+          }
       } else {
         unsupported(L, "BIND BUFFER AS " + Kind);
         return Error::success();
