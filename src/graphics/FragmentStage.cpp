@@ -130,6 +130,11 @@ void FragmentStage::add(const Quad &Q) {
       flush();
       break;
     }
+  // Flat inputs are uniform to the translated shader: one primitive and
+  // one sample per call then.
+  if (P.FragmentHasFlatInputs && !Batch.empty() &&
+      (Batch[0].Prim != Q.Prim || Batch[0].Sample != Q.Sample))
+    flush();
   Batch.push_back(Q);
   if (Batch.size() == QuadsPerCall)
     flush();

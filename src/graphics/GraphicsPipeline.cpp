@@ -210,6 +210,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
           B.Kind == ComputeInfo::DescriptorKind::StorageTexelBuffer)
         I.FragmentWritesMemory = true;
     for (const InterfaceVariable &V : FL.Inputs) {
+      I.FragmentHasFlatInputs |= V.Flat;
       for (uint32_t C = 0; C < V.Components.size(); ++C) {
         FragmentInput In;
         In.Offset = V.ComponentOffsets[C];

@@ -112,6 +112,10 @@ struct GraphicsPipeline::Impl {
   /// helper lanes then do not run, and tests stay late unless the shader
   /// asks for early ones.
   bool FragmentWritesMemory = false;
+  /// The fragment shader has Flat inputs (glslang makes gl_SampleID one):
+  /// the translator takes them as uniform across a call (uniformity
+  /// analysis), so a call must not mix primitives or samples.
+  bool FragmentHasFlatInputs = false;
   DrawStats Stats;
 };
 
