@@ -160,7 +160,8 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
         return Fm.takeError();
       D.VertexBindings.push_back({I, V.Stride ? V.Stride : F.ElementSize,
                                   V.PerInstance ? VertexInputRate::Instance
-                                                : VertexInputRate::Vertex});
+                                                : VertexInputRate::Vertex,
+                                  V.Divisor});
       D.VertexAttributes.push_back({V.Location, I, *Fm, V.Offset});
     }
   } else {
@@ -180,6 +181,9 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
   VP.MinDepth = float(P.MinDepth);
   VP.MaxDepth = float(P.MaxDepth);
   D.Viewports = {VP};
+  if (P.State.Scissor)
+    D.Scissors = {*P.State.Scissor};
+  D.Multisample = P.State.Multisample;
   D.Rasterization = P.State.Raster;
   D.DepthStencil = P.State.DepthStencil;
   D.Blend.LogicOpEnable = P.State.LogicOpEnable;

@@ -117,6 +117,9 @@ struct VertexDataDecl {
   uint32_t Offset = 0;
   uint32_t Stride = 0;                 ///< 0: the element size
   std::optional<BufferFormat> Format;  ///< default: the buffer's
+  /// DIVISOR n (a spirv2llvm extension, VK_EXT_vertex_attribute_divisor):
+  /// instances per element of a RATE instance attribute.
+  uint32_t Divisor = 1;
 };
 
 /// The fixed-function state of a graphics pipeline in the rasterizer's
@@ -138,6 +141,9 @@ struct GraphicsStateDecl {
   bool LogicOpEnable = false;
   LogicOp Logic = LogicOp::Copy;
   bool PrimitiveRestart = false;
+  /// Samples come from the attachments; the rest from MULTISAMPLE.
+  MultisampleState Multisample;
+  std::optional<Rect2D> Scissor;
   bool operator==(const GraphicsStateDecl &O) const;
 };
 

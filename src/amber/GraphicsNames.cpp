@@ -137,6 +137,12 @@ std::optional<PolygonMode> polygonModeByName(StringRef N) {
   return std::nullopt;
 }
 
+std::optional<LineRasterization> lineRasterizationByName(StringRef N) {
+  static const char *const Names[] = {"default", "rectangular", "bresenham",
+                                      "rectangular_smooth"};
+  return lookup<LineRasterization>(Names, N);
+}
+
 std::optional<LogicOp> logicOpByName(StringRef N) {
   return lookup<LogicOp>(LogicNames, N);
 }
@@ -193,7 +199,18 @@ bool GraphicsStateDecl::operator==(const GraphicsStateDecl &O) const {
          B.AlphaOp == BO.AlphaOp && B.WriteMask == BO.WriteMask &&
          BlendConstants == O.BlendConstants &&
          LogicOpEnable == O.LogicOpEnable && Logic == O.Logic &&
-         PrimitiveRestart == O.PrimitiveRestart;
+         PrimitiveRestart == O.PrimitiveRestart &&
+         Multisample.Samples == O.Multisample.Samples &&
+         Multisample.SampleShadingEnable == O.Multisample.SampleShadingEnable &&
+         Multisample.MinSampleShading == O.Multisample.MinSampleShading &&
+         Multisample.SampleMask == O.Multisample.SampleMask &&
+         Multisample.AlphaToCoverageEnable ==
+             O.Multisample.AlphaToCoverageEnable &&
+         Multisample.AlphaToOneEnable == O.Multisample.AlphaToOneEnable &&
+         Scissor.has_value() == O.Scissor.has_value() &&
+         (!Scissor || (Scissor->X == O.Scissor->X && Scissor->Y == O.Scissor->Y &&
+                       Scissor->Width == O.Scissor->Width &&
+                       Scissor->Height == O.Scissor->Height));
 }
 
 } // namespace spirv2llvm::amber

@@ -37,6 +37,8 @@ std::optional<CullMode> cullModeByName(llvm::StringRef N);
 std::optional<FrontFace> frontFaceByName(llvm::StringRef N);
 /// fill, line, point.
 std::optional<PolygonMode> polygonModeByName(llvm::StringRef N);
+/// default, rectangular, bresenham, rectangular_smooth.
+std::optional<LineRasterization> lineRasterizationByName(llvm::StringRef N);
 /// clear, and, and_reverse, copy, ..., set.
 std::optional<LogicOp> logicOpByName(llvm::StringRef N);
 /// POINT_LIST, LINE_LIST, LINE_STRIP, TRIANGLE_LIST, TRIANGLE_STRIP,

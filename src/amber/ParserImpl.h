@@ -87,6 +87,9 @@ private:
   llvm::Error parsePipelineBody(unsigned Line, PipelineDecl P);
   /// DEPTH, STENCIL face or BLEND ... END into \p St (\p Args: the rest
   /// of the opening line); \p Skip when it hit an unsupported feature.
+  /// MULTISAMPLE ... END into \p St.
+  llvm::Error parseMultisample(unsigned Line, llvm::ArrayRef<Token> Args,
+                               GraphicsStateDecl &St);
   llvm::Error parseStateBlock(unsigned Line, llvm::StringRef Cmd,
                               llvm::ArrayRef<Token> Args, GraphicsStateDecl &St,
                               bool &Skip);

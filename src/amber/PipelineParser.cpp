@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <set>
 
 using namespace llvm;
@@ -31,6 +32,50 @@ std::optional<bool> onOff(StringRef V) {
 }
 
 } // namespace
+
+Error Parser::parseMultisample(unsigned Line, ArrayRef<Token> Args,
+                               GraphicsStateDecl &St) {
+  // MULTISAMPLE / SAMPLE_SHADING f|off / SAMPLE_MASK m / ALPHA_TO_COVERAGE
+  // on|off / ALPHA_TO_ONE on|off / END (the sample count is the
+  // attachments').
+  if (!Args.empty())
+    return err(Line, "MULTISAMPLE: unexpected '" + Args[0].Text + "'");
+  MultisampleState &M = St.Multisample;
+  while (true) {
+    if (atEnd())
+      return err(Line, "MULTISAMPLE without END");
+    unsigned L = peek().Line;
+    std::string K = Toks[Pos++].Text;
+    if (K == "END")
+      return Error::success();
+    std::vector<Token> V = restOfLine(L);
+    if (V.size() != 1)
+      return err(L, "MULTISAMPLE " + K + " takes one value");
+    StringRef V0 = V[0].Text;
+    if (K == "SAMPLE_SHADING") {
+      double F = 0;
+      if (V0 != "off" && (!parseDouble(V0, F) || F < 0 || F > 1))
+        return err(L, "MULTISAMPLE SAMPLE_SHADING: expected a fraction from 0 "
+                      "to 1 or off, got '" + V0 + "'");
+      M.SampleShadingEnable = V0 != "off";
+      M.MinSampleShading = float(F);
+    } else if (K == "SAMPLE_MASK") {
+      uint64_t N;
+      if (!parseUnsigned(V0, N) || N > UINT32_MAX)
+        return err(L, "MULTISAMPLE SAMPLE_MASK: expected a 32-bit mask, got '" +
+                          V0 + "'");
+      M.SampleMask = uint32_t(N);
+    } else if (K == "ALPHA_TO_COVERAGE" || K == "ALPHA_TO_ONE") {
+      auto On = onOff(V0);
+      if (!On)
+        return err(L, "MULTISAMPLE " + K + " takes on or off");
+      (K == "ALPHA_TO_COVERAGE" ? M.AlphaToCoverageEnable
+                                : M.AlphaToOneEnable) = *On;
+    } else {
+      return err(L, "MULTISAMPLE: unexpected '" + K + "'");
+    }
+  }
+}
 
 Error Parser::parseStateBlock(unsigned Line, StringRef Cmd,
                               ArrayRef<Token> Args, GraphicsStateDecl &St,
@@ -489,6 +534,8 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           V.Offset = uint32_t(N);
         else if (K == "STRIDE" && IsNum)
           V.Stride = uint32_t(N);
+        else if (K == "DIVISOR" && IsNum && N <= UINT32_MAX)
+          V.Divisor = uint32_t(N);
         else if (K == "RATE" && (Val == "vertex" || Val == "instance"))
           V.PerInstance = Val == "instance";
         else if (K == "FORMAT") {
@@ -594,6 +641,80 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         if (!On)
           return err(L, "PRIMITIVE_RESTART takes on or off, got '" + V + "'");
         P.State.PrimitiveRestart = *On;
+      }
+    } else if (Cmd == "MULTISAMPLE") {
+      if (Error E = parseMultisample(L, Args, P.State))
+        return E;
+    } else if (Cmd == "BLEND_CONSTANTS" || Cmd == "SCISSOR") {
+      // BLEND_CONSTANTS r g b a; SCISSOR x y SIZE w h.
+      bool Scissor = Cmd == "SCISSOR";
+      double V[4];
+      bool Ok = Args.size() == (Scissor ? 5u : 4u) &&
+                (!Scissor || Args[2].Text == "SIZE");
+      for (unsigned I = 0, J = 0; Ok && J < 4; ++I) {
+        if (Scissor && I == 2)
+          continue;
+        Ok = parseDouble(Args[I].Text, V[J]);
+        // Scissor rectangles are integers, the size not negative.
+        if (Ok && Scissor)
+          Ok = V[J] == std::floor(V[J]) && std::abs(V[J]) < 2147483648.0 &&
+               (J < 2 || V[J] >= 0);
+        ++J;
+      }
+      if (!Ok)
+        return err(L, Scissor ? "SCISSOR: expected integers x y SIZE w h"
+                              : "BLEND_CONSTANTS: expected r g b a");
+      if (Scissor)
+        P.State.Scissor = Rect2D{int32_t(V[0]), int32_t(V[1]), uint32_t(V[2]),
+                                 uint32_t(V[3])};
+      else
+        for (unsigned I = 0; I < 4; ++I)
+          P.State.BlendConstants[I] = float(V[I]);
+    } else if (Cmd == "LOGIC_OP" || Cmd == "COLOR_WRITE_MASK" ||
+               Cmd == "RASTERIZER_DISCARD" || Cmd == "LINE_RASTERIZATION" ||
+               Cmd == "PROVOKING_VERTEX") {
+      if (Args.size() != 1)
+        return err(L, Cmd + " takes one value");
+      StringRef V = Args[0].Text;
+      GraphicsStateDecl &St = P.State;
+      if (Cmd == "LOGIC_OP") {
+        // LOGIC_OP op turns the logic op on, LOGIC_OP off turns it off.
+        auto Op = logicOpByName(V);
+        if (!Op && V != "off")
+          return err(L, "LOGIC_OP: unknown logic operation '" + V + "'");
+        St.LogicOpEnable = Op.has_value();
+        St.Logic = Op.value_or(LogicOp::Copy);
+      } else if (Cmd == "COLOR_WRITE_MASK") {
+        // Letters of the components written (RGBA, RG, ...), or none.
+        uint32_t Mask = 0;
+        bool Ok = !V.empty();
+        if (V != "none")
+          for (char C : V) {
+            size_t At = StringRef("RGBA").find(C);
+            Ok &= At != StringRef::npos && !(Mask & (1u << At));
+            if (At != StringRef::npos)
+              Mask |= 1u << At;
+          }
+        if (!Ok)
+          return err(L, "COLOR_WRITE_MASK: expected letters of RGBA or none, "
+                        "got '" + V + "'");
+        St.Blend.WriteMask = Mask;
+      } else if (Cmd == "RASTERIZER_DISCARD") {
+        auto On = onOff(V);
+        if (!On)
+          return err(L, "RASTERIZER_DISCARD takes on or off, got '" + V + "'");
+        St.Raster.RasterizerDiscardEnable = *On;
+      } else if (Cmd == "LINE_RASTERIZATION") {
+        auto M = lineRasterizationByName(V);
+        if (!M)
+          return err(L, "LINE_RASTERIZATION: expected default, rectangular, "
+                        "bresenham or rectangular_smooth, got '" + V + "'");
+        St.Raster.LineMode = *M;
+      } else {
+        if (V != "first" && V != "last")
+          return err(L, "PROVOKING_VERTEX: expected first or last, got '" + V +
+                            "'");
+        St.Raster.ProvokingVertexFirst = V == "first";
       }
     } else if (UnsupportedPipelineCommands.count(Cmd)) {
       unsupported(L, "pipeline command " + Cmd);
