@@ -21,12 +21,9 @@
 namespace spirv2llvm::amber::detail {
 
 /// Why some image features SKIP for now: images, samplers and texel
-/// buffers are bound (AmberImages.h), but mip chains are not made and the
-/// graphics descriptor table has no arrays.
+/// buffers are bound (AmberImages.h), but mip chains are not made.
 inline constexpr const char *ImagesPending =
     "mip levels: not supported yet";
-inline constexpr const char *GraphicsImagesPending =
-    "descriptor arrays in graphics pipelines: not supported yet";
 
 struct Token {
   std::string Text;

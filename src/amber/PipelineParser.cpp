@@ -364,9 +364,6 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           else
             return err(L, "BIND: unexpected '" + Args[I].Text + "'");
         }
-        if (!P.IsCompute && Args[0].Text == "SAMPLER_ARRAY")
-          deferUnsupported(L, "BIND " + Args[0].Text + " (" +
-                                  Twine(GraphicsImagesPending) + ")");
         llvm::erase_if(P.Binds,
                        [&](const BindDecl &O) { return sameSlot(O, Bd); });
         P.Binds.push_back(std::move(Bd));
@@ -448,9 +445,6 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           Bd.Samplers.push_back(Args[I + 1].Text);
           I += 2;
         }
-        if (!P.IsCompute && !Bd.Array.empty())
-          deferUnsupported(L, "BIND BUFFER_ARRAY AS " + Kind + " (" +
-                                  Twine(GraphicsImagesPending) + ")");
         for (const std::string &Name :
              Bd.Array.empty() ? std::vector<std::string>{Bd.Buffer} : Bd.Array)
           if (S.findBuffer(Name)->Samples > 1) {
