@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -95,6 +96,13 @@ void resolve(const AttachmentView &Src, const s2l_image &Dst, uint32_t Width,
         Sum[C] /= float(Samples);
       (void)encodeTexel(Src.Fmt, Sum, D);
     }
+}
+
+/// "2 s", "0.25 s" (as dispatch() says it).
+std::string formatSeconds(std::chrono::nanoseconds D) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%g s", double(D.count()) / 1e9);
+  return Buf;
 }
 
 } // namespace
@@ -242,8 +250,9 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
                          StatusCode::ExecutionFailed);
   switch (Ticket.reason()) {
   case StopKind::Deadline:
-    return Status::error("draw timed out (the time limit): shaders still "
-                         "running were stopped",
+    return Status::error("draw timed out after " + formatSeconds(R.Timeout) +
+                             " (the time limit): shaders still running were "
+                             "stopped at their next loop iteration",
                          StatusCode::ExecutionFailed);
   case StopKind::Cancelled:
     return Status::error("draw cancelled: the watchdog flag was set",
