@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <thread>
 
 using namespace llvm;
@@ -107,9 +108,10 @@ std::string formatSeconds(std::chrono::nanoseconds D) {
 
 } // namespace
 
-Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
-                              const DrawCommand &Cmd, unsigned Threads) {
-  Impl &I = *P;
+/// GraphicsPipeline::draw without the out-of-memory net.
+static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
+                      const DrawResources &R, const DrawCommand &Cmd,
+                      unsigned Threads) {
   const GraphicsPipelineDesc &S = I.Desc;
   DrawContext Ctx(I, R);
   Ctx.Samples = S.Multisample.Samples;
@@ -265,6 +267,25 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
       resolve(Ctx.Color[K], *Fb.Resolve[K], Ctx.FbWidth, Ctx.FbHeight,
               Ctx.Samples);
   return Status::success();
+}
+
+Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
+                              const DrawCommand &Cmd, unsigned Threads) {
+  // The stages keep one instance's vertices, primitives and bins in memory
+  // at once (about 160 bytes per vertex with a few varyings): a draw of
+  // MaxDrawVertices may need more memory than the host has. Allocations
+  // happen on this thread, so a failure is an error, not the end of the
+  // embedding process (with overcommit, the kernel may still kill it
+  // later instead; docs/robustness.md).
+  try {
+    return runDraw(*P, Fb, R, Cmd, Threads);
+  } catch (const std::bad_alloc &) {
+    return Status::error("draw ran out of memory: " +
+                             std::to_string(Cmd.Count) +
+                             (Cmd.Indexed ? " indices" : " vertices") +
+                             " per instance are shaded and set up at once",
+                         StatusCode::ExecutionFailed);
+  }
 }
 
 Status GraphicsPipeline::drawIndirect(const Framebuffer &Fb,
