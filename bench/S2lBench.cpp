@@ -73,6 +73,9 @@ cl::opt<std::string> ShaderDir("shader-dir", cl::desc("bench shaders"),
 cl::opt<bool> NoSpeculate("no-speculate-small-blocks",
                            cl::desc("keep the any-lane branch around every "
                                     "divergent block"));
+cl::opt<bool> NoContract("no-contract",
+                          cl::desc("no fused multiply-adds (A/B of "
+                                   "contraction, TranslateOptions::Contract)"));
 cl::opt<bool> NoCpp("no-cpp", cl::desc("skip the plain C++ column"));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
                            cl::init(2), cl::Prefix);
@@ -216,6 +219,7 @@ int main(int argc, char **argv) {
       TranslateOptions Opts;
       Opts.Width = Width ? unsigned(Width) : defaultComputeWidth();
       Opts.SpeculateSmallBlocks = !NoSpeculate;
+      Opts.Contract = !NoContract;
       auto T0 = Clock::now();
       Translation T = orFail(translateBytes(Bytes, C.Name + ".spv", Opts),
                              "translating " + C.Name);
