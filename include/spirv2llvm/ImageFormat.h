@@ -29,10 +29,9 @@
 
 namespace spirv2llvm {
 
-/// A texel format, numbered as VkFormat.
+/// A texel format, numbered as VkFormat. UNDEFINED (no format: an unused
+/// attachment) is not a row of the table: formatInfo gives null for it.
 enum class Format : uint32_t {
-  /// VK_FORMAT_UNDEFINED: no format (not in the table; formatInfo gives
-  /// null). Graphics.h uses it for absent attachments.
   UNDEFINED = 0,
 #define S2L_FORMAT(Name, Value, ...) Name = Value,
 #include "spirv2llvm/ImageFormats.def"
