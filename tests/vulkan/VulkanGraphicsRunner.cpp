@@ -12,8 +12,15 @@
 
 #include "spirv2llvm/ImageFormat.h"
 
+#include "fullscreen_vert.h"
 #include "ms_color_download.h"
 #include "ms_color_upload.h"
+#include "ms_depth_download.h"
+#include "ms_depth_stencil_download.h"
+#include "ms_depth_stencil_upload.h"
+#include "ms_depth_upload.h"
+#include "ms_stencil_download.h"
+#include "ms_stencil_upload.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -365,6 +372,43 @@ uint64_t bitMask(uint32_t Bits) {
   return Bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << Bits) - 1;
 }
 
+/// The float that makes lavapipe store the \p Bits-bit unorm depth \p N
+/// (D32: the float of those bits): the nearest float to N / (2^Bits - 1),
+/// which lavapipe, rounding to nearest, turns back into N (measured for
+/// D24 over 4096 values spread over the range, and checked by
+/// MultisampleDepthStencilPerSample).
+uint32_t depthToFloatBits(uint32_t N, uint32_t Bits) {
+  if (Bits == 32)
+    return N;
+  float F = float(double(N) / double((1u << Bits) - 1));
+  uint32_t U;
+  std::memcpy(&U, &F, 4);
+  return U;
+}
+
+/// The stored depth from the float lavapipe samples for it. llvmpipe
+/// converts a unorm of up to 24 bits as float(N) * float(1 / (2^Bits - 1))
+/// (lp_build_unsigned_norm_to_float), not the nearest float to
+/// N / (2^Bits - 1), so rounding F * (2^24 - 1) is one off for many D24
+/// values; that product is one-to-one, and the N among the neighbours of
+/// the rounded value that converts to \p FBits is the one (the rounded
+/// value if none does: another driver).
+uint32_t floatBitsToDepth(uint32_t FBits, uint32_t Bits) {
+  if (Bits == 32)
+    return FBits;
+  float F;
+  std::memcpy(&F, &FBits, 4);
+  const uint32_t Max = (1u << Bits) - 1;
+  const float Scale = float(1.0 / double(Max));
+  double Rounded = std::round(double(F) * Max);
+  uint32_t Nearest = uint32_t(std::clamp(Rounded, 0.0, double(Max)));
+  for (int64_t C : {int64_t(Nearest), int64_t(Nearest) - 1,
+                    int64_t(Nearest) + 1})
+    if (C >= 0 && C <= Max && float(uint32_t(C)) * Scale == F)
+      return uint32_t(C);
+  return Nearest;
+}
+
 // --- The run -------------------------------------------------------------------
 
 class GraphicsRun {
@@ -459,6 +503,25 @@ private:
   VkPipelineLayout Layout = VK_NULL_HANDLE;
   VkPipeline Pipeline = VK_NULL_HANDLE;
   std::vector<uint8_t> PushData;
+
+  /// The multisampled depth/stencil attachment's transfers: a per-sample
+  /// fragment pass writes it (K = 0), a compute pass reads it (K = 1).
+  struct DsTransfer {
+    bool Active = false, Depth = false, Stencil = false;
+    AspectCopy DepthPart{}, StencilPart{};
+    VkImageView DepthView = VK_NULL_HANDLE, StencilView = VK_NULL_HANDLE;
+    HostBuffer DepthIn, StencilIn, DepthOut, StencilOut;
+    VkRenderPass Pass = VK_NULL_HANDLE;
+    VkFramebuffer Framebuffer = VK_NULL_HANDLE;
+    VkDescriptorSetLayout SetLayout[2] = {};
+    VkPipelineLayout Layout[2] = {};
+    VkPipeline Pipeline[2] = {};
+    VkDescriptorSet Set[2] = {};
+  } Ds;
+  Error createDsTransfer();
+  Error createDsPipelines();
+  /// NearestSampler, created on first use.
+  Error createNearestSampler();
 
   /// Transfer shaders for multisampled colour attachments.
   VkDescriptorSetLayout TransferSetLayout[2] = {};
@@ -570,9 +633,18 @@ Error GraphicsRun::checkJob() {
                                   Samples, "the depth/stencil attachment",
                                   false))
       return E;
-    if (Samples > 1)
-      return makeError("multisampled depth/stencil attachments are not "
-                       "supported by the graphics runner yet");
+    // Multisampled depth/stencil is uploaded by a per-sample fragment pass.
+    if (Samples > 1) {
+      if (Error E = need(R, "sampleRateShading",
+                         "uploading a multisampled depth/stencil attachment"))
+        return E;
+      if (J.DepthStencil->formatInfo().hasStencil() &&
+          !R.Extensions.StencilExport)
+        return makeError(llvm::formatv(
+            "uploading a multisampled stencil attachment needs "
+            "VK_EXT_shader_stencil_export, which {0} lacks",
+            R.Props.deviceName));
+    }
   }
   if (J.Resolve.size() > J.Color.size())
     return makeError(llvm::formatv("{0} resolve images for {1} colour images",
@@ -729,6 +801,9 @@ Error GraphicsRun::createAttachments() {
       A.Aspect |= C.Aspect;
     if (A.Samples == 1) {
       Usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    } else if (!Color) {
+      // Read back through single-aspect sampled views (createDsTransfer).
+      Usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
     } else {
       // The transfer shaders' uint view: storage for the upload, sampled
       // for the read-back. Those usages need only hold for that view.
@@ -763,6 +838,8 @@ Error GraphicsRun::createAttachments() {
       }
       return Error::success();
     }
+    if (!Color)
+      return Error::success(); // createDsTransfer
     auto View = makeStruct<VkImageViewCreateInfo>(
         VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
     View.image = A.Handle;
@@ -1396,8 +1473,9 @@ Error GraphicsRun::createGeometryBuffers() {
 }
 
 Error GraphicsRun::createTransferPipelines() {
+  // Multisampled colour attachments are the ones with a uint view.
   if (llvm::none_of(Attachments,
-                    [](const DeviceImage &A) { return A.Samples > 1; }))
+                    [](const DeviceImage &A) { return A.AliasView; }))
     return Error::success();
   if (Error E = need(R, "shaderStorageImageMultisample",
                      "uploading a multisampled attachment"))
@@ -1405,13 +1483,8 @@ Error GraphicsRun::createTransferPipelines() {
   if (Error E = need(R, "shaderStorageImageWriteWithoutFormat",
                      "uploading a multisampled attachment"))
     return E;
-  auto SamplerInfo =
-      makeStruct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
-  if (Error E = check(vkCreateSampler(Dev, &SamplerInfo, nullptr,
-                                      &NearestSampler),
-                      "vkCreateSampler"))
+  if (Error E = createNearestSampler())
     return E;
-  atExit([this] { vkDestroySampler(Dev, NearestSampler, nullptr); });
   llvm::ArrayRef<uint32_t> Code[2] = {ms_color_upload, ms_color_download};
   VkDescriptorType ImageType[2] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                                    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
@@ -1466,7 +1539,7 @@ Error GraphicsRun::createTransferPipelines() {
   }
   uint32_t Count = 0;
   for (const DeviceImage &A : Attachments)
-    Count += A.Samples > 1;
+    Count += A.AliasView != VK_NULL_HANDLE;
   VkDescriptorPoolSize Sizes[3] = {
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * Count},
       {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, Count},
@@ -1482,7 +1555,7 @@ Error GraphicsRun::createTransferPipelines() {
     return E;
   atExit([this, Pool] { vkDestroyDescriptorPool(Dev, Pool, nullptr); });
   for (DeviceImage &A : Attachments) {
-    if (A.Samples == 1)
+    if (!A.AliasView)
       continue;
     VkDescriptorSet *SetOf[2] = {&A.UploadSet, &A.DownloadSet};
     HostBuffer *BufferOf[2] = {&A.In, &A.Out};
@@ -1513,6 +1586,297 @@ Error GraphicsRun::createTransferPipelines() {
       vkUpdateDescriptorSets(Dev, 2, W, 0, nullptr);
     }
   }
+  return Error::success();
+}
+
+Error GraphicsRun::createNearestSampler() {
+  if (NearestSampler)
+    return Error::success();
+  auto Info =
+      makeStruct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+  if (Error E = check(vkCreateSampler(Dev, &Info, nullptr, &NearestSampler),
+                      "vkCreateSampler"))
+    return E;
+  atExit([this] { vkDestroySampler(Dev, NearestSampler, nullptr); });
+  return Error::success();
+}
+
+Error GraphicsRun::createDsTransfer() {
+  if (DepthIndex == VK_ATTACHMENT_UNUSED ||
+      Attachments[DepthIndex].Samples == 1)
+    return Error::success();
+  const DeviceImage &A = Attachments[DepthIndex];
+  Ds.Active = true;
+  for (const AspectCopy &C : aspectCopies(*A.Info)) {
+    if (C.Aspect == VK_IMAGE_ASPECT_DEPTH_BIT) {
+      Ds.Depth = true;
+      Ds.DepthPart = C;
+    } else {
+      Ds.Stencil = true;
+      Ds.StencilPart = C;
+    }
+  }
+  // Single-aspect views to sample, and one word per sample and aspect
+  // (unused aspects get a word, so every binding has a buffer).
+  auto MakeView = [&](VkImageAspectFlags Aspect, VkImageView &V) -> Error {
+    auto View = makeStruct<VkImageViewCreateInfo>(
+        VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+    View.image = A.Handle;
+    View.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    View.format = VkFormat(A.Host->desc().Fmt);
+    View.subresourceRange = {Aspect, 0, 1, 0, 1};
+    if (Error E = check(vkCreateImageView(Dev, &View, nullptr, &V),
+                        "vkCreateImageView"))
+      return E;
+    VkImageView Copy = V;
+    atExit([this, Copy] { vkDestroyImageView(Dev, Copy, nullptr); });
+    return Error::success();
+  };
+  if (Ds.Depth)
+    if (Error E = MakeView(VK_IMAGE_ASPECT_DEPTH_BIT, Ds.DepthView))
+      return E;
+  if (Ds.Stencil)
+    if (Error E = MakeView(VK_IMAGE_ASPECT_STENCIL_BIT, Ds.StencilView))
+      return E;
+  uint64_t Words = uint64_t(Width) * Height * A.Samples;
+  for (HostBuffer *B : {&Ds.DepthIn, &Ds.StencilIn, &Ds.DepthOut,
+                        &Ds.StencilOut}) {
+    if (Error E = R.createHostBuffer(Words * 4,
+                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false,
+                                     *B))
+      return E;
+    HostBuffer Copy = *B;
+    atExit([this, Copy]() mutable { R.destroy(Copy); });
+  }
+
+  // The upload pass: the attachment alone, its old contents irrelevant.
+  VkAttachmentDescription Desc{};
+  Desc.format = VkFormat(A.Host->desc().Fmt);
+  Desc.samples = VkSampleCountFlagBits(A.Samples);
+  Desc.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  Desc.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  Desc.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  Desc.stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+  Desc.initialLayout = VK_IMAGE_LAYOUT_GENERAL;
+  Desc.finalLayout = VK_IMAGE_LAYOUT_GENERAL;
+  VkAttachmentReference Ref{0, VK_IMAGE_LAYOUT_GENERAL};
+  VkSubpassDescription Subpass{};
+  Subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  Subpass.pDepthStencilAttachment = &Ref;
+  auto PassInfo = makeStruct<VkRenderPassCreateInfo>(
+      VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
+  PassInfo.attachmentCount = 1;
+  PassInfo.pAttachments = &Desc;
+  PassInfo.subpassCount = 1;
+  PassInfo.pSubpasses = &Subpass;
+  if (Error E = check(vkCreateRenderPass(Dev, &PassInfo, nullptr, &Ds.Pass),
+                      "vkCreateRenderPass"))
+    return E;
+  atExit([this] { vkDestroyRenderPass(Dev, Ds.Pass, nullptr); });
+  auto Fb = makeStruct<VkFramebufferCreateInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
+  Fb.renderPass = Ds.Pass;
+  Fb.attachmentCount = 1;
+  Fb.pAttachments = &A.View;
+  Fb.width = Width;
+  Fb.height = Height;
+  Fb.layers = 1;
+  if (Error E = check(vkCreateFramebuffer(Dev, &Fb, nullptr, &Ds.Framebuffer),
+                      "vkCreateFramebuffer"))
+    return E;
+  atExit([this] { vkDestroyFramebuffer(Dev, Ds.Framebuffer, nullptr); });
+  return createDsPipelines();
+}
+
+Error GraphicsRun::createDsPipelines() {
+  const uint32_t Samples = Attachments[DepthIndex].Samples;
+  // Set layouts: the two buffers; the read-back also the sampled views.
+  const VkShaderStageFlags StageOf[2] = {VK_SHADER_STAGE_FRAGMENT_BIT,
+                                         VK_SHADER_STAGE_COMPUTE_BIT};
+  for (int K = 0; K < 2; ++K) {
+    std::vector<VkDescriptorSetLayoutBinding> LBs = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, StageOf[K], nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, StageOf[K], nullptr}};
+    if (K == 1 && Ds.Depth)
+      LBs.push_back({2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                     StageOf[K], nullptr});
+    if (K == 1 && Ds.Stencil)
+      LBs.push_back({3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                     StageOf[K], nullptr});
+    auto SetInfo = makeStruct<VkDescriptorSetLayoutCreateInfo>(
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    SetInfo.bindingCount = uint32_t(LBs.size());
+    SetInfo.pBindings = LBs.data();
+    if (Error E = check(vkCreateDescriptorSetLayout(Dev, &SetInfo, nullptr,
+                                                    &Ds.SetLayout[K]),
+                        "vkCreateDescriptorSetLayout"))
+      return E;
+    atExit([this, K] {
+      vkDestroyDescriptorSetLayout(Dev, Ds.SetLayout[K], nullptr);
+    });
+    VkPushConstantRange Range{StageOf[K], 0, 12};
+    auto LayoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    LayoutInfo.setLayoutCount = 1;
+    LayoutInfo.pSetLayouts = &Ds.SetLayout[K];
+    LayoutInfo.pushConstantRangeCount = 1;
+    LayoutInfo.pPushConstantRanges = &Range;
+    if (Error E = check(vkCreatePipelineLayout(Dev, &LayoutInfo, nullptr,
+                                               &Ds.Layout[K]),
+                        "vkCreatePipelineLayout"))
+      return E;
+    atExit([this, K] { vkDestroyPipelineLayout(Dev, Ds.Layout[K], nullptr); });
+  }
+
+  llvm::ArrayRef<uint32_t> Upload =
+      Ds.Depth && Ds.Stencil ? llvm::ArrayRef<uint32_t>(ms_depth_stencil_upload)
+      : Ds.Depth             ? llvm::ArrayRef<uint32_t>(ms_depth_upload)
+                             : llvm::ArrayRef<uint32_t>(ms_stencil_upload);
+  llvm::ArrayRef<uint32_t> Download =
+      Ds.Depth && Ds.Stencil
+          ? llvm::ArrayRef<uint32_t>(ms_depth_stencil_download)
+      : Ds.Depth ? llvm::ArrayRef<uint32_t>(ms_depth_download)
+                 : llvm::ArrayRef<uint32_t>(ms_stencil_download);
+  VkShaderModule Vert, Frag, Comp;
+  if (Error E = createShaderModule(fullscreen_vert, Vert))
+    return E;
+  if (Error E = createShaderModule(Upload, Frag))
+    return E;
+  if (Error E = createShaderModule(Download, Comp))
+    return E;
+
+  // The upload: every sample of the whole framebuffer (sample shading at
+  // rate 1), depth and stencil written whatever was there.
+  VkPipelineShaderStageCreateInfo Stages[2];
+  for (int K = 0; K < 2; ++K) {
+    Stages[K] = makeStruct<VkPipelineShaderStageCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    Stages[K].stage =
+        K ? VK_SHADER_STAGE_FRAGMENT_BIT : VK_SHADER_STAGE_VERTEX_BIT;
+    Stages[K].module = K ? Frag : Vert;
+    Stages[K].pName = "main";
+  }
+  auto Input = makeStruct<VkPipelineVertexInputStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
+  auto Assembly = makeStruct<VkPipelineInputAssemblyStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
+  Assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  VkViewport Viewport{0, 0, float(Width), float(Height), 0, 1};
+  VkRect2D Scissor{{0, 0}, {Width, Height}};
+  auto ViewportInfo = makeStruct<VkPipelineViewportStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
+  ViewportInfo.viewportCount = 1;
+  ViewportInfo.pViewports = &Viewport;
+  ViewportInfo.scissorCount = 1;
+  ViewportInfo.pScissors = &Scissor;
+  auto Raster = makeStruct<VkPipelineRasterizationStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
+  Raster.polygonMode = VK_POLYGON_MODE_FILL;
+  Raster.cullMode = VK_CULL_MODE_NONE;
+  Raster.lineWidth = 1;
+  auto Multisample = makeStruct<VkPipelineMultisampleStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
+  Multisample.rasterizationSamples = VkSampleCountFlagBits(Samples);
+  Multisample.sampleShadingEnable = VK_TRUE;
+  Multisample.minSampleShading = 1;
+  VkStencilOpState Replace{VK_STENCIL_OP_REPLACE, VK_STENCIL_OP_REPLACE,
+                           VK_STENCIL_OP_REPLACE, VK_COMPARE_OP_ALWAYS,
+                           0xff, 0xff, 0};
+  auto DepthInfo = makeStruct<VkPipelineDepthStencilStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
+  DepthInfo.depthTestEnable = Ds.Depth;
+  DepthInfo.depthWriteEnable = Ds.Depth;
+  DepthInfo.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+  DepthInfo.stencilTestEnable = Ds.Stencil;
+  DepthInfo.front = DepthInfo.back = Replace;
+  auto Blend = makeStruct<VkPipelineColorBlendStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+  auto Info = makeStruct<VkGraphicsPipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
+  Info.stageCount = 2;
+  Info.pStages = Stages;
+  Info.pVertexInputState = &Input;
+  Info.pInputAssemblyState = &Assembly;
+  Info.pViewportState = &ViewportInfo;
+  Info.pRasterizationState = &Raster;
+  Info.pMultisampleState = &Multisample;
+  Info.pDepthStencilState = &DepthInfo;
+  Info.pColorBlendState = &Blend;
+  Info.layout = Ds.Layout[0];
+  Info.renderPass = Ds.Pass;
+  if (Error E = check(vkCreateGraphicsPipelines(Dev, VK_NULL_HANDLE, 1, &Info,
+                                                nullptr, &Ds.Pipeline[0]),
+                      "vkCreateGraphicsPipelines"))
+    return E;
+  atExit([this] { vkDestroyPipeline(Dev, Ds.Pipeline[0], nullptr); });
+  auto CompInfo = makeStruct<VkComputePipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  CompInfo.stage = makeStruct<VkPipelineShaderStageCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+  CompInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  CompInfo.stage.module = Comp;
+  CompInfo.stage.pName = "main";
+  CompInfo.layout = Ds.Layout[1];
+  if (Error E = check(vkCreateComputePipelines(Dev, VK_NULL_HANDLE, 1,
+                                               &CompInfo, nullptr,
+                                               &Ds.Pipeline[1]),
+                      "vkCreateComputePipelines"))
+    return E;
+  atExit([this] { vkDestroyPipeline(Dev, Ds.Pipeline[1], nullptr); });
+
+  // Descriptors.
+  if (Error E = createNearestSampler())
+    return E;
+  VkDescriptorPoolSize Sizes[2] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
+      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2}};
+  auto PoolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  PoolInfo.maxSets = 2;
+  PoolInfo.poolSizeCount = 2;
+  PoolInfo.pPoolSizes = Sizes;
+  VkDescriptorPool Pool = VK_NULL_HANDLE;
+  if (Error E = check(vkCreateDescriptorPool(Dev, &PoolInfo, nullptr, &Pool),
+                      "vkCreateDescriptorPool"))
+    return E;
+  atExit([this, Pool] { vkDestroyDescriptorPool(Dev, Pool, nullptr); });
+  auto Alloc = makeStruct<VkDescriptorSetAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+  Alloc.descriptorPool = Pool;
+  Alloc.descriptorSetCount = 2;
+  Alloc.pSetLayouts = Ds.SetLayout;
+  if (Error E = check(vkAllocateDescriptorSets(Dev, &Alloc, Ds.Set),
+                      "vkAllocateDescriptorSets"))
+    return E;
+  VkDescriptorBufferInfo Buffers[2][2] = {
+      {{Ds.DepthIn.Handle, 0, VK_WHOLE_SIZE},
+       {Ds.StencilIn.Handle, 0, VK_WHOLE_SIZE}},
+      {{Ds.DepthOut.Handle, 0, VK_WHOLE_SIZE},
+       {Ds.StencilOut.Handle, 0, VK_WHOLE_SIZE}}};
+  VkDescriptorImageInfo Images[2] = {
+      {NearestSampler, Ds.DepthView, VK_IMAGE_LAYOUT_GENERAL},
+      {NearestSampler, Ds.StencilView, VK_IMAGE_LAYOUT_GENERAL}};
+  std::vector<VkWriteDescriptorSet> Writes;
+  for (int K = 0; K < 2; ++K)
+    for (uint32_t B = 0; B < 4; ++B) {
+      if (B >= 2 && (K == 0 || !(B == 2 ? Ds.Depth : Ds.Stencil)))
+        continue;
+      auto W = makeStruct<VkWriteDescriptorSet>(
+          VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+      W.dstSet = Ds.Set[K];
+      W.dstBinding = B;
+      W.descriptorCount = 1;
+      if (B < 2) {
+        W.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        W.pBufferInfo = &Buffers[K][B];
+      } else {
+        W.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        W.pImageInfo = &Images[B - 2];
+      }
+      Writes.push_back(W);
+    }
+  vkUpdateDescriptorSets(Dev, uint32_t(Writes.size()), Writes.data(), 0,
+                         nullptr);
   return Error::success();
 }
 
@@ -1573,7 +1937,7 @@ void GraphicsRun::recordUploads() {
   for (const DeviceImage &I : DescriptorImages)
     Copy(I);
   for (const DeviceImage &A : Attachments) {
-    if (A.Samples == 1)
+    if (!A.AliasView)
       continue;
     vkCmdBindPipeline(Commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                       TransferPipeline[0]);
@@ -1584,8 +1948,27 @@ void GraphicsRun::recordUploads() {
                        0, sizeof(Push), Push);
     dispatchSamples(Commands, uint64_t(Width) * Height * A.Samples);
   }
-  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+  if (Ds.Active) {
+    auto Pass = makeStruct<VkRenderPassBeginInfo>(
+        VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
+    Pass.renderPass = Ds.Pass;
+    Pass.framebuffer = Ds.Framebuffer;
+    Pass.renderArea = {{0, 0}, {Width, Height}};
+    vkCmdBeginRenderPass(Commands, &Pass, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(Commands, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                      Ds.Pipeline[0]);
+    vkCmdBindDescriptorSets(Commands, VK_PIPELINE_BIND_POINT_GRAPHICS,
+                            Ds.Layout[0], 0, 1, &Ds.Set[0], 0, nullptr);
+    uint32_t Push[3] = {Width, Height, Attachments[DepthIndex].Samples};
+    vkCmdPushConstants(Commands, Ds.Layout[0], VK_SHADER_STAGE_FRAGMENT_BIT,
+                       0, sizeof(Push), Push);
+    vkCmdDraw(Commands, 3, 1, 0, 0);
+    vkCmdEndRenderPass(Commands);
+  }
+  barrier(VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+              VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT,
+          VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+              VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
           VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT,
           VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
@@ -1614,7 +1997,7 @@ void GraphicsRun::recordDownloads() {
   for (const DeviceImage &I : DescriptorImages)
     Copy(I);
   for (const DeviceImage &A : Attachments) {
-    if (A.Samples == 1)
+    if (!A.AliasView)
       continue;
     vkCmdBindPipeline(Commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                       TransferPipeline[1]);
@@ -1625,6 +2008,17 @@ void GraphicsRun::recordDownloads() {
     vkCmdPushConstants(Commands, TransferLayout[1], VK_SHADER_STAGE_COMPUTE_BIT,
                        0, sizeof(Push), Push);
     dispatchSamples(Commands, uint64_t(Width) * Height * A.Samples);
+  }
+  if (Ds.Active) {
+    vkCmdBindPipeline(Commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                      Ds.Pipeline[1]);
+    vkCmdBindDescriptorSets(Commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                            Ds.Layout[1], 0, 1, &Ds.Set[1], 0, nullptr);
+    uint32_t Samples = Attachments[DepthIndex].Samples;
+    uint32_t Push[3] = {Width, Height, Samples};
+    vkCmdPushConstants(Commands, Ds.Layout[1], VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof(Push), Push);
+    dispatchSamples(Commands, uint64_t(Width) * Height * Samples);
   }
   barrier(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
@@ -1704,6 +2098,8 @@ Error GraphicsRun::build() {
     return E;
   if (Error E = createTransferPipelines())
     return E;
+  if (Error E = createDsTransfer())
+    return E;
   return recordCommands();
 }
 
@@ -1714,6 +2110,19 @@ void GraphicsRun::upload() {
     const uint8_t *Src = A.Host->bytes().data();
     uint64_t Texels = uint64_t(Width) * Height * A.Samples;
     uint32_t TexelBytes = A.Info->BlockBytes;
+    if (A.Samples > 1 && Ds.Active && &A == &Attachments[DepthIndex]) {
+      auto *Depth = static_cast<uint32_t *>(Ds.DepthIn.Mapped);
+      auto *Stencil = static_cast<uint32_t *>(Ds.StencilIn.Mapped);
+      for (uint64_t T = 0; T < Texels; ++T) {
+        uint64_t V = loadBits(Src + T * TexelBytes, TexelBytes);
+        Depth[T] = depthToFloatBits(uint32_t((V >> Ds.DepthPart.Offset) &
+                                             bitMask(Ds.DepthPart.Bits)),
+                                    Ds.DepthPart.Bits);
+        Stencil[T] = uint32_t((V >> Ds.StencilPart.Offset) &
+                              bitMask(Ds.StencilPart.Bits));
+      }
+      continue;
+    }
     if (A.Samples > 1) {
       std::memcpy(A.In.Mapped, Src, Texels * TexelBytes);
       std::memset(A.Out.Mapped, 0, A.Out.Size); // the download ORs into it
@@ -1780,6 +2189,21 @@ void GraphicsRun::download() {
     uint8_t *Dst = A.Host->bytes().data();
     uint64_t Texels = uint64_t(Width) * Height * A.Samples;
     uint32_t TexelBytes = A.Info->BlockBytes;
+    if (A.Samples > 1 && Ds.Active && &A == &Attachments[DepthIndex]) {
+      auto *Depth = static_cast<const uint32_t *>(Ds.DepthOut.Mapped);
+      auto *Stencil = static_cast<const uint32_t *>(Ds.StencilOut.Mapped);
+      for (uint64_t T = 0; T < Texels; ++T) {
+        uint64_t V = 0;
+        if (Ds.Depth)
+          V |= uint64_t(floatBitsToDepth(Depth[T], Ds.DepthPart.Bits))
+               << Ds.DepthPart.Offset;
+        if (Ds.Stencil)
+          V |= (Stencil[T] & bitMask(Ds.StencilPart.Bits))
+               << Ds.StencilPart.Offset;
+        std::memcpy(Dst + T * TexelBytes, &V, TexelBytes);
+      }
+      continue;
+    }
     if (A.Samples > 1) {
       std::memcpy(Dst, A.Out.Mapped, Texels * TexelBytes);
       continue;

@@ -398,6 +398,86 @@ TEST_F(VulkanGraphicsRunnerTest, MultisampleHalfCoveredPixelResolvesToAverage) {
   EXPECT_NEAR(rgba8(Resolved, 2, 0)[0], 127.5, 1);
 }
 
+TEST_F(VulkanGraphicsRunnerTest, MultisampleDepthStencilPerSample) {
+  // 4x D24S8 with distinct per-sample contents: samples 0 and 1 far
+  // (depth above 0.5), 2 and 3 near. A quad over the left half at depth
+  // 0.5 with LESS passes only on the far samples, which take depth 0.5 and
+  // stencil 0x77 (REPLACE); everything else comes back as uploaded, which
+  // checks the per-sample upload and read-back of both aspects.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Multisample.Samples = 4;
+  D.DepthStencilFormat = Format::D24_UNORM_S8_UINT;
+  D.DepthStencil.DepthTestEnable = true;
+  D.DepthStencil.DepthWriteEnable = true;
+  D.DepthStencil.DepthCompare = CompareOp::Less;
+  D.DepthStencil.StencilTestEnable = true;
+  D.DepthStencil.Front.PassOp = StencilOp::Replace;
+  D.DepthStencil.Front.Reference = 0x77;
+  D.DepthStencil.Back = D.DepthStencil.Front;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 4, 3, 4);
+  Image Ds = makeImage(Format::D24_UNORM_S8_UINT, 4, 3, 4);
+  fill(Color, {0, 0, 0, 1});
+  auto Initial = [](uint32_t X, uint32_t Y, uint32_t S) {
+    uint32_t Depth = S < 2 ? 0xfffffe - X * 0x10101 - Y * 3 - S
+                           : 0x000001 + X * 0x12345 + Y * 7 + S;
+    return Depth | (uint32_t(X * 16 + Y * 4 + S) << 24);
+  };
+  for (uint32_t Y = 0; Y < 3; ++Y)
+    for (uint32_t X = 0; X < 4; ++X)
+      for (uint32_t S = 0; S < 4; ++S) {
+        uint32_t T = Initial(X, Y, S);
+        std::memcpy(Ds.texelAddress(0, X, Y, 0, S), &T, 4);
+      }
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 2, 3, 0.5f, {1, 1, 1, 1});
+  GraphicsJob J = job(D, Color, V);
+  J.DepthStencil = &Ds;
+  ASSERT_FALSE(Runner->run(J));
+  for (uint32_t Y = 0; Y < 3; ++Y)
+    for (uint32_t X = 0; X < 4; ++X)
+      for (uint32_t S = 0; S < 4; ++S) {
+        bool Pass = X < 2 && S < 2;
+        uint32_t T;
+        std::memcpy(&T, Ds.texelAddress(0, X, Y, 0, S), 4);
+        uint32_t Want = Pass ? 0x77800000u : Initial(X, Y, S);
+        EXPECT_EQ(T >> 24, Want >> 24)
+            << "stencil at " << X << "," << Y << " sample " << S;
+        EXPECT_NEAR(double(T & 0xffffff), double(Want & 0xffffff),
+                    Pass ? 1 : 0)
+            << "depth at " << X << "," << Y << " sample " << S;
+        EXPECT_EQ(rgba8(Color, X, Y, S)[0], Pass ? 255 : 0)
+            << "colour at " << X << "," << Y << " sample " << S;
+      }
+}
+
+TEST_F(VulkanGraphicsRunnerTest, MultisampleFloatDepthComesBackExactly) {
+  // D32_SFLOAT travels as its bit pattern: arbitrary values in [0, 1]
+  // that nothing overwrites come back bit for bit.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Multisample.Samples = 4;
+  D.DepthStencilFormat = Format::D32_SFLOAT;
+  D.DepthStencil.DepthTestEnable = true;
+  D.DepthStencil.DepthCompare = CompareOp::Never;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 3, 2, 4);
+  Image Depth = makeImage(Format::D32_SFLOAT, 3, 2, 4);
+  // Values off the unorm grids, in (0, 1): gl_FragDepth clamps to the
+  // viewport's range, so D32 values outside [0, 1] cannot be uploaded.
+  std::vector<float> Values;
+  for (uint32_t K = 0; K < 3 * 2 * 4; ++K)
+    Values.push_back(std::nextafter(float(K + 1) / 29.0f, 0.0f));
+  std::memcpy(Depth.bytes().data(), Values.data(), Values.size() * 4);
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 3, 2, 0.5f, {1, 1, 1, 1});
+  GraphicsJob J = job(D, Color, V);
+  J.DepthStencil = &Depth;
+  ASSERT_FALSE(Runner->run(J));
+  for (size_t K = 0; K < Values.size(); ++K) {
+    float Got;
+    std::memcpy(&Got, Depth.bytes().data() + K * 4, 4);
+    EXPECT_EQ(Got, Values[K]) << "sample " << K;
+  }
+}
+
 TEST_F(VulkanGraphicsRunnerTest, IndexedInstancedDrawWithDivisor) {
   // Two instances of an indexed quad; the per-instance colour advances
   // every second instance (divisor 2), so both instances read colour 0,
