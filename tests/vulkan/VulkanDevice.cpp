@@ -1,4 +1,5 @@
-//===- VulkanDevice.cpp - The lavapipe device of the runners ---------------===//
+//===- VulkanDevice.cpp - The lavapipe device of the runners
+//---------------===//
 //
 // Instance and device creation shared by the compute and graphics runners
 // (VulkanDevice.h).
@@ -178,8 +179,7 @@ Error RunnerState::createInstance() {
   // then cannot name the library that leaked (lavapipe keeps a few caches
   // for the process's lifetime), and tests/sanitizers/lsan.supp cannot
   // match it. Keeping the ICD resident costs nothing otherwise.
-  static void *KeepIcd =
-      dlopen("libvulkan_lvp.so", RTLD_LAZY | RTLD_NODELETE);
+  static void *KeepIcd = dlopen("libvulkan_lvp.so", RTLD_LAZY | RTLD_NODELETE);
   (void)KeepIcd;
   return check(vkCreateInstance(&Info, nullptr, &Instance), "vkCreateInstance");
 }
@@ -288,10 +288,10 @@ Error RunnerState::createDevice() {
     Append(Features);
     EnabledExts.push_back(Name);
   };
-  Optional(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME, Extensions.VertexDivisor,
-           F.VertexDivisor);
-  Optional(VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, Extensions.LineRasterization,
-           F.LineRasterization);
+  Optional(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME,
+           Extensions.VertexDivisor, F.VertexDivisor);
+  Optional(VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME,
+           Extensions.LineRasterization, F.LineRasterization);
   Optional(VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, Extensions.ProvokingVertex,
            F.ProvokingVertex);
   Optional(VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, Extensions.IndexTypeUint8,

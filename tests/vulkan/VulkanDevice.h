@@ -1,4 +1,5 @@
-//===- VulkanDevice.h - The lavapipe device of the runners -------*- C++ -*-===//
+//===- VulkanDevice.h - The lavapipe device of the runners -------*- C++
+//-*-===//
 //
 // What the compute runner (VulkanComputeRunner.h) and the graphics runner
 // (VulkanGraphicsRunner.h) share: the instance, the choice of lavapipe's
@@ -61,8 +62,7 @@ enum : uint32_t {
 /// Also checks the module header. \p ModelName ("GLCompute") is for
 /// messages.
 llvm::Expected<std::string> findEntryPoint(llvm::ArrayRef<uint32_t> Words,
-                                           uint32_t Model,
-                                           llvm::StringRef Name,
+                                           uint32_t Model, llvm::StringRef Name,
                                            llvm::StringRef ModelName);
 
 /// The structures the device was created with, reused for reporting.
@@ -98,9 +98,9 @@ struct DeviceFeatures {
       makeStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
   // Fixed-function state of the graphics runner (VulkanGraphicsRunner.h).
-  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT VertexDivisor =
-      makeStruct<VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT);
+  VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT VertexDivisor = makeStruct<
+      VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT);
   VkPhysicalDeviceLineRasterizationFeaturesEXT LineRasterization =
       makeStruct<VkPhysicalDeviceLineRasterizationFeaturesEXT>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT);
@@ -110,9 +110,9 @@ struct DeviceFeatures {
   VkPhysicalDeviceIndexTypeUint8FeaturesEXT IndexTypeUint8 =
       makeStruct<VkPhysicalDeviceIndexTypeUint8FeaturesEXT>(
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT);
-  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT ListRestart =
-      makeStruct<VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT);
+  VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT ListRestart = makeStruct<
+      VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT);
 };
 
 /// Device extensions that were enabled (those the driver has, of the ones
@@ -125,7 +125,6 @@ struct DeviceExtensions {
   bool ListRestart = false;       ///< VK_EXT_primitive_topology_list_restart
   bool StencilExport = false;     ///< VK_EXT_shader_stencil_export
 };
-
 
 /// A buffer in host-visible, host-coherent memory, mapped for its lifetime.
 struct HostBuffer {

@@ -106,8 +106,7 @@ void fill(Image &I, const Float4 &C) {
 
 std::array<uint8_t, 4> rgba8(const Image &I, uint32_t X, uint32_t Y,
                              uint32_t S = 0) {
-  const uint8_t *P =
-      const_cast<Image &>(I).texelAddress(0, X, Y, 0, S);
+  const uint8_t *P = const_cast<Image &>(I).texelAddress(0, X, Y, 0, S);
   return {P[0], P[1], P[2], P[3]};
 }
 
@@ -148,8 +147,7 @@ protected:
     // any other failure to create the runner is a failure.
     if (!Runner && llvm::StringRef(CreateError).contains("no lavapipe device"))
       GTEST_SKIP() << CreateError;
-    ASSERT_TRUE(Runner) << "cannot create the graphics runner: "
-                        << CreateError;
+    ASSERT_TRUE(Runner) << "cannot create the graphics runner: " << CreateError;
   }
 
   /// A job drawing \p V (non-indexed, one draw) into \p Color.
@@ -159,8 +157,8 @@ protected:
     J.Desc = &D;
     J.Color = {&Color};
     J.VertexBuffers = {bytesOf(V)};
-    J.PushConstants = pushSize(float(Color.desc().Width),
-                               float(Color.desc().Height));
+    J.PushConstants =
+        pushSize(float(Color.desc().Width), float(Color.desc().Height));
     J.Draws = {DrawCommand{uint32_t(V.size())}};
     return J;
   }
@@ -320,8 +318,7 @@ TEST_F(VulkanGraphicsRunnerTest, DepthAndStencilOfACombinedFormatComeBack) {
                             : (X * 1000 + Y) | (uint32_t(X + 16 * Y) << 24);
       EXPECT_EQ(T & 0xff000000u, Want & 0xff000000u)
           << "stencil at " << X << "," << Y;
-      EXPECT_NEAR(double(T & 0xffffff), double(Want & 0xffffff),
-                  X < 4 ? 1 : 0)
+      EXPECT_NEAR(double(T & 0xffffff), double(Want & 0xffffff), X < 4 ? 1 : 0)
           << "depth at " << X << "," << Y;
     }
 }
@@ -442,8 +439,7 @@ TEST_F(VulkanGraphicsRunnerTest, MultisampleDepthStencilPerSample) {
         uint32_t Want = Pass ? 0x77800000u : Initial(X, Y, S);
         EXPECT_EQ(T >> 24, Want >> 24)
             << "stencil at " << X << "," << Y << " sample " << S;
-        EXPECT_NEAR(double(T & 0xffffff), double(Want & 0xffffff),
-                    Pass ? 1 : 0)
+        EXPECT_NEAR(double(T & 0xffffff), double(Want & 0xffffff), Pass ? 1 : 0)
             << "depth at " << X << "," << Y << " sample " << S;
         EXPECT_EQ(rgba8(Color, X, Y, S)[0], Pass ? 255 : 0)
             << "colour at " << X << "," << Y << " sample " << S;
@@ -685,8 +681,7 @@ TEST_F(VulkanGraphicsRunnerTest, BadJobsFailWithAMessage) {
     GraphicsJob J = job(Copy, Color, V);
     C.Change(J);
     std::string Msg = ErrorOf(J);
-    EXPECT_NE(Msg.find(C.Message), std::string::npos)
-        << C.Name << ": " << Msg;
+    EXPECT_NE(Msg.find(C.Message), std::string::npos) << C.Name << ": " << Msg;
   }
 }
 
