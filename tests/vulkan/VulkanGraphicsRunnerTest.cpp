@@ -474,6 +474,158 @@ TEST_F(VulkanGraphicsRunnerTest, MultisampleFloatDepthComesBackExactly) {
   }
 }
 
+TEST_F(VulkanGraphicsRunnerTest, ViewportAndScissorLimitTheDraw) {
+  // The viewport is the right half of a 16x8 framebuffer, the scissor rows
+  // 2 to 5: a quad filling the viewport colours only their intersection.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Viewports = {{8, 0, 8, 8, 0, 1}};
+  D.Scissors = {{0, 2, 16, 4}};
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 16, 8);
+  fill(Color, {0, 0, 0, 0});
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 8, 8, 0.5f, {1, 1, 1, 1});
+  GraphicsJob J = job(D, Color, V);
+  J.PushConstants = pushSize(8, 8); // the viewport's size
+  ASSERT_FALSE(Runner->run(J));
+  for (uint32_t Y = 0; Y < 8; ++Y)
+    for (uint32_t X = 0; X < 16; ++X)
+      EXPECT_EQ(rgba8(Color, X, Y)[0], X >= 8 && Y >= 2 && Y < 6 ? 255 : 0)
+          << "pixel " << X << "," << Y;
+}
+
+TEST_F(VulkanGraphicsRunnerTest, BackFacesAreCulled) {
+  // Vulkan's facing: a = -1/2 * sum(x_i * y_i+1 - x_i+1 * y_i) in
+  // framebuffer coordinates, front when a > 0 for CounterClockwise. The
+  // left triangle (0,0), (8,0), (0,8) has a = -32: back-facing, culled;
+  // the right one (8,0), (8,8), (16,0) has a = 32: drawn.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Rasterization.Cull = CullMode::Back;
+  D.Rasterization.Front = FrontFace::CounterClockwise;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 16, 8);
+  fill(Color, {0, 0, 0, 0});
+  std::vector<Vertex> V;
+  addTriangle(V, {0, 0}, {8, 0}, {0, 8}, {1, 0, 0, 1});
+  addTriangle(V, {8, 0}, {8, 8}, {16, 0}, {0, 1, 0, 1});
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  EXPECT_EQ(rgba8(Color, 1, 1), (std::array<uint8_t, 4>{0, 0, 0, 0}));
+  EXPECT_EQ(rgba8(Color, 9, 1), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  // Clockwise fronts: the other way round.
+  D.Rasterization.Front = FrontFace::Clockwise;
+  fill(Color, {0, 0, 0, 0});
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  EXPECT_EQ(rgba8(Color, 1, 1), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  EXPECT_EQ(rgba8(Color, 9, 1), (std::array<uint8_t, 4>{0, 0, 0, 0}));
+}
+
+TEST_F(VulkanGraphicsRunnerTest, ProvokingVertexGivesTheFlatColour) {
+  // A flat output comes from the provoking vertex: the first by default,
+  // the last with ProvokingVertexFirst = false (VK_EXT_provoking_vertex).
+  if (!Runner->hasFeature("provokingVertexLast"))
+    GTEST_SKIP() << "no provokingVertexLast";
+  GraphicsPipelineDesc D = pixelPipeline();
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 8, 8);
+  std::vector<Vertex> V;
+  V.push_back({0, 0, 0.5f, 1, 0, 0, 1});
+  V.push_back({16, 0, 0.5f, 0, 1, 0, 1});
+  V.push_back({0, 16, 0.5f, 0, 0, 1, 1});
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  EXPECT_EQ(rgba8(Color, 2, 2), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  D.Rasterization.ProvokingVertexFirst = false;
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  EXPECT_EQ(rgba8(Color, 2, 2), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+}
+
+TEST_F(VulkanGraphicsRunnerTest, SampleMaskKeepsOtherSamples) {
+  // SampleMask 0b0101: a quad covering every sample writes samples 0 and 2
+  // only.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Multisample.Samples = 4;
+  D.Multisample.SampleMask = 0x5;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 3, 3, 4);
+  fill(Color, {0, 0, 0, 0});
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 3, 3, 0.5f, {1, 1, 1, 1});
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  for (uint32_t Y = 0; Y < 3; ++Y)
+    for (uint32_t X = 0; X < 3; ++X)
+      for (uint32_t S = 0; S < 4; ++S)
+        EXPECT_EQ(rgba8(Color, X, Y, S)[0], S % 2 == 0 ? 255 : 0)
+            << "pixel " << X << "," << Y << " sample " << S;
+}
+
+TEST_F(VulkanGraphicsRunnerTest, LogicOpXor) {
+  // XOR of the UNORM bits: source (1, 0, 1, 0) is 0xff, 0x00, 0xff, 0x00;
+  // destination 0x0f, 0x33, 0x55, 0xaa.
+  if (!Runner->hasFeature("logicOp"))
+    GTEST_SKIP() << "no logicOp";
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Blend.LogicOpEnable = true;
+  D.Blend.Logic = LogicOp::Xor;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 2, 2);
+  for (uint32_t Y = 0; Y < 2; ++Y)
+    for (uint32_t X = 0; X < 2; ++X) {
+      uint8_t *P = Color.texelAddress(0, X, Y, 0);
+      P[0] = 0x0f, P[1] = 0x33, P[2] = 0x55, P[3] = 0xaa;
+    }
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 2, 2, 0.5f, {1, 0, 1, 0});
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  EXPECT_EQ(rgba8(Color, 1, 1),
+            (std::array<uint8_t, 4>{0xf0, 0x33, 0xaa, 0xaa}));
+}
+
+TEST_F(VulkanGraphicsRunnerTest, PrimitiveRestartSplitsAStrip) {
+  // Strip indices 0 1 2 <restart> 3 4 5: the restart index ends the strip,
+  // so there are two triangles, in the left and right quarters, and none
+  // joining vertices 1 and 2 to 3 across the middle, which stays empty.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Topology = PrimitiveTopology::TriangleStrip;
+  D.PrimitiveRestartEnable = true;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 16, 4);
+  fill(Color, {0, 0, 0, 0});
+  std::vector<Vertex> V;
+  for (auto P : std::vector<std::array<float, 2>>{
+           {0, 0}, {0, 4}, {4, 0}, {12, 0}, {12, 4}, {16, 4}})
+    V.push_back({P[0], P[1], 0.5f, 1, 1, 1, 1});
+  GraphicsJob J = job(D, Color, V);
+  const uint16_t Indices[7] = {0, 1, 2, 0xffff, 3, 4, 5};
+  J.IndexData.resize(sizeof(Indices));
+  std::memcpy(J.IndexData.data(), Indices, sizeof(Indices));
+  J.Index = IndexType::UInt16;
+  DrawCommand C{7};
+  C.Indexed = true;
+  J.Draws = {C};
+  ASSERT_FALSE(Runner->run(J));
+  EXPECT_EQ(rgba8(Color, 0, 0)[0], 255);
+  EXPECT_EQ(rgba8(Color, 13, 3)[0], 255);
+  for (uint32_t Y = 0; Y < 4; ++Y)
+    for (uint32_t X = 5; X < 11; ++X)
+      EXPECT_EQ(rgba8(Color, X, Y)[0], 0) << "pixel " << X << "," << Y;
+}
+
+TEST_F(VulkanGraphicsRunnerTest, DepthBiasOnAFloatDepthBuffer) {
+  // For a D32_SFLOAT attachment the constant bias unit is 2^(e - 23), e
+  // the largest exponent of the primitive's depths: a quad at depth 0.5
+  // (e = -1) with DepthBiasConstantFactor 1024 lands at 0.5 + 2^-14.
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.DepthStencilFormat = Format::D32_SFLOAT;
+  D.DepthStencil.DepthTestEnable = true;
+  D.DepthStencil.DepthWriteEnable = true;
+  D.DepthStencil.DepthCompare = CompareOp::Always;
+  D.Rasterization.DepthBiasEnable = true;
+  D.Rasterization.DepthBiasConstantFactor = 1024;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 2, 2);
+  Image Depth = makeImage(Format::D32_SFLOAT, 2, 2);
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 2, 2, 0.5f, {1, 1, 1, 1});
+  GraphicsJob J = job(D, Color, V);
+  J.DepthStencil = &Depth;
+  ASSERT_FALSE(Runner->run(J));
+  float Z;
+  std::memcpy(&Z, Depth.texelAddress(0, 1, 1, 0), 4);
+  EXPECT_EQ(Z, 0.5f + std::ldexp(1.0f, -14));
+}
+
 TEST_F(VulkanGraphicsRunnerTest, IndexedInstancedDrawWithDivisor) {
   // Two instances of an indexed quad; the per-instance colour advances
   // every second instance (divisor 2), so both instances read colour 0,
