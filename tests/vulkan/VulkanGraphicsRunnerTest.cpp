@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "VulkanGraphicsRunner.h"
+#include "GraphicsDifferential.h"
 
 #include "frontend/Frontend.h"
 
@@ -835,6 +836,47 @@ TEST_F(VulkanGraphicsRunnerTest, BadJobsFailWithAMessage) {
     std::string Msg = ErrorOf(J);
     EXPECT_NE(Msg.find(C.Message), std::string::npos) << C.Name << ": " << Msg;
   }
+}
+
+TEST_F(VulkanGraphicsRunnerTest, ClonedJobsRenderAlikeAndDifferencesAreFound) {
+  // The differential harness on lavapipe alone: a job and its clone (own
+  // images, same contents) render identically; a changed texel or
+  // storage buffer byte in one is reported with its coordinates.
+  const char *Frag = R"(#version 450
+layout(location = 0) flat in vec4 VColor;
+layout(location = 0) out vec4 Out;
+layout(set = 0, binding = 0) buffer Counter { uint Count; };
+void main() { atomicAdd(Count, 1u); Out = VColor; }
+)";
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Fragment->Spirv = compile(Frag, frontend::ShaderStage::Fragment);
+  D.DepthStencilFormat = Format::D24_UNORM_S8_UINT;
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 8, 8);
+  Image Ds = makeImage(Format::D24_UNORM_S8_UINT, 8, 8);
+  std::vector<uint8_t> Counter(4, 0);
+  std::vector<Vertex> V;
+  addTriangle(V, {0.5f, 0.25f}, {7.75f, 3}, {2, 7.5f}, {1, 0.5f, 0.25f, 1});
+  GraphicsJob J = job(D, Color, V);
+  J.DepthStencil = &Ds;
+  J.Buffers = {{0, 0, 0, false, &Counter}};
+  ClonedJob Other = cloneJob(J);
+  ASSERT_FALSE(Runner->run(J));
+  ASSERT_FALSE(Runner->run(Other.Job));
+  EXPECT_EQ(compareJobs(J, Other.Job, 0), "");
+  Other.Job.Color[0]->texelAddress(0, 3, 4, 0)[1] ^= 2;
+  (*Other.Job.Buffers[0].Data)[0] ^= 1;
+  std::string Diff = compareJobs(J, Other.Job, 1);
+  EXPECT_NE(Diff.find("colour 0: 1 of 64 texels differ"), std::string::npos)
+      << Diff;
+  EXPECT_NE(Diff.find("colour 0 (3, 4) sample 0"), std::string::npos) << Diff;
+  EXPECT_NE(Diff.find("storage buffer at set 0 binding 0 differs"),
+            std::string::npos)
+      << Diff;
+  Other.Job.DepthStencil->texelAddress(0, 1, 1, 0)[3] ^= 1; // stencil
+  Diff = compareJobs(J, Other.Job, 1);
+  EXPECT_NE(Diff.find("depth/stencil: 1 of 64 texels differ"),
+            std::string::npos)
+      << Diff;
 }
 
 } // namespace
