@@ -347,6 +347,12 @@ public:
   /// counts are within limits. Errors say which state or stage is wrong.
   static Result<std::unique_ptr<GraphicsPipeline>>
   create(const GraphicsPipelineDesc &D);
+  /// The same with shaders the caller compiled (from GLSL, or through its
+  /// own cache): D.Vertex and D.Fragment are then not read, \p Fragment
+  /// may be null. The shaders' widths must agree.
+  static Result<std::unique_ptr<GraphicsPipeline>>
+  create(const GraphicsPipelineDesc &D, std::unique_ptr<JitShader> Vertex,
+         std::unique_ptr<JitShader> Fragment);
   ~GraphicsPipeline();
   GraphicsPipeline(const GraphicsPipeline &) = delete;
   GraphicsPipeline &operator=(const GraphicsPipeline &) = delete;

@@ -29,8 +29,9 @@
 
 namespace spirv2llvm {
 
-/// A texel format, numbered as VkFormat. UNDEFINED (no format: an unused
-/// attachment) is not a row of the table: formatInfo gives null for it.
+/// A texel format, numbered as VkFormat. UNDEFINED (0) is no format: it
+/// has no table row (formatInfo gives null); pipeline state uses it for
+/// "no attachment".
 enum class Format : uint32_t {
   UNDEFINED = 0,
 #define S2L_FORMAT(Name, Value, ...) Name = Value,
@@ -89,6 +90,11 @@ struct FormatInfo {
   std::array<ComponentInfo, 4> Components;
 
   bool isCompressed() const { return Layout == LayoutKind::Compressed; }
+  /// The R64 formats: vertex input reads them; they have no float4 / int4
+  /// / uint4 view, so the texel codec and images reject them.
+  bool has64BitComponents() const {
+    return Layout == LayoutKind::Bits && Components[0].Bits == 64;
+  }
   bool hasDepth() const;
   bool hasStencil() const;
   /// The view a shader reads: Float for a depth/stencil format with a
@@ -113,8 +119,9 @@ using UInt4 = std::array<uint32_t, 4>;
 /// Texel to value. Components the format lacks read as 0, alpha as 1
 /// (Vulkan "Conversion to RGBA"); depth reads into R (float view) and
 /// stencil into R (uint view). Each fails with a message when the format
-/// has no such view (uint view of R8_UNORM) or is compressed, and reads
-/// exactly formatInfo(F)->BlockBytes bytes of Src.
+/// has no such view (uint view of R8_UNORM), is compressed or has 64-bit
+/// components (R64_SFLOAT), and reads exactly formatInfo(F)->BlockBytes
+/// bytes of Src.
 Status decodeTexel(Format F, const void *Src, Float4 &Out);
 Status decodeTexel(Format F, const void *Src, Int4 &Out);
 Status decodeTexel(Format F, const void *Src, UInt4 &Out);
@@ -125,7 +132,7 @@ Status decodeTexel(Format F, const void *Src, UInt4 &Out);
 /// integers to the component's bits. Writes BlockBytes bytes of Dst, except
 /// for combined depth/stencil formats, where the float view writes only the
 /// depth bits and the uint view only the stencil bits (the other aspect is
-/// left as it was, as an aspect copy does).
+/// left as it was, as an aspect copy does). Fails as decodeTexel does.
 Status encodeTexel(Format F, const Float4 &In, void *Dst);
 Status encodeTexel(Format F, const Int4 &In, void *Dst);
 Status encodeTexel(Format F, const UInt4 &In, void *Dst);

@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llvm {
@@ -33,6 +34,14 @@ struct ScalarType {
   uint32_t bytes() const { return Kind == ScalarKind::Bool ? 4 : Bits / 8; }
 };
 
+/// Where a scalar component sits in Vulkan's location space (Vulkan 1.3
+/// "Location Assignment", "Component Assignment"): its location and its
+/// first 32-bit component there (0-3; a 64-bit scalar takes two).
+struct LocationSlot {
+  uint32_t Location = 0;
+  uint32_t Component = 0;
+};
+
 struct InterfaceVariable {
   uint32_t Id = 0;
   std::string Name;            ///< OpName, or the friendly name
@@ -46,6 +55,16 @@ struct InterfaceVariable {
   /// Per scalar component: its type and the byte offset of lane 0.
   std::vector<ScalarType> Components;
   std::vector<uint32_t> ComponentOffsets;
+  /// Per scalar component of a variable with a Location (empty for
+  /// built-ins): its location and component. Each array element, matrix
+  /// column and struct member starts a new location; a 64-bit vector of
+  /// three or four components spans two; the Component decoration offsets
+  /// every location's first component. A rasterizer matches vertex
+  /// attributes and fragment inputs by these.
+  std::vector<LocationSlot> ComponentLocations;
+  /// A block whose members are built-ins (gl_PerVertex): for each such
+  /// member, the index of its first component and its spv::BuiltIn.
+  std::vector<std::pair<uint32_t, int32_t>> MemberBuiltIns;
 };
 
 struct InterfaceLayout {
@@ -103,6 +122,12 @@ struct ComputeInfo {
   /// Bytes of Workgroup memory per workgroup.
   uint32_t WorkgroupMemorySize = 0;
   bool HasBarriers = false;
+  /// Fragment shaders: the EarlyFragmentTests execution mode, and whether
+  /// any instruction can end or demote an invocation (OpKill,
+  /// OpTerminateInvocation, OpDemoteToHelperInvocation): what decides
+  /// whether a rasterizer may test depth before shading.
+  bool EarlyFragmentTests = false;
+  bool CanDiscard = false;
 };
 
 } // namespace spirv2llvm

@@ -18,7 +18,9 @@ namespace spirv2llvm::imageops {
 bool ImageAccess::init(const s2l_image &I, uint32_t Kind) {
   Img = &I;
   Info = formatInfo(Format(I.format));
-  if (!Info || !I.data)
+  // (No image of a 64-bit format can be made; a hand-made descriptor of
+  // one is treated as unbound.)
+  if (!Info || !I.data || Info->has64BitComponents())
     return false;
   if (Info->isCompressed())
     View = ViewKind::Float;

@@ -44,6 +44,9 @@ uint32_t mipChainLength(uint32_t Largest) {
 Status validate(const ImageDesc &D, const FormatInfo *Info) {
   if (!Info)
     return fail("unknown format " + std::to_string(uint32_t(D.Fmt)));
+  if (Info->has64BitComponents())
+    return fail("format " + std::string(Info->Name) +
+                " has 64-bit components: it is a vertex format only");
   if (D.ViewType > S2L_VIEW_BUFFER)
     return fail("unknown view type " + std::to_string(D.ViewType));
   std::string View = viewName(D.ViewType);

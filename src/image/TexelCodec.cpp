@@ -124,6 +124,11 @@ Status checkView(Format F, ViewKind V, const FormatInfo *&Info) {
     return Status::error("format " + std::string(Info->Name) +
                              " is block-compressed: decode it with decodeBlock",
                          StatusCode::InvalidArgument);
+  if (Info->has64BitComponents())
+    return Status::error("format " + std::string(Info->Name) +
+                             " has 64-bit components: it has no 32-bit view "
+                             "(a vertex format only)",
+                         StatusCode::InvalidArgument);
   for (unsigned I = 0; I < Info->NumComponents; ++I)
     if (inView(Info->Components[I], V))
       return Status::success();
@@ -276,7 +281,7 @@ template <typename T> Status encode(Format F, const T &In, void *Dst) {
 
 namespace detail {
 bool hasView(const FormatInfo &Info, ViewKind V) {
-  if (Info.isCompressed())
+  if (Info.isCompressed() || Info.has64BitComponents())
     return false;
   for (unsigned I = 0; I < Info.NumComponents; ++I)
     if (inView(Info.Components[I], V))

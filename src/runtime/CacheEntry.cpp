@@ -21,6 +21,8 @@ static_assert(sizeof(ComputeInfo) == 56,
               "ComputeInfo changed: update CacheEntry.cpp");
 static_assert(sizeof(ScalarType) == 8,
               "ScalarType changed: update CacheEntry.cpp");
+static_assert(sizeof(LocationSlot) == 8,
+              "LocationSlot changed: update CacheEntry.cpp");
 
 namespace {
 
@@ -97,6 +99,16 @@ void writeVariable(Writer &W, const InterfaceVariable &V) {
   W.u32(uint32_t(V.ComponentOffsets.size()));
   for (uint32_t O : V.ComponentOffsets)
     W.u32(O);
+  W.u32(uint32_t(V.MemberBuiltIns.size()));
+  for (auto [C, B] : V.MemberBuiltIns) {
+    W.u32(C);
+    W.u32(uint32_t(B));
+  }
+  W.u32(uint32_t(V.ComponentLocations.size()));
+  for (const LocationSlot &S : V.ComponentLocations) {
+    W.u32(S.Location);
+    W.u32(S.Component);
+  }
 }
 
 void readVariable(Reader &R, InterfaceVariable &V) {
@@ -116,6 +128,16 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   V.ComponentOffsets.resize(R.count(4));
   for (uint32_t &O : V.ComponentOffsets)
     O = R.u32();
+  V.MemberBuiltIns.resize(R.count(8));
+  for (auto &[C, B] : V.MemberBuiltIns) {
+    C = R.u32();
+    B = int32_t(R.u32());
+  }
+  V.ComponentLocations.resize(R.count(8));
+  for (LocationSlot &S : V.ComponentLocations) {
+    S.Location = R.u32();
+    S.Component = R.u32();
+  }
 }
 
 } // namespace
@@ -155,6 +177,8 @@ std::string serializeShaderInfo(const ShaderInfo &I) {
   W.u32(C.PushConstantSize);
   W.u32(C.WorkgroupMemorySize);
   W.u8(C.HasBarriers);
+  W.u8(C.EarlyFragmentTests);
+  W.u8(C.CanDiscard);
   return std::move(W.Out);
 }
 
@@ -199,6 +223,8 @@ bool deserializeShaderInfo(StringRef Bytes, ShaderInfo &I) {
   C.PushConstantSize = R.u32();
   C.WorkgroupMemorySize = R.u32();
   C.HasBarriers = R.u8();
+  C.EarlyFragmentTests = R.u8();
+  C.CanDiscard = R.u8();
   return R.Ok && R.In.empty() && !I.EntrySymbol.empty();
 }
 

@@ -227,6 +227,7 @@ TEST(CompileCache, MetadataRoundTripsEveryField) {
   V.Offset = 32;
   V.Components = {{ScalarKind::UInt, 16}, {ScalarKind::Bool, 32}};
   V.ComponentOffsets = {32, 48};
+  V.ComponentLocations = {{3, 2}, {4, 1}};
   I.Layout.Outputs = {V};
   V.IsInput = true;
   V.Name = "in";
@@ -277,6 +278,11 @@ TEST(CompileCache, MetadataRoundTripsEveryField) {
     EXPECT_EQ(G->Components[0].Bits, 16u);
     EXPECT_EQ(G->Components[1].Kind, ScalarKind::Bool);
     EXPECT_EQ(G->ComponentOffsets, (std::vector<uint32_t>{32, 48}));
+    ASSERT_EQ(G->ComponentLocations.size(), 2u);
+    EXPECT_EQ(G->ComponentLocations[0].Location, 3u);
+    EXPECT_EQ(G->ComponentLocations[0].Component, 2u);
+    EXPECT_EQ(G->ComponentLocations[1].Location, 4u);
+    EXPECT_EQ(G->ComponentLocations[1].Component, 1u);
   }
   EXPECT_EQ(O.Layout.Outputs[0].Name, "color");
   EXPECT_FALSE(O.Layout.Outputs[0].IsInput);

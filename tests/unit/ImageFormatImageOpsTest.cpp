@@ -305,6 +305,9 @@ TEST(ImageStorage, MoveKeepsDescriptorValid) {
 TEST(ImageStorage, CreateErrors) {
   const std::pair<ImageDesc, const char *> Cases[] = {
       {{Format(12345), S2L_VIEW_2D, 4, 4}, "image: unknown format 12345"},
+      {{Format::R64_UINT, S2L_VIEW_2D, 4, 4},
+       "image: format R64_UINT has 64-bit components: it is a vertex format "
+       "only"},
       {{Format::R8_UNORM, 9, 4, 4}, "image: unknown view type 9"},
       {{Format::R8_UNORM, S2L_VIEW_2D, 0, 4}, "image: width is 0"},
       {{Format::R8_UNORM, S2L_VIEW_2D, 4, 4, 1, 1, 0}, "image: levels is 0"},

@@ -39,7 +39,8 @@ TEST(ImageFormatTable, VkFormatNumbersAndNames) {
   EXPECT_EQ(formatByName("R8G8B8A8"), std::nullopt);
   EXPECT_EQ(formatByName(""), std::nullopt);
   EXPECT_EQ(formatInfo(Format(0)), nullptr);
-  EXPECT_EQ(formatInfo(Format(110)), nullptr); // R64_UINT: not in the table.
+  // G8B8G8R8_422_UNORM (a YCbCr format): not in the table.
+  EXPECT_EQ(formatInfo(Format(1000156000)), nullptr);
 
   // Every row: found by its own number and name; size consistent with its
   // components.
@@ -57,7 +58,7 @@ TEST(ImageFormatTable, VkFormatNumbersAndNames) {
     EXPECT_LE(End, I.BlockBytes * 8u) << I.Name;
     EXPECT_GE(End + 24, I.BlockBytes * 8u) << I.Name; // At most X8 padding.
   }
-  EXPECT_EQ(allFormats().size(), 136u);
+  EXPECT_EQ(allFormats().size(), 148u);
 }
 
 TEST(ImageFormatTable, Properties) {
@@ -215,7 +216,8 @@ TEST(ImageFormatRoundTrip, EveryFormatBitsToValueToBits) {
   std::mt19937 Rng(1234);
   unsigned Formats = 0;
   for (const FormatInfo &I : allFormats()) {
-    if (I.Layout != LayoutKind::Bits)
+    // (The R64 formats have no view: ImageFormat64Bit below.)
+    if (I.Layout != LayoutKind::Bits || I.has64BitComponents())
       continue;
     ++Formats;
     for (int Iter = 0; Iter < 3000; ++Iter) {
@@ -261,6 +263,30 @@ TEST(ImageFormatRoundTrip, EveryFormatBitsToValueToBits) {
     }
   }
   EXPECT_EQ(Formats, 119u);
+}
+
+// The R64 formats are in the table (vertex input reads them) but have no
+// 32-bit view: the codec says so instead of reading 32 bytes into 16.
+TEST(ImageFormat64Bit, NoViewAndNoImage) {
+  const FormatInfo *I = formatInfo(Format::R64G64B64A64_SFLOAT);
+  ASSERT_TRUE(I);
+  EXPECT_TRUE(I->has64BitComponents());
+  EXPECT_EQ(I->BlockBytes, 32);
+  EXPECT_EQ(I->Components[3].Offset, 192);
+  EXPECT_FALSE(formatInfo(Format::R32G32_UINT)->has64BitComponents());
+  EXPECT_EQ(formatByName("R64_UINT"), Format::R64_UINT);
+  unsigned Wide = 0;
+  for (const FormatInfo &F : allFormats())
+    Wide += F.has64BitComponents();
+  EXPECT_EQ(Wide, 12u); // VkFormat 110 to 121
+  uint8_t T[32] = {};
+  Float4 F;
+  UInt4 U;
+  Status S = decodeTexel(Format::R64G64B64A64_SFLOAT, T, F);
+  EXPECT_EQ(S.message(), "format R64G64B64A64_SFLOAT has 64-bit components: "
+                         "it has no 32-bit view (a vertex format only)");
+  EXPECT_FALSE(decodeTexel(Format::R64_UINT, T, U).ok());
+  EXPECT_FALSE(encodeTexel(Format::R64_UINT, UInt4{1, 0, 0, 1}, T).ok());
 }
 
 // Integer values in range survive value -> bits -> value, and out-of-range

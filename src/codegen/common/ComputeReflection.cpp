@@ -173,9 +173,17 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
   }
   WgOffset = std::max<uint64_t>(WgOffset, AliasedWorkgroupSize);
   Compute.WorkgroupMemorySize = uint32_t((WgOffset + 15) / 16 * 16);
-  for (const Instruction &I : M.Insts)
+  for (const Instruction &I : M.Insts) {
     if (I.Opcode == spv::Op::OpControlBarrier)
       Compute.HasBarriers = true;
+    if (I.Opcode == spv::Op::OpKill ||
+        I.Opcode == spv::Op::OpTerminateInvocation ||
+        I.Opcode == spv::Op::OpDemoteToHelperInvocation)
+      Compute.CanDiscard = true;
+  }
+  for (const auto &[Mode, Lits] : EP.Modes)
+    if (Mode == spv::ExecutionMode::EarlyFragmentTests)
+      Compute.EarlyFragmentTests = true;
   return R;
 }
 

@@ -4,6 +4,8 @@
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace spirv2llvm {
@@ -66,6 +68,91 @@ Error flattenType(const Module &M, TypeId T, std::vector<ScalarType> &Out) {
   }
   return Error::success();
 }
+
+namespace {
+
+/// The locations of a variable's scalar components (Vulkan 1.3 "Location
+/// Assignment", "Component Assignment"), in flattenType's order. A cursor
+/// (location, component) moves over the scalars; each array element,
+/// matrix column and struct member starts at the next unused location (at
+/// the Component decoration's component), a member with its own Location
+/// decoration there; a 64-bit scalar takes two components and one that
+/// does not fit in the rest of a location (the third of a dvec3) moves to
+/// the next. Iterative, like flattenType.
+std::vector<LocationSlot> assignLocations(const Module &M, TypeId T,
+                                          uint32_t Location,
+                                          uint32_t FirstComponent) {
+  std::vector<LocationSlot> Out;
+  // A stack entry is a type, or (Type empty) a "start a new location"
+  // marker with an explicit location (ExplicitLoc >= 0) or none.
+  struct Item {
+    TypeId Type;
+    int64_t ExplicitLoc = -1;
+  };
+  std::vector<Item> Stack{{T}};
+  uint32_t Loc = Location, Comp = FirstComponent;
+  bool Used = false;
+  while (!Stack.empty()) {
+    Item Cur = Stack.back();
+    Stack.pop_back();
+    if (!Cur.Type.value()) {
+      if (Cur.ExplicitLoc >= 0) {
+        Loc = uint32_t(Cur.ExplicitLoc);
+        Comp = 0;
+        Used = false;
+      } else if (Used) {
+        ++Loc;
+        Comp = FirstComponent;
+        Used = false;
+      }
+      continue;
+    }
+    const Type *Ty = M.findType(Cur.Type.value());
+    if (!Ty)
+      continue; // flattenType has reported it
+    switch (Ty->Kind) {
+    case TypeKind::Vector:
+      // Components of one vector share locations: no markers.
+      for (uint32_t I = 0; I < Ty->Count; ++I)
+        Stack.push_back({Ty->Element});
+      break;
+    case TypeKind::Matrix:
+    case TypeKind::Array:
+      for (uint32_t I = 0; I < Ty->Count; ++I) {
+        Stack.push_back({Ty->Element});
+        Stack.push_back({TypeId()});
+      }
+      break;
+    case TypeKind::Struct:
+      for (size_t I = Ty->Members.size(); I-- > 0;) {
+        Stack.push_back({Ty->Members[I]});
+        auto MemberLoc = M.decorationValue(
+            Cur.Type.value(), spv::Decoration::Location, int32_t(I));
+        Stack.push_back({TypeId(), MemberLoc ? int64_t(*MemberLoc) : -1});
+      }
+      break;
+    default: {
+      // A scalar (or a handle: two 32-bit components, as 64 bits).
+      uint32_t Slots = 1;
+      if ((Ty->Kind == TypeKind::Int || Ty->Kind == TypeKind::Float)
+              ? Ty->Width == 64
+              : Ty->Kind != TypeKind::Bool)
+        Slots = 2;
+      if (Comp + Slots > 4) {
+        ++Loc;
+        Comp = 0;
+      }
+      Out.push_back({Loc, Comp});
+      Comp += Slots;
+      Used = true;
+      break;
+    }
+    }
+  }
+  return Out;
+}
+
+} // namespace
 
 const InterfaceVariable *InterfaceLayout::find(uint32_t Id) const {
   for (const auto *List : {&Inputs, &Outputs})
@@ -170,6 +257,25 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
     if (Error E = flattenType(M, Var->Pointee, IV.Components))
       return makeError("interface variable " + M.friendlyName(Id.value()) +
                        ": " + toString(std::move(E)));
+    // gl_PerVertex: a rasterizer needs to know which components are the
+    // position, the point size, the clip distances.
+    if (const Type &Ty = M.type(Var->Pointee); Ty.Kind == TypeKind::Struct) {
+      uint32_t First = 0;
+      for (size_t I = 0; I < Ty.Members.size(); ++I) {
+        std::vector<ScalarType> MemberComps;
+        if (Error E = flattenType(M, Ty.Members[I], MemberComps))
+          return makeError("interface variable " +
+                           M.friendlyName(Id.value()) + ": " +
+                           toString(std::move(E)));
+        auto DI = M.Decorations.find(Var->Pointee.value());
+        if (DI != M.Decorations.end())
+          for (const Decoration &D : DI->second)
+            if (D.Kind == spv::Decoration::BuiltIn && D.Member == int32_t(I) &&
+                !D.Literals.empty())
+              IV.MemberBuiltIns.emplace_back(First, int32_t(D.Literals[0]));
+        First += uint32_t(MemberComps.size());
+      }
+    }
     uint32_t &Size =
         Var->Storage == spv::StorageClass::Input ? L.InputSize : L.OutputSize;
     for (const ScalarType &S : IV.Components) {
@@ -179,6 +285,23 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
       Size += Bytes;
     }
     IV.Offset = IV.ComponentOffsets.empty() ? Size : IV.ComponentOffsets[0];
+    // A block without a variable Location whose members have their own
+    // (Vulkan allows either) is placed from its first member's.
+    std::optional<uint32_t> Loc;
+    if (IV.Location >= 0)
+      Loc = uint32_t(IV.Location);
+    else if (IV.BuiltIn < 0)
+      if (const Type *PT = M.findType(Var->Pointee.value());
+          PT && PT->Kind == TypeKind::Struct && !PT->Members.empty())
+        Loc = M.decorationValue(Var->Pointee.value(),
+                                spv::Decoration::Location, 0);
+    if (Loc) {
+      uint32_t FirstComponent =
+          M.decorationValue(Id.value(), spv::Decoration::Component)
+              .value_or(0);
+      IV.ComponentLocations =
+          assignLocations(M, Var->Pointee, *Loc, FirstComponent);
+    }
     (Var->Storage == spv::StorageClass::Input ? L.Inputs : L.Outputs)
         .push_back(std::move(IV));
   }
