@@ -23,6 +23,10 @@ namespace spirv2llvm::vk::detail {
 
 namespace {
 constexpr uint32_t SpirvMagic = 0x07230203;
+const char *const NoLavapipeHint =
+    "; install mesa-vulkan-drivers, and if VK_ICD_FILENAMES or "
+    "VK_DRIVER_FILES is set, include "
+    "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 constexpr uint32_t OpEntryPoint = 15;
 } // namespace
 
@@ -181,20 +185,23 @@ Error RunnerState::createInstance() {
   // match it. Keeping the ICD resident costs nothing otherwise.
   static void *KeepIcd = dlopen("libvulkan_lvp.so", RTLD_LAZY | RTLD_NODELETE);
   (void)KeepIcd;
-  return check(vkCreateInstance(&Info, nullptr, &Instance), "vkCreateInstance");
+  // The loader fails this way when it finds no driver at all: as much "no
+  // lavapipe device" as an empty device list (tests skip on those words).
+  VkResult Created = vkCreateInstance(&Info, nullptr, &Instance);
+  if (Created == VK_ERROR_INCOMPATIBLE_DRIVER)
+    return makeError("no lavapipe device: " +
+                     llvm::toString(check(Created, "vkCreateInstance")) +
+                     " (no vulkan driver found)" + NoLavapipeHint);
+  return check(Created, "vkCreateInstance");
 }
 
 Error RunnerState::pickDevice() {
-  const char *Hint =
-      "; install mesa-vulkan-drivers, and if VK_ICD_FILENAMES or "
-      "VK_DRIVER_FILES is set, include "
-      "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
   uint32_t Count = 0;
   // The loader fails this way when no driver has a device.
   if (Error E = check(vkEnumeratePhysicalDevices(Instance, &Count, nullptr),
                       "vkEnumeratePhysicalDevices"))
     return makeError("no lavapipe device: " + llvm::toString(std::move(E)) +
-                     Hint);
+                     NoLavapipeHint);
   std::vector<VkPhysicalDevice> Devices(Count);
   if (Error E =
           check(vkEnumeratePhysicalDevices(Instance, &Count, Devices.data()),
@@ -224,7 +231,8 @@ Error RunnerState::pickDevice() {
   }
   return makeError(
       "no lavapipe device (deviceName containing 'llvmpipe'); devices found: " +
-      (Names.empty() ? std::string("none") : llvm::join(Names, ", ")) + Hint);
+      (Names.empty() ? std::string("none") : llvm::join(Names, ", ")) +
+      NoLavapipeHint);
 }
 
 Error RunnerState::createDevice() {
