@@ -115,6 +115,11 @@ target_compile_definitions(s2l_runtime PRIVATE
 # graphics: the software rasterizer (Graphics.h), a client of translate
 # (it compiles its pipelines' shaders) and runtime.
 s2l_library(s2l_graphics graphics s2l_translate s2l_runtime)
+# The output merge's specialized paths do exactly the float operations of
+# its generic path; GCC would otherwise fuse multiply-adds differently in
+# each when FMA is enabled (-march=native). docs/graphics.md, "Output merge".
+set_source_files_properties(${CMAKE_SOURCE_DIR}/src/graphics/OutputMerge.cpp
+  PROPERTIES COMPILE_OPTIONS -ffp-contract=off)
 
 # capi: the C API (include/spirv2llvm-c), over translate, runtime and
 # graphics.

@@ -63,7 +63,8 @@ Status readIndices(const DrawResources &R, const DrawCommand &Cmd,
   std::string Range = "indices " + std::to_string(Cmd.First) + " to " +
                       std::to_string(End) + " (exclusive)";
   if (!R.IndexData)
-    return Status::error("indexed draw of " + Range + " without an index buffer",
+    return Status::error("indexed draw of " + Range +
+                             " without an index buffer",
                          StatusCode::InvalidArgument);
   if (End * Size > R.IndexSize)
     return Status::error(Range + " are beyond the index buffer of " +
@@ -72,8 +73,8 @@ Status readIndices(const DrawResources &R, const DrawCommand &Cmd,
                              " indices)",
                          StatusCode::InvalidArgument);
   Out.resize(Cmd.Count);
-  const uint8_t *P = static_cast<const uint8_t *>(R.IndexData) +
-                     uint64_t(Cmd.First) * Size;
+  const uint8_t *P =
+      static_cast<const uint8_t *>(R.IndexData) + uint64_t(Cmd.First) * Size;
   const uint32_t Offset = uint32_t(Cmd.VertexOffset);
   auto Convert = [&](auto Load) {
     for (uint32_t I = 0; I < Cmd.Count; ++I) {

@@ -1,4 +1,4 @@
-//===- graphics/Assembly.h - Index reading and primitive assembly -*- C++ -*-===//
+//===- graphics/Assembly.h - Index reading, primitive assembly --*- C++ -*-===//
 //
 // The two steps between a draw command and its primitives (Vulkan 1.3
 // "Drawing Commands", "Primitive Topologies"): the list of vertex indices
@@ -53,7 +53,8 @@ struct Primitive {
 /// (VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT); false: the last-vertex
 /// mode of VK_EXT_provoking_vertex.
 void assemble(PrimitiveTopology T, bool ProvokingFirst,
-              const std::vector<uint32_t> &Indices, std::vector<Primitive> &Out);
+              const std::vector<uint32_t> &Indices,
+              std::vector<Primitive> &Out);
 
 /// Vertices per primitive of \p T (1, 2 or 3).
 unsigned verticesPerPrimitive(PrimitiveTopology T);

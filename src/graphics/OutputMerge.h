@@ -1,4 +1,5 @@
-//===- graphics/OutputMerge.h - Depth, stencil and colour merging -*- C++ -*-===//
+//===- graphics/OutputMerge.h - Depth, stencil and colour merging -*- C++
+//-*-===//
 //
 // The output-merge stage of the rasterizer as pure functions (Vulkan 1.3,
 // "Fragment Operations" and "The Framebuffer"): the compare and stencil
@@ -118,9 +119,9 @@ public:
 
   /// Fails, with a message naming \p AttachmentIndex and the problem, for a
   /// format that cannot be a colour attachment (unknown, depth/stencil,
-  /// compressed, E5B9G9R9, USCALED/SSCALED) and for enum values outside
-  /// Vulkan's core ones (only checked where used: the blend factors and
-  /// ops when BlendEnable, the logic op when LogicOpEnable).
+  /// compressed, E5B9G9R9, 64-bit, USCALED/SSCALED) and for enum values
+  /// outside Vulkan's core ones (only checked where used: the blend factors
+  /// and ops when BlendEnable, the logic op when LogicOpEnable).
   static Result<ColorMerger> create(Format F, const ColorBlendAttachment &A,
                                     bool LogicOpEnable, LogicOp Op,
                                     unsigned AttachmentIndex);
@@ -188,6 +189,24 @@ private:
   uint64_t WriteBits[2] = {0, 0};
   /// Integer formats: each slot's range (saturation).
   int64_t IntLo[4] = {0, 0, 0, 0}, IntHi[4] = {0, 0, 0, 0};
+  /// The format's components as the generic path converts them: bits
+  /// [Shift, Shift + Bits) of word Word, value slot Slot (R, G, B, A).
+  struct Component {
+    uint8_t Word = 0, Shift = 0, Bits = 0, Slot = 0;
+    NumericKind Numeric = NumericKind::UNorm;
+  };
+  Component Comps[4];
+  /// The blend per component: the factors as a slot of the generic path's
+  /// input array (ColorMergerImpl::FactorSlot) and whether it is 1 - slot.
+  struct FactorRef {
+    uint8_t Slot = 0;
+    bool OneMinus = false;
+  };
+  FactorRef SrcFactor[4], DstFactor[4];
+  BlendOp Ops[4] = {BlendOp::Add, BlendOp::Add, BlendOp::Add, BlendOp::Add};
+  bool UsesSaturate = false;
+  uint8_t NumComps = 0;
+  uint8_t TexelBytes = 0;
 };
 
 } // namespace spirv2llvm::graphics

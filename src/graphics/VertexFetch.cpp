@@ -39,8 +39,6 @@ std::string builtInString(int32_t B) {
 /// At most 4 components per location, and a 64-bit attribute spans two.
 constexpr unsigned MaxTargets = 8;
 
-bool is64BitFormat(const FormatInfo &I) { return I.Components[0].Bits == 64; }
-
 const char *kindName(ScalarKind K, uint32_t Bits) {
   switch (K) {
   case ScalarKind::Float:
@@ -55,17 +53,12 @@ const char *kindName(ScalarKind K, uint32_t Bits) {
   return "?";
 }
 
+/// What format \p I gives a shader, as kindName names input types.
 const char *viewName(const FormatInfo &I) {
-  bool Wide = is64BitFormat(I);
-  switch (I.view()) {
-  case ViewKind::Float:
-    return Wide ? "64-bit float" : "float";
-  case ViewKind::SInt:
-    return Wide ? "64-bit int" : "int";
-  case ViewKind::UInt:
-    return Wide ? "64-bit uint" : "uint";
-  }
-  return "?";
+  ScalarKind K = I.view() == ViewKind::Float  ? ScalarKind::Float
+                 : I.view() == ViewKind::SInt ? ScalarKind::Int
+                                              : ScalarKind::UInt;
+  return kindName(K, I.has64BitComponents() ? 64 : 32);
 }
 
 /// Whether format \p I can feed a component of type \p T: the same numeric
@@ -73,7 +66,7 @@ const char *viewName(const FormatInfo &I) {
 /// same width class (64-bit inputs only 64-bit formats and back; Vulkan
 /// "Vertex Input Extraction").
 bool fits(const FormatInfo &I, ScalarType T) {
-  if ((T.Bits == 64) != is64BitFormat(I))
+  if ((T.Bits == 64) != I.has64BitComponents())
     return false;
   switch (T.Kind) {
   case ScalarKind::Float:
@@ -94,8 +87,7 @@ bool fits(const FormatInfo &I, ScalarType T) {
 bool isPlain32(const FormatInfo &I) {
   for (unsigned C = 0; C < I.NumComponents; ++C) {
     const ComponentInfo &CI = I.Components[C];
-    if (CI.Bits != 32 || CI.Offset != 32 * C ||
-        CI.Channel != ChannelKind(C) ||
+    if (CI.Bits != 32 || CI.Offset != 32 * C || CI.Channel != ChannelKind(C) ||
         (CI.Numeric != NumericKind::SFloat && CI.Numeric != NumericKind::SInt &&
          CI.Numeric != NumericKind::UInt))
       return false;
@@ -124,8 +116,8 @@ void missingComponent(unsigned Src, ScalarKind K, unsigned Bytes,
     }
     return;
   }
-  // Integer 1 of any width: little-endian, as the input block is host memory
-  // read as integers of Bytes bytes.
+  // Integer 1 of the input's width, in host byte order (the shader reads
+  // the block as host integers).
   if (Bytes == 8) {
     uint64_t One = 1;
     std::memcpy(Out, &One, 8);
@@ -257,9 +249,7 @@ Status error(std::string Message) {
   return Status::error(std::move(Message), StatusCode::InvalidArgument);
 }
 
-std::string inputName(const InterfaceVariable &V) {
-  return "'" + V.Name + "'";
-}
+std::string inputName(const InterfaceVariable &V) { return "'" + V.Name + "'"; }
 
 } // namespace
 
@@ -296,8 +286,8 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
   std::vector<int> ByLocation(GraphicsLimits::MaxVertexAttributes, -1);
   std::vector<Attribute> All;
   for (const VertexAttribute &VA : D.VertexAttributes) {
-    std::string Where = "vertex attribute at location " +
-                        std::to_string(VA.Location);
+    std::string Where =
+        "vertex attribute at location " + std::to_string(VA.Location);
     if (VA.Location >= GraphicsLimits::MaxVertexAttributes)
       return error(Where + ": locations go up to " +
                    std::to_string(GraphicsLimits::MaxVertexAttributes - 1));
@@ -326,9 +316,9 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
     A.Fmt = VA.Fmt;
     A.Bytes = Info->BlockBytes;
     A.View = Info->view();
-    A.Path = is64BitFormat(*Info) ? PathKind::Copy64
-             : isPlain32(*Info)   ? PathKind::Copy32
-                                  : PathKind::Decode;
+    A.Path = Info->has64BitComponents() ? PathKind::Copy64
+             : isPlain32(*Info)         ? PathKind::Copy32
+                                        : PathKind::Decode;
     ByLocation[VA.Location] = int(All.size());
     All.push_back(std::move(A));
   }
@@ -336,14 +326,13 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
   // (Vulkan "Attribute Location and Component Assignment").
   for (const Attribute &A : All) {
     const FormatInfo &I = *formatInfo(A.Fmt);
-    if (is64BitFormat(I) && I.NumComponents > 2 &&
+    if (I.has64BitComponents() && I.NumComponents > 2 &&
         A.Location + 1 < GraphicsLimits::MaxVertexAttributes &&
         ByLocation[A.Location + 1] >= 0)
-      return error("vertex attribute at location " +
-                   std::to_string(A.Location + 1) +
-                   " overlaps the one at location " +
-                   std::to_string(A.Location) + " (" + std::string(I.Name) +
-                   " takes two locations)");
+      return error(
+          "vertex attribute at location " + std::to_string(A.Location + 1) +
+          " overlaps the one at location " + std::to_string(A.Location) + " (" +
+          std::string(I.Name) + " takes two locations)");
   }
 
   // The shader's inputs: each component to its attribute. Used: the
@@ -403,10 +392,10 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
           ByLocation[S.Location - 1] >= 0) {
         int Prev = ByLocation[S.Location - 1];
         const FormatInfo &PI = *formatInfo(All[Prev].Fmt);
-        if (is64BitFormat(PI) && PI.NumComponents > 2) {
+        if (PI.has64BitComponents() && PI.NumComponents > 2) {
           Index = Prev;
           Src += 2;
-        } else if (is64BitFormat(PI)) {
+        } else if (PI.has64BitComponents()) {
           return error(Where + ": no vertex attribute at this location (" +
                        std::string(PI.Name) + " at location " +
                        std::to_string(S.Location - 1) + " has " +
@@ -432,8 +421,9 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
         return error(Where + ": component " + std::to_string(S.Component) +
                      " is read by two inputs");
       Used[S.Location] |= Bits;
-      Target Tg{V.ComponentOffsets[C], uint8_t(Src), uint8_t(T.bytes()),
-                T.Kind, componentAt(I, Src) >= 0, {}};
+      Target Tg{V.ComponentOffsets[C],    uint8_t(Src),
+                uint8_t(T.bytes()),       T.Kind,
+                componentAt(I, Src) >= 0, {}};
       missingComponent(Src, T.Kind, T.bytes(), Tg.Missing);
       A.Targets.push_back(Tg);
       // The plain copy needs 32-bit inputs.
@@ -451,8 +441,7 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
     bool Wide = false;
     for (const Target &Tg : A.Targets)
       Wide |= Tg.DstBytes != 4;
-    if (A.Path == PathKind::Decode && !Wide &&
-        (isBytes8(I) || isWords16(I))) {
+    if (A.Path == PathKind::Decode && !Wide && (isBytes8(I) || isWords16(I))) {
       A.Path = isBytes8(I) ? PathKind::Bytes8 : PathKind::Words16;
       for (Target &Tg : A.Targets) {
         if (!Tg.Present)
@@ -471,8 +460,7 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
 
 Status VertexFetcher::checkBuffers(const DrawResources &R) const {
   for (const Attribute &A : Attributes)
-    if (A.Binding >= R.VertexBuffers.size() ||
-        !R.VertexBuffers[A.Binding].Data)
+    if (A.Binding >= R.VertexBuffers.size() || !R.VertexBuffers[A.Binding].Data)
       return error("vertex binding " + std::to_string(A.Binding) +
                    " (read by the attribute at location " +
                    std::to_string(A.Location) + ") has no buffer");
@@ -653,9 +641,10 @@ void VertexFetcher::fetch(const DrawResources &R, const uint32_t *Indices,
   assert(N <= Width && "more vertices than lanes");
   for (const BuiltInFeed &B : BuiltIns)
     for (unsigned L = 0; L < N; ++L) {
-      uint32_t V = B.Kind == FeedKind::VertexIndex     ? Indices[L]
-                   : B.Kind == FeedKind::InstanceIndex ? Instance
-                                                       : Instance - FirstInstance;
+      uint32_t V = B.Kind == FeedKind::VertexIndex ? Indices[L]
+                   : B.Kind == FeedKind::InstanceIndex
+                       ? Instance
+                       : Instance - FirstInstance;
       std::memcpy(In + B.DstOffset + 4 * size_t(L), &V, 4);
     }
   for (const Attribute &A : Attributes)

@@ -1,4 +1,4 @@
-//===- graphics/VertexFetch.h - Vertex input: buffers to shader inputs -*- C++ -*-===//
+//===- graphics/VertexFetch.h - Vertex input --------------------*- C++ -*-===//
 //
 // The vertex input stage (Vulkan 1.3 "Fixed-Function Vertex Processing"):
 // reads each vertex attribute from its binding's buffer, converts it as the
@@ -65,7 +65,8 @@ public:
   /// 0, the fourth 1 (1.0 or integer 1). An attribute not wholly inside
   /// its buffer reads as if every component were missing; nothing outside
   /// a buffer is ever read. Lanes N and above are left alone. Needs
-  /// checkBuffers(R) to have succeeded; N <= the layout's Width.
+  /// checkBuffers(R) to have succeeded; N <= the layout's Width. Const and
+  /// allocation-free: worker threads may fetch at the same time.
   void fetch(const DrawResources &R, const uint32_t *Indices, unsigned N,
              uint32_t Instance, uint32_t FirstInstance, uint8_t *In) const;
 

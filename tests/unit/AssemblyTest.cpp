@@ -29,9 +29,12 @@ std::string str(const std::vector<Primitive> &Ps) {
   for (const Primitive &P : Ps) {
     if (!S.empty())
       S += ", ";
-    for (unsigned I = 0; I < P.N; ++I)
-      S += std::to_string(P.V[I]) + " ";
-    S += "/" + std::to_string(P.Provoking);
+    for (unsigned I = 0; I < P.N; ++I) {
+      S += std::to_string(P.V[I]);
+      S += ' ';
+    }
+    S += '/';
+    S += std::to_string(P.Provoking);
   }
   return S;
 }
@@ -133,8 +136,9 @@ TEST(Assembly, RestartEndsAStrip) {
   EXPECT_EQ(assembled(PrimitiveTopology::TriangleStrip, false,
                       {R, R, 0, 1, 2, R, 3, 4, R}),
             "2 3 4 /2");
-  EXPECT_EQ(assembled(PrimitiveTopology::LineStrip, true, {0, 1, R, 2, R, 3, 4}),
-            "0 1 /0, 5 6 /0");
+  EXPECT_EQ(
+      assembled(PrimitiveTopology::LineStrip, true, {0, 1, R, 2, R, 3, 4}),
+      "0 1 /0, 5 6 /0");
 }
 
 TEST(Assembly, RestartStartsANewFanCentre) {

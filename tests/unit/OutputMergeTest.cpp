@@ -164,7 +164,7 @@ TEST(OutputMerge, D16) {
     writeDepth(F, NaN, T.data());
     EXPECT_EQ(T, (Bytes{0x00, 0x00, 0x33, 0x44}));
     EXPECT_EQ(quantizeDepth(F, 0.00001f), float(1.0 / 65535.0)); // 0.66
-    EXPECT_EQ(quantizeDepth(F, 0.000007f), 0.0f);                 // 0.46
+    EXPECT_EQ(quantizeDepth(F, 0.000007f), 0.0f);                // 0.46
     EXPECT_EQ(quantizeDepth(F, 0.5f), float(32768.0 / 65535.0));
     EXPECT_EQ(quantizeDepth(F, 3.0f), 1.0f);
   }
@@ -230,9 +230,10 @@ TEST(OutputMerge, D32AndS8) {
 // The layouts agree with the texel codec's (an independent reading of
 // ImageFormats.def), and quantizeDepth is what a write then read gives.
 TEST(OutputMerge, DepthStencilAgreeWithTheTexelCodec) {
-  const Format Formats[] = {Format::D16_UNORM,          Format::X8_D24_UNORM_PACK32,
-                            Format::D32_SFLOAT,         Format::D16_UNORM_S8_UINT,
-                            Format::D24_UNORM_S8_UINT,  Format::D32_SFLOAT_S8_UINT};
+  const Format Formats[] = {
+      Format::D16_UNORM,         Format::X8_D24_UNORM_PACK32,
+      Format::D32_SFLOAT,        Format::D16_UNORM_S8_UINT,
+      Format::D24_UNORM_S8_UINT, Format::D32_SFLOAT_S8_UINT};
   std::mt19937 Rng(7);
   std::uniform_real_distribution<float> Dist(-0.1f, 1.1f);
   for (Format F : Formats) {
@@ -246,8 +247,8 @@ TEST(OutputMerge, DepthStencilAgreeWithTheTexelCodec) {
       ASSERT_TRUE(encodeTexel(F, Float4{Z, 0, 0, 0}, Codec).ok());
       if (hasStencil(F)) {
         writeStencil(F, uint8_t(I), Ours);
-        ASSERT_TRUE(encodeTexel(F, UInt4{uint32_t(I & 0xff), 0, 0, 0}, Codec)
-                        .ok());
+        ASSERT_TRUE(
+            encodeTexel(F, UInt4{uint32_t(I & 0xff), 0, 0, 0}, Codec).ok());
       }
       unsigned Size = formatInfo(F)->BlockBytes;
       // X8_D24's X8 bits: we keep them, the codec's encode is free there.
@@ -354,46 +355,46 @@ TEST(OutputMerge, EveryBlendFactorOnAFloatFormat) {
   const Bytes D = floatBytes({0.25f, 0.5f, 1.0f, 0.375f});
   const std::array<float, 4> K = {0.125f, 0.375f, 0.625f, 0.875f};
   const std::array<float, 4> SrcSide[] = {
-      {0, 0, 0, 0},                      // Zero
-      {0.5, 0.25, 0.75, 0.75},           // One
-      {0.25, 0.0625, 0.5625, 0.5625},    // SrcColor
-      {0.25, 0.1875, 0.1875, 0.1875},    // OneMinusSrcColor
-      {0.125, 0.125, 0.75, 0.28125},     // DstColor
-      {0.375, 0.125, 0, 0.46875},        // OneMinusDstColor
-      {0.375, 0.1875, 0.5625, 0.5625},   // SrcAlpha (.75)
-      {0.125, 0.0625, 0.1875, 0.1875},   // OneMinusSrcAlpha (.25)
+      {0, 0, 0, 0},                        // Zero
+      {0.5, 0.25, 0.75, 0.75},             // One
+      {0.25, 0.0625, 0.5625, 0.5625},      // SrcColor
+      {0.25, 0.1875, 0.1875, 0.1875},      // OneMinusSrcColor
+      {0.125, 0.125, 0.75, 0.28125},       // DstColor
+      {0.375, 0.125, 0, 0.46875},          // OneMinusDstColor
+      {0.375, 0.1875, 0.5625, 0.5625},     // SrcAlpha (.75)
+      {0.125, 0.0625, 0.1875, 0.1875},     // OneMinusSrcAlpha (.25)
       {0.1875, 0.09375, 0.28125, 0.28125}, // DstAlpha (.375)
       {0.3125, 0.15625, 0.46875, 0.46875}, // OneMinusDstAlpha (.625)
       {0.0625, 0.09375, 0.46875, 0.65625}, // ConstantColor
       {0.4375, 0.15625, 0.28125, 0.09375}, // OneMinusConstantColor
       {0.4375, 0.21875, 0.65625, 0.65625}, // ConstantAlpha (.875)
       {0.0625, 0.03125, 0.09375, 0.09375}, // OneMinusConstantAlpha (.125)
-      {0.3125, 0.15625, 0.46875, 0.75},    // SrcAlphaSaturate: min(.75, .625); 1
-      {0.03125, 0.03125, 0.375, 0.28125},  // Src1Color
-      {0.46875, 0.21875, 0.375, 0.46875},  // OneMinusSrc1Color
+      {0.3125, 0.15625, 0.46875, 0.75},   // SrcAlphaSaturate: min(.75, .625); 1
+      {0.03125, 0.03125, 0.375, 0.28125}, // Src1Color
+      {0.46875, 0.21875, 0.375, 0.46875}, // OneMinusSrc1Color
       {0.1875, 0.09375, 0.28125, 0.28125}, // Src1Alpha (.375)
       {0.3125, 0.15625, 0.46875, 0.46875}, // OneMinusSrc1Alpha (.625)
   };
   const std::array<float, 4> DstSide[] = {
-      {0, 0, 0, 0},                           // Zero
-      {0.25, 0.5, 1, 0.375},                  // One
-      {0.125, 0.125, 0.75, 0.28125},          // SrcColor
-      {0.125, 0.375, 0.25, 0.09375},          // OneMinusSrcColor
-      {0.0625, 0.25, 1, 0.140625},            // DstColor
-      {0.1875, 0.25, 0, 0.234375},            // OneMinusDstColor
-      {0.1875, 0.375, 0.75, 0.28125},         // SrcAlpha
-      {0.0625, 0.125, 0.25, 0.09375},         // OneMinusSrcAlpha
-      {0.09375, 0.1875, 0.375, 0.140625},     // DstAlpha
-      {0.15625, 0.3125, 0.625, 0.234375},     // OneMinusDstAlpha
-      {0.03125, 0.1875, 0.625, 0.328125},     // ConstantColor
-      {0.21875, 0.3125, 0.375, 0.046875},     // OneMinusConstantColor
-      {0.21875, 0.4375, 0.875, 0.328125},     // ConstantAlpha
-      {0.03125, 0.0625, 0.125, 0.046875},     // OneMinusConstantAlpha
-      {0.15625, 0.3125, 0.625, 0.375},        // SrcAlphaSaturate
-      {0.015625, 0.0625, 0.5, 0.140625},      // Src1Color
-      {0.234375, 0.4375, 0.5, 0.234375},      // OneMinusSrc1Color
-      {0.09375, 0.1875, 0.375, 0.140625},     // Src1Alpha
-      {0.15625, 0.3125, 0.625, 0.234375},     // OneMinusSrc1Alpha
+      {0, 0, 0, 0},                       // Zero
+      {0.25, 0.5, 1, 0.375},              // One
+      {0.125, 0.125, 0.75, 0.28125},      // SrcColor
+      {0.125, 0.375, 0.25, 0.09375},      // OneMinusSrcColor
+      {0.0625, 0.25, 1, 0.140625},        // DstColor
+      {0.1875, 0.25, 0, 0.234375},        // OneMinusDstColor
+      {0.1875, 0.375, 0.75, 0.28125},     // SrcAlpha
+      {0.0625, 0.125, 0.25, 0.09375},     // OneMinusSrcAlpha
+      {0.09375, 0.1875, 0.375, 0.140625}, // DstAlpha
+      {0.15625, 0.3125, 0.625, 0.234375}, // OneMinusDstAlpha
+      {0.03125, 0.1875, 0.625, 0.328125}, // ConstantColor
+      {0.21875, 0.3125, 0.375, 0.046875}, // OneMinusConstantColor
+      {0.21875, 0.4375, 0.875, 0.328125}, // ConstantAlpha
+      {0.03125, 0.0625, 0.125, 0.046875}, // OneMinusConstantAlpha
+      {0.15625, 0.3125, 0.625, 0.375},    // SrcAlphaSaturate
+      {0.015625, 0.0625, 0.5, 0.140625},  // Src1Color
+      {0.234375, 0.4375, 0.5, 0.234375},  // OneMinusSrc1Color
+      {0.09375, 0.1875, 0.375, 0.140625}, // Src1Alpha
+      {0.15625, 0.3125, 0.625, 0.234375}, // OneMinusSrc1Alpha
   };
   for (unsigned I = 0; I < std::size(AllFactors); ++I) {
     SCOPED_TRACE("factor " + std::to_string(I));
@@ -422,9 +423,9 @@ TEST(OutputMerge, EveryBlendOpOnAFloatFormat) {
       {BlendOp::Max, {0.5, 0.5, 1, 0.75}},
   };
   for (const Row &R : Rows) {
-    ColorMerger M =
-        merger(Format::R32G32B32A32_SFLOAT,
-               blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha, R.Op));
+    ColorMerger M = merger(
+        Format::R32G32B32A32_SFLOAT,
+        blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha, R.Op));
     EXPECT_EQ(bytesToFloats(mergeInto(M, S, D)), R.Expected)
         << "op " << uint32_t(R.Op);
   }
@@ -432,15 +433,15 @@ TEST(OutputMerge, EveryBlendOpOnAFloatFormat) {
   ColorBlendAttachment A =
       blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha);
   A.AlphaOp = BlendOp::Max;
-  EXPECT_EQ(bytesToFloats(mergeInto(merger(Format::R32G32B32A32_SFLOAT, A), S,
-                                    D)),
-            (std::array<float, 4>{0.4375, 0.3125, 0.8125, 0.75}));
+  EXPECT_EQ(
+      bytesToFloats(mergeInto(merger(Format::R32G32B32A32_SFLOAT, A), S, D)),
+      (std::array<float, 4>{0.4375, 0.3125, 0.8125, 0.75}));
   A = blend(BlendFactor::One, BlendFactor::Zero);
   A.SrcAlpha = BlendFactor::Zero;
   A.DstAlpha = BlendFactor::One;
-  EXPECT_EQ(bytesToFloats(mergeInto(merger(Format::R32G32B32A32_SFLOAT, A), S,
-                                    D)),
-            (std::array<float, 4>{0.5, 0.25, 0.75, 0.375}));
+  EXPECT_EQ(
+      bytesToFloats(mergeInto(merger(Format::R32G32B32A32_SFLOAT, A), S, D)),
+      (std::array<float, 4>{0.5, 0.25, 0.75, 0.375}));
 }
 
 TEST(OutputMerge, FloatFormatsDoNotClamp) {
@@ -468,25 +469,25 @@ TEST(OutputMerge, EveryBlendFactorOnUNorm) {
   const Bytes D = {212, 132, 114, 152};
   const std::array<float, 4> K = {0.53f, 0.22f, 0.49f, 0.70f};
   const Bytes SrcSide[] = {
-      {0, 0, 0, 0},        // Zero
-      {191, 133, 20, 23},  // One: 191.25, 132.6, 20.4, 22.95
-      {143, 69, 2, 2},     // SrcColor
-      {48, 64, 19, 21},    // OneMinusSrcColor
-      {159, 69, 9, 14},    // DstColor
-      {32, 64, 11, 9},     // OneMinusDstColor
-      {17, 12, 2, 2},      // SrcAlpha
-      {174, 121, 19, 21},  // OneMinusSrcAlpha
-      {114, 79, 12, 14},   // DstAlpha
-      {77, 54, 8, 9},      // OneMinusDstAlpha
-      {101, 29, 10, 16},   // ConstantColor
-      {90, 103, 10, 7},    // OneMinusConstantColor
-      {134, 93, 14, 16},   // ConstantAlpha
-      {57, 40, 6, 7},      // OneMinusConstantAlpha
-      {17, 12, 2, 23},     // SrcAlphaSaturate: min(.09, 1 - 152/255); 1
-      {170, 117, 5, 9},    // Src1Color
-      {21, 16, 16, 14},    // OneMinusSrc1Color
-      {73, 50, 8, 9},      // Src1Alpha
-      {119, 82, 13, 14},   // OneMinusSrc1Alpha
+      {0, 0, 0, 0},       // Zero
+      {191, 133, 20, 23}, // One: 191.25, 132.6, 20.4, 22.95
+      {143, 69, 2, 2},    // SrcColor
+      {48, 64, 19, 21},   // OneMinusSrcColor
+      {159, 69, 9, 14},   // DstColor
+      {32, 64, 11, 9},    // OneMinusDstColor
+      {17, 12, 2, 2},     // SrcAlpha
+      {174, 121, 19, 21}, // OneMinusSrcAlpha
+      {114, 79, 12, 14},  // DstAlpha
+      {77, 54, 8, 9},     // OneMinusDstAlpha
+      {101, 29, 10, 16},  // ConstantColor
+      {90, 103, 10, 7},   // OneMinusConstantColor
+      {134, 93, 14, 16},  // ConstantAlpha
+      {57, 40, 6, 7},     // OneMinusConstantAlpha
+      {17, 12, 2, 23},    // SrcAlphaSaturate: min(.09, 1 - 152/255); 1
+      {170, 117, 5, 9},   // Src1Color
+      {21, 16, 16, 14},   // OneMinusSrc1Color
+      {73, 50, 8, 9},     // Src1Alpha
+      {119, 82, 13, 14},  // OneMinusSrc1Alpha
   };
   const Bytes DstSide[] = {
       {0, 0, 0, 0},         // Zero
@@ -511,11 +512,11 @@ TEST(OutputMerge, EveryBlendFactorOnUNorm) {
   };
   for (unsigned I = 0; I < std::size(AllFactors); ++I) {
     SCOPED_TRACE("factor " + std::to_string(I));
-    ColorMerger AsSrc = merger(Format::R8G8B8A8_UNORM,
-                               blend(AllFactors[I], BlendFactor::Zero));
+    ColorMerger AsSrc =
+        merger(Format::R8G8B8A8_UNORM, blend(AllFactors[I], BlendFactor::Zero));
     EXPECT_EQ(mergeInto(AsSrc, S, D, &S1, K), SrcSide[I]);
-    ColorMerger AsDst = merger(Format::R8G8B8A8_UNORM,
-                               blend(BlendFactor::Zero, AllFactors[I]));
+    ColorMerger AsDst =
+        merger(Format::R8G8B8A8_UNORM, blend(BlendFactor::Zero, AllFactors[I]));
     EXPECT_EQ(mergeInto(AsDst, S, D, &S1, K), DstSide[I]);
   }
 }
@@ -550,11 +551,11 @@ TEST(OutputMerge, EveryBlendOpOnUNorm) {
 TEST(OutputMerge, UNormClampsSourcesConstantsAndFactors) {
   // Sources clamp before blending: -.25 adds nothing (not -64/255), -1 on
   // alpha neither; 1.5 + 10/255 saturates.
-  ColorMerger M = merger(Format::R8G8B8A8_UNORM,
-                         blend(BlendFactor::One, BlendFactor::One));
-  EXPECT_EQ(mergeInto(M, floats(-0.25f, 0.2f, 1.5f, -1.0f),
-                      Bytes{128, 51, 10, 200}),
-            (Bytes{128, 102, 255, 200}));
+  ColorMerger M =
+      merger(Format::R8G8B8A8_UNORM, blend(BlendFactor::One, BlendFactor::One));
+  EXPECT_EQ(
+      mergeInto(M, floats(-0.25f, 0.2f, 1.5f, -1.0f), Bytes{128, 51, 10, 200}),
+      (Bytes{128, 102, 255, 200}));
   // A source above 1 used as a destination factor counts as 1: D stays
   // 102 (not 153).
   ColorMerger F = merger(Format::R8G8B8A8_UNORM,
@@ -577,13 +578,14 @@ TEST(OutputMerge, UNormClampsSourcesConstantsAndFactors) {
 TEST(OutputMerge, SNormClampsFactorsToMinusOneOne) {
   // OneMinusSrcColor of -.5 is 1.5 -> 1: -.5 * 127 = -63.5 -> -64 (0xc0),
   // not -.75 * 127 = -95. G: -2 clamps to -1, its factor 2 to 1: -127.
-  ColorMerger M = merger(Format::R8G8_SNORM,
-                         blend(BlendFactor::OneMinusSrcColor, BlendFactor::Zero));
+  ColorMerger M =
+      merger(Format::R8G8_SNORM,
+             blend(BlendFactor::OneMinusSrcColor, BlendFactor::Zero));
   EXPECT_EQ(mergeInto(M, floats(-0.5f, -2.0f, 0, 0), Bytes{0, 0}),
             (Bytes{0xc0, 0x81}));
   // Destination -128 reads as -1: One/One with .25 gives -.75 -> -95.25.
-  ColorMerger Add = merger(Format::R8_SNORM,
-                           blend(BlendFactor::One, BlendFactor::One));
+  ColorMerger Add =
+      merger(Format::R8_SNORM, blend(BlendFactor::One, BlendFactor::One));
   EXPECT_EQ(mergeInto(Add, floats(0.25f, 0, 0, 0), Bytes{0x80}),
             (Bytes{uint8_t(-95)}));
 }
@@ -592,8 +594,9 @@ TEST(OutputMerge, SRGBBlendsInLinear) {
   // Stores encode: linear .5 -> 187.52, .25 -> 136.96, .1 -> 89.04; alpha
   // is linear (127.5 -> 128).
   ColorMerger Plain = merger(Format::R8G8B8A8_SRGB, ColorBlendAttachment());
-  EXPECT_EQ(mergeInto(Plain, floats(0.5f, 0.25f, 0.1f, 0.5f), Bytes{0, 0, 0, 0}),
-            (Bytes{188, 137, 89, 128}));
+  EXPECT_EQ(
+      mergeInto(Plain, floats(0.5f, 0.25f, 0.1f, 0.5f), Bytes{0, 0, 0, 0}),
+      (Bytes{188, 137, 89, 128}));
   // The destination is linearized: 1 * DstColor gives the stored 128
   // back (188 if it were blended in sRGB space).
   ColorMerger Dst = merger(Format::R8G8B8A8_SRGB,
@@ -601,14 +604,15 @@ TEST(OutputMerge, SRGBBlendsInLinear) {
   EXPECT_EQ(mergeInto(Dst, floats(1, 1, 1, 1), Bytes{128, 128, 128, 128}),
             (Bytes{128, 128, 128, 128}));
   // 128 is .21586 linear; + .25 = .46586 -> 181.66. Alpha: 191.75.
-  ColorMerger Add = merger(Format::R8G8B8A8_SRGB,
-                           blend(BlendFactor::One, BlendFactor::One));
+  ColorMerger Add =
+      merger(Format::R8G8B8A8_SRGB, blend(BlendFactor::One, BlendFactor::One));
   EXPECT_EQ(mergeInto(Add, floats(0.25f, 0.25f, 0.25f, 0.25f),
                       Bytes{128, 128, 128, 128}),
             (Bytes{182, 182, 182, 192}));
   // Half of 64 (.05127 linear) is 44.43 encoded, not 32 nor 99.
-  ColorMerger Half = merger(Format::B8G8R8A8_SRGB,
-                            blend(BlendFactor::Zero, BlendFactor::ConstantColor));
+  ColorMerger Half =
+      merger(Format::B8G8R8A8_SRGB,
+             blend(BlendFactor::Zero, BlendFactor::ConstantColor));
   EXPECT_EQ(mergeInto(Half, floats(0, 0, 0, 0), Bytes{64, 64, 64, 64}, nullptr,
                       {0.5f, 0.5f, 0.5f, 0.5f}),
             (Bytes{44, 44, 44, 32}));
@@ -627,15 +631,16 @@ TEST(OutputMerge, DestinationWithoutAlphaHasAlphaOne) {
   EXPECT_EQ(mergeInto(M, floats(0.2f, 0.2f, 0.2f, 0.2f), Bytes{10, 20, 30}),
             (Bytes{10, 20, 30}));
   // SrcAlphaSaturate: min(As, 1 - 1) = 0 for colour.
-  ColorMerger Sat = merger(Format::R8G8B8_UNORM,
-                           blend(BlendFactor::SrcAlphaSaturate, BlendFactor::One));
+  ColorMerger Sat =
+      merger(Format::R8G8B8_UNORM,
+             blend(BlendFactor::SrcAlphaSaturate, BlendFactor::One));
   EXPECT_EQ(mergeInto(Sat, floats(1, 1, 1, 1), Bytes{10, 20, 30}),
             (Bytes{10, 20, 30}));
 }
 
 TEST(OutputMerge, IntegerFormatsIgnoreBlending) {
-  ColorMerger M = merger(Format::R8G8B8A8_UINT,
-                         blend(BlendFactor::One, BlendFactor::One));
+  ColorMerger M =
+      merger(Format::R8G8B8A8_UINT, blend(BlendFactor::One, BlendFactor::One));
   EXPECT_FALSE(M.readsDestination());
   EXPECT_EQ(mergeInto(M, uints(5, 6, 7, 8), Bytes{1, 2, 3, 4}),
             (Bytes{5, 6, 7, 8}));
@@ -643,10 +648,12 @@ TEST(OutputMerge, IntegerFormatsIgnoreBlending) {
 
 TEST(OutputMerge, IntegerOutputsSaturate) {
   ColorBlendAttachment None;
-  EXPECT_EQ(mergeInto(merger(Format::R16_UINT, None), uints(65536), Bytes{0, 0}),
-            (Bytes{0xff, 0xff}));
-  EXPECT_EQ(mergeInto(merger(Format::R16_UINT, None), uints(65534), Bytes{0, 0}),
-            (Bytes{0xfe, 0xff}));
+  EXPECT_EQ(
+      mergeInto(merger(Format::R16_UINT, None), uints(65536), Bytes{0, 0}),
+      (Bytes{0xff, 0xff}));
+  EXPECT_EQ(
+      mergeInto(merger(Format::R16_UINT, None), uints(65534), Bytes{0, 0}),
+      (Bytes{0xfe, 0xff}));
   EXPECT_EQ(mergeInto(merger(Format::R8_SINT, None), ints(-200), Bytes{0}),
             (Bytes{0x80}));
   EXPECT_EQ(mergeInto(merger(Format::R8_SINT, None), ints(200), Bytes{0}),
@@ -704,8 +711,9 @@ TEST(OutputMerge, EveryLogicOpOnUNorm) {
   // 204/255 encodes to 0xcc exactly. Blending is off under a logic op.
   const float S = 204.0f / 255.0f;
   for (const LogicRow &R : LogicRows) {
-    ColorMerger M = merger(Format::R8G8B8A8_UNORM,
-                           blend(BlendFactor::One, BlendFactor::One), true, R.Op);
+    ColorMerger M =
+        merger(Format::R8G8B8A8_UNORM,
+               blend(BlendFactor::One, BlendFactor::One), true, R.Op);
     uint8_t E = R.Expected;
     EXPECT_EQ(mergeInto(M, floats(S, S, S, S), Bytes{0xaa, 0xaa, 0xaa, 0xaa}),
               (Bytes{E, E, E, E}))
@@ -736,15 +744,15 @@ TEST(OutputMerge, LogicOpsOnSNormUseTheEncodedBits) {
 
 TEST(OutputMerge, FloatAndSRGBIgnoreLogicOpsAndDoNotBlend) {
   // Xor would change the bits; blending (One/One) would give .75.
-  ColorMerger F = merger(Format::R32_SFLOAT,
-                         blend(BlendFactor::One, BlendFactor::One), true,
-                         LogicOp::Xor);
+  ColorMerger F =
+      merger(Format::R32_SFLOAT, blend(BlendFactor::One, BlendFactor::One),
+             true, LogicOp::Xor);
   EXPECT_FALSE(F.readsDestination());
   EXPECT_EQ(mergeInto(F, floats(0.5f, 0, 0, 0), Bytes{0, 0, 0x80, 0x3e}),
             (Bytes{0x00, 0x00, 0x00, 0x3f}));
-  ColorMerger S = merger(Format::R8G8B8A8_SRGB,
-                         blend(BlendFactor::One, BlendFactor::One), true,
-                         LogicOp::Clear);
+  ColorMerger S =
+      merger(Format::R8G8B8A8_SRGB, blend(BlendFactor::One, BlendFactor::One),
+             true, LogicOp::Clear);
   EXPECT_EQ(mergeInto(S, floats(0.5f, 0.25f, 0.1f, 0.5f), Bytes{9, 9, 9, 9}),
             (Bytes{188, 137, 89, 128}));
 }
@@ -770,10 +778,10 @@ TEST(OutputMerge, WriteMasksKeepTheOtherComponents) {
             (Bytes{0xe0, 0x07}));
   // RGBA32F: alpha alone.
   A.WriteMask = ColorComponentA;
-  EXPECT_EQ(bytesToFloats(mergeInto(merger(Format::R32G32B32A32_SFLOAT, A),
-                                    floats(5, 6, 7, 8),
-                                    floatBytes({1, 2, 3, 4}))),
-            (std::array<float, 4>{1, 2, 3, 8}));
+  EXPECT_EQ(
+      bytesToFloats(mergeInto(merger(Format::R32G32B32A32_SFLOAT, A),
+                              floats(5, 6, 7, 8), floatBytes({1, 2, 3, 4}))),
+      (std::array<float, 4>{1, 2, 3, 8}));
   // With a logic op: only G's bits change (0xcc ^ 0xaa).
   A.WriteMask = ColorComponentG;
   EXPECT_EQ(mergeInto(merger(Format::R8G8_UINT, A, true, LogicOp::Xor),
@@ -809,9 +817,10 @@ TEST(OutputMerge, MasksCoveringEveryComponentDoNotRead) {
 TEST(OutputMerge, ReadsDestinationAndUsesSrc1) {
   ColorBlendAttachment Plain;
   EXPECT_FALSE(merger(Format::R8G8B8A8_UNORM, Plain).readsDestination());
-  EXPECT_TRUE(merger(Format::R8G8B8A8_UNORM,
-                     blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha))
-                  .readsDestination());
+  EXPECT_TRUE(
+      merger(Format::R8G8B8A8_UNORM,
+             blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha))
+          .readsDestination());
   // A Zero destination factor on a normalized format: the destination
   // term is 0 whatever it holds.
   EXPECT_FALSE(merger(Format::R8G8B8A8_UNORM,
@@ -829,8 +838,8 @@ TEST(OutputMerge, ReadsDestinationAndUsesSrc1) {
                   .readsDestination());
   ColorMerger Keep = merger(Format::R32G32B32A32_SFLOAT,
                             blend(BlendFactor::One, BlendFactor::Zero));
-  EXPECT_TRUE(std::isnan(bytesToFloats(mergeInto(
-      Keep, floats(1, 1, 1, 1), floatBytes({Inf, 0, 0, 0})))[0]));
+  EXPECT_TRUE(std::isnan(bytesToFloats(
+      mergeInto(Keep, floats(1, 1, 1, 1), floatBytes({Inf, 0, 0, 0})))[0]));
   EXPECT_TRUE(merger(Format::R8G8B8A8_UNORM,
                      blend(BlendFactor::Src1Color, BlendFactor::Zero))
                   .usesSrc1());
@@ -842,9 +851,9 @@ TEST(OutputMerge, ReadsDestinationAndUsesSrc1) {
   EXPECT_FALSE(merger(Format::R8G8B8A8_UNORM,
                       blend(BlendFactor::SrcAlpha, BlendFactor::One))
                    .usesSrc1());
-  EXPECT_FALSE(merger(Format::R32_UINT,
-                      blend(BlendFactor::Src1Color, BlendFactor::Zero))
-                   .usesSrc1());
+  EXPECT_FALSE(
+      merger(Format::R32_UINT, blend(BlendFactor::Src1Color, BlendFactor::Zero))
+          .usesSrc1());
   ColorBlendAttachment Off = blend(BlendFactor::Src1Color, BlendFactor::Zero);
   Off.BlendEnable = false;
   EXPECT_FALSE(merger(Format::R8G8B8A8_UNORM, Off).usesSrc1());
@@ -869,6 +878,9 @@ TEST(OutputMerge, CreateRejectsWhatCannotBeAColourAttachment) {
        "be a colour attachment"},
       {Format::R8G8_USCALED,
        "colour attachment 3: R8G8_USCALED: scaled formats cannot be colour "
+       "attachments"},
+      {Format::R64G64_SFLOAT,
+       "colour attachment 3: R64G64_SFLOAT: 64-bit formats cannot be colour "
        "attachments"},
       {Format::UNDEFINED, "colour attachment 3: unknown format 0"},
       {Format(99999), "colour attachment 3: unknown format 99999"},
@@ -915,15 +927,105 @@ TEST(OutputMerge, CreateRejectsBadEnumsWhereTheyApply) {
                                   "bits other than R, G, B and A (1, 2, 4, 8)");
 }
 
+// --- Colour: every format against the texel codec ---------------------------
+
+/// Whether create() accepts F: everything but compressed, depth/stencil,
+/// shared-exponent, 64-bit and scaled formats.
+bool colourAttachable(const FormatInfo &I) {
+  NumericKind N = I.Components[0].Numeric;
+  return !I.isCompressed() && !I.hasDepth() && !I.hasStencil() &&
+         I.Layout != LayoutKind::SharedExponent && !I.has64BitComponents() && N != NumericKind::UScaled &&
+         N != NumericKind::SScaled;
+}
+
+// Stores write what encodeTexel writes (normalized formats clamp, integers
+// in range are exact), and the destination reads as decodeTexel reads it:
+// D * 1 - S * 0 with S = 0 is D, so a blend stores encode(decode(D)).
+TEST(OutputMerge, EveryColourFormatConvertsAsTheTexelCodec) {
+  std::mt19937 Rng(3);
+  std::uniform_real_distribution<float> Dist(-1.5f, 1.5f);
+  std::uniform_int_distribution<uint32_t> Bits;
+  unsigned Checked = 0;
+  for (const FormatInfo &I : allFormats()) {
+    SCOPED_TRACE(I.Name);
+    Result<ColorMerger> M = ColorMerger::create(I.Fmt, ColorBlendAttachment(),
+                                                false, LogicOp::Copy, 0);
+    ASSERT_EQ(M.ok(), colourAttachable(I)) << M.status().message();
+    if (!M)
+      continue;
+    ++Checked;
+    ColorBlendAttachment Keep =
+        blend(BlendFactor::Zero, BlendFactor::One, BlendOp::ReverseSubtract);
+    Result<ColorMerger> K =
+        ColorMerger::create(I.Fmt, Keep, false, LogicOp::Copy, 0);
+    ASSERT_TRUE(K.ok());
+    unsigned Size = I.BlockBytes;
+    for (int N = 0; N < 500; ++N) {
+      uint8_t Got[16] = {}, Want[16] = {};
+      switch (I.view()) {
+      case ViewKind::Float: {
+        Float4 V = {Dist(Rng), Dist(Rng), Dist(Rng), Dist(Rng)};
+        M->merge(floats(V[0], V[1], V[2], V[3]), nullptr, {}, Got);
+        ASSERT_TRUE(encodeTexel(I.Fmt, V, Want).ok());
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0) << V[0] << " " << V[1];
+        // The destination round trip.
+        uint8_t D[16];
+        for (uint8_t &B : D)
+          B = uint8_t(Bits(Rng));
+        Float4 DV;
+        ASSERT_TRUE(decodeTexel(I.Fmt, D, DV).ok());
+        if (std::isnan(DV[0]) || std::isnan(DV[1]) || std::isnan(DV[2]) ||
+            std::isnan(DV[3]))
+          break; // NaN payloads need not survive arithmetic
+        ASSERT_TRUE(encodeTexel(I.Fmt, DV, Want).ok());
+        std::memcpy(Got, D, 16);
+        K->merge(floats(0, 0, 0, 0), nullptr, {}, Got);
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0);
+        break;
+      }
+      case ViewKind::UInt: {
+        // In range of the narrowest component: no saturation.
+        unsigned Narrowest = 32;
+        for (unsigned C = 0; C < I.NumComponents; ++C)
+          Narrowest = std::min<unsigned>(Narrowest, I.Components[C].Bits);
+        uint32_t Mask = Narrowest == 32 ? ~0u : (1u << Narrowest) - 1;
+        UInt4 V = {Bits(Rng) & Mask, Bits(Rng) & Mask, Bits(Rng) & Mask,
+                   Bits(Rng) & Mask};
+        M->merge(uints(V[0], V[1], V[2], V[3]), nullptr, {}, Got);
+        ASSERT_TRUE(encodeTexel(I.Fmt, V, Want).ok());
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0);
+        break;
+      }
+      case ViewKind::SInt: {
+        unsigned Narrowest = 32;
+        for (unsigned C = 0; C < I.NumComponents; ++C)
+          Narrowest = std::min<unsigned>(Narrowest, I.Components[C].Bits);
+        Int4 V;
+        for (int32_t &C : V)
+          C = int32_t(Bits(Rng)) >> (32 - Narrowest);
+        M->merge(ints(V[0], V[1], V[2], V[3]), nullptr, {}, Got);
+        ASSERT_TRUE(encodeTexel(I.Fmt, V, Want).ok());
+        ASSERT_EQ(std::memcmp(Got, Want, Size), 0);
+        break;
+      }
+      }
+    }
+  }
+  EXPECT_GE(Checked, 80u); // 86 of the table's formats today
+}
+
 // --- Colour: the specialized paths against the generic one ------------------
 
 /// Source values that hit the conversions' edges: exact 8-bit values,
 /// ties and their neighbours, out of range, NaN, infinities, signed zero,
 /// half-float overflow and denormals; then random values.
 std::vector<float> edgeFloats() {
-  std::vector<float> V = {0.0f,   -0.0f, 1.0f, -1.0f, 0.5f, 2.0f,
-                          NaN,    Inf,   -Inf, 65504.0f, 65520.0f, 1e-8f,
-                          6e-5f,  -1e-30f, std::numeric_limits<float>::denorm_min()};
+  std::vector<float> V = {
+      0.0f,     -0.0f,    1.0f,
+      -1.0f,    0.5f,     2.0f,
+      NaN,      Inf,      -Inf,
+      65504.0f, 65520.0f, 1e-8f,
+      6e-5f,    -1e-30f,  std::numeric_limits<float>::denorm_min()};
   for (int K = 0; K < 256; ++K)
     for (float X : {float(K) / 255.0f, (float(K) + 0.5f) / 255.0f}) {
       V.push_back(X);
@@ -968,8 +1070,8 @@ void expectSameAsGeneric(Format F, const ColorBlendAttachment &A) {
     Fast->merge(S, nullptr, K, A1);
     Slow->merge(S, nullptr, K, A2);
     ASSERT_EQ(std::memcmp(A1, A2, Size), 0)
-        << formatInfo(F)->Name << " at " << I << ": " << S.F[0] << " "
-        << S.F[1] << " " << S.F[2] << " " << S.F[3];
+        << formatInfo(F)->Name << " at " << I << ": " << S.F[0] << " " << S.F[1]
+        << " " << S.F[2] << " " << S.F[3];
   }
 }
 
@@ -979,15 +1081,20 @@ TEST(OutputMerge, FastStoresMatchTheGenericPath) {
     expectSameAsGeneric(F, ColorBlendAttachment());
 }
 
-TEST(OutputMerge, FastAlphaBlendsMatchTheGenericPath) {
+TEST(OutputMerge, FastBlendsMatchTheGenericPath) {
   ColorBlendAttachment Over =
       blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha);
   ColorBlendAttachment OverOne = Over;
   OverOne.SrcAlpha = BlendFactor::One;
-  for (Format F : {Format::R8G8B8A8_UNORM, Format::B8G8R8A8_UNORM}) {
-    expectSameAsGeneric(F, Over);
-    expectSameAsGeneric(F, OverOne);
-  }
+  ColorBlendAttachment Premultiplied =
+      blend(BlendFactor::One, BlendFactor::OneMinusSrcAlpha);
+  ColorBlendAttachment Additive = blend(BlendFactor::One, BlendFactor::One);
+  ColorBlendAttachment AdditiveAlpha =
+      blend(BlendFactor::SrcAlpha, BlendFactor::One);
+  for (Format F : {Format::R8G8B8A8_UNORM, Format::B8G8R8A8_UNORM})
+    for (const ColorBlendAttachment &A :
+         {Over, OverOne, Premultiplied, Additive, AdditiveAlpha})
+      expectSameAsGeneric(F, A);
 }
 
 TEST(OutputMerge, EightBitConversionsMatchTheCodec) {
@@ -1019,6 +1126,36 @@ TEST(OutputMerge, EightBitConversionsMatchTheCodec) {
   }
 }
 
+TEST(OutputMerge, SRGBEncodingMatchesTheCodecAtEveryCodeBoundary) {
+  // The floats around each boundary between two 8-bit codes (linear value
+  // of code + 1/2), and a spread of others.
+  ColorMerger M = merger(Format::R8_SRGB, ColorBlendAttachment());
+  std::vector<float> Xs = {
+      0.0f,  -0.0f, -1.0f,
+      1.0f,  2.0f,  NaN,
+      Inf,   -Inf,  std::numeric_limits<float>::denorm_min(),
+      1e-30f};
+  for (int C = 0; C < 255; ++C) {
+    float X = srgbToLinear((float(C) + 0.5f) / 255.0f);
+    float Lo = X, Hi = X;
+    for (int I = 0; I < 64; ++I) {
+      Lo = std::nextafter(Lo, -1.0f);
+      Hi = std::nextafter(Hi, 2.0f);
+      Xs.push_back(Lo);
+      Xs.push_back(Hi);
+    }
+    Xs.push_back(X);
+  }
+  std::mt19937 Rng(5);
+  std::uniform_real_distribution<float> Unit(0.0f, 1.0f);
+  for (int I = 0; I < 100000; ++I)
+    Xs.push_back(std::ldexp(Unit(Rng), -int(I % 24)));
+  for (float X : Xs) {
+    uint8_t Want = uint8_t(floatToUNorm(linearToSRGB(X), 8));
+    EXPECT_EQ(mergeInto(M, floats(X, 0, 0, 0), Bytes{0}), Bytes{Want}) << X;
+  }
+}
+
 TEST(OutputMerge, SpecializedOnlyWhereItApplies) {
   ColorBlendAttachment Plain;
   EXPECT_TRUE(merger(Format::R8G8B8A8_UNORM, Plain).isSpecialized());
@@ -1028,12 +1165,17 @@ TEST(OutputMerge, SpecializedOnlyWhereItApplies) {
   ColorBlendAttachment Partial;
   Partial.WriteMask = ColorComponentR;
   EXPECT_FALSE(merger(Format::R8G8B8A8_UNORM, Partial).isSpecialized());
-  EXPECT_FALSE(merger(Format::R8G8B8A8_UNORM,
-                      blend(BlendFactor::One, BlendFactor::One))
-                   .isSpecialized());
-  EXPECT_FALSE(merger(Format::R32G32B32A32_SFLOAT,
-                      blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha))
-                   .isSpecialized());
+  EXPECT_FALSE(
+      merger(Format::R8G8B8A8_UNORM, blend(BlendFactor::One, BlendFactor::Zero))
+          .isSpecialized());
+  EXPECT_FALSE(
+      merger(Format::R8G8B8A8_UNORM,
+             blend(BlendFactor::One, BlendFactor::One, BlendOp::Subtract))
+          .isSpecialized());
+  EXPECT_FALSE(
+      merger(Format::R32G32B32A32_SFLOAT,
+             blend(BlendFactor::SrcAlpha, BlendFactor::OneMinusSrcAlpha))
+          .isSpecialized());
 }
 
 } // namespace

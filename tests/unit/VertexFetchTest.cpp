@@ -64,8 +64,8 @@ struct Block {
     EXPECT_TRUE(V) << "no input at location " << Location;
     return *V;
   }
-  template <typename T> T at(const InterfaceVariable &V, unsigned C,
-                             unsigned Lane) const {
+  template <typename T>
+  T at(const InterfaceVariable &V, unsigned C, unsigned Lane) const {
     T X;
     std::memcpy(&X, &In[V.ComponentOffsets[C] + sizeof(T) * Lane], sizeof(T));
     return X;
@@ -89,8 +89,8 @@ struct Block {
   }
 };
 
-void expectFloats(const std::vector<float> &Got,
-                  const std::vector<float> &Want, const char *What) {
+void expectFloats(const std::vector<float> &Got, const std::vector<float> &Want,
+                  const char *What) {
   ASSERT_EQ(Got.size(), Want.size()) << What;
   for (size_t I = 0; I < Want.size(); ++I)
     EXPECT_NEAR(Got[I], Want[I], 1e-6f * std::max(1.0f, std::fabs(Want[I])))
@@ -158,7 +158,7 @@ TEST(VertexFetch, Formats) {
   Bytes B(3 * 64);
   const size_t V1 = 64;
   B.put<uint8_t>(V1 + 0, {0, 255, 51, 128});
-  B.put<uint8_t>(V1 + 4, {0x81, 0x80, 127, 0});   // -127, -128, 127, 0
+  B.put<uint8_t>(V1 + 4, {0x81, 0x80, 127, 0}); // -127, -128, 127, 0
   B.put<uint8_t>(V1 + 8, {0, 200, 7, 255});
   B.put<uint8_t>(V1 + 12, {0xff, 0x80, 5, 0x7f}); // -1, -128, 5, 127
   B.put<uint8_t>(V1 + 16, {1, 2, 250, 255});
@@ -181,8 +181,7 @@ TEST(VertexFetch, Formats) {
 
   for (unsigned Lane : {0u, 2u}) {
     SCOPED_TRACE("lane " + std::to_string(Lane));
-    expectFloats(Blk.lane<float>(0, Lane), {0, 1, 0.2f, 128 / 255.0f},
-                 "UNORM");
+    expectFloats(Blk.lane<float>(0, Lane), {0, 1, 0.2f, 128 / 255.0f}, "UNORM");
     // -128 clamps to -1.
     expectFloats(Blk.lane<float>(1, Lane), {-1, -1, 1, 0}, "SNORM");
     expectFloats(Blk.lane<float>(2, Lane), {0, 200, 7, 255}, "USCALED");
@@ -404,7 +403,8 @@ TEST(VertexFetch, MatricesArraysAndComponents) {
   const InterfaceVariable *M = L.findInputLocation(0);
   ASSERT_TRUE(M);
   ASSERT_EQ(M->ComponentLocations.size(), 6u);
-  const uint32_t WantLoc[] = {0, 0, 0, 1, 1, 1}, WantComp[] = {0, 1, 2, 0, 1, 2};
+  const uint32_t WantLoc[] = {0, 0, 0, 1, 1, 1},
+                 WantComp[] = {0, 1, 2, 0, 1, 2};
   for (unsigned C = 0; C < 6; ++C) {
     EXPECT_EQ(M->ComponentLocations[C].Location, WantLoc[C]) << C;
     EXPECT_EQ(M->ComponentLocations[C].Component, WantComp[C]) << C;

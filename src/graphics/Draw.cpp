@@ -1,0 +1,289 @@
+//===- Draw.cpp - Running a draw --------------------------------------------===//
+//
+// A draw checks everything it is given before it writes anything (the
+// attachments against the pipeline, the resources against both shaders,
+// the vertex and index buffers against the draw), then runs instance by
+// instance: vertex shading, clipping and setup, binning and tiles. The
+// resolve attachments get the average of each pixel's samples at the end.
+//
+//===----------------------------------------------------------------------===//
+#include "graphics/DrawContext.h"
+
+#include "runtime/Watchdog.h"
+#include "support/StatusBridge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+using namespace llvm;
+
+namespace spirv2llvm {
+
+using namespace graphics;
+
+namespace {
+
+Status invalid(const std::string &Msg) {
+  return Status::error(Msg, StatusCode::InvalidArgument);
+}
+
+std::string formatName(Format F) {
+  if (const FormatInfo *I = formatInfo(F))
+    return std::string(I->Name);
+  return "VkFormat " + std::to_string(uint32_t(F));
+}
+
+/// Checks one attachment and makes its view.
+Status attachment(const s2l_image *Img, Format Expected, uint32_t Samples,
+                  const std::string &What, uint32_t &Width, uint32_t &Height,
+                  AttachmentView &View) {
+  if (!Img || !Img->data)
+    return invalid(What + ": no image");
+  if (Format(Img->format) != Expected)
+    return invalid(What + " has format " + formatName(Format(Img->format)) +
+                   ", the pipeline " + formatName(Expected));
+  uint32_t S = Img->samples ? Img->samples : 1;
+  if (S != Samples)
+    return invalid(What + " has " + std::to_string(S) +
+                   " samples, the pipeline " + std::to_string(Samples));
+  const FormatInfo *FI = formatInfo(Expected);
+  if (!FI || FI->isCompressed())
+    return invalid(What + ": " + formatName(Expected) +
+                   " cannot be an attachment");
+  const s2l_image_level &L = Img->level[0];
+  if (Width == 0 && Height == 0) {
+    Width = L.width;
+    Height = L.height;
+  } else if (L.width != Width || L.height != Height) {
+    return invalid(What + " is " + std::to_string(L.width) + "x" +
+                   std::to_string(L.height) + ", the other attachments " +
+                   std::to_string(Width) + "x" + std::to_string(Height));
+  }
+  View.Data = static_cast<uint8_t *>(Img->data) + L.offset;
+  View.RowPitch = L.row_pitch;
+  View.SampleBytes = FI->BlockBytes;
+  View.PixelBytes = FI->BlockBytes * S;
+  View.Fmt = Expected;
+  return Status::success();
+}
+
+/// The average of a pixel's samples into a single-sampled image.
+void resolve(const AttachmentView &Src, const s2l_image &Dst, uint32_t Width,
+             uint32_t Height, uint32_t Samples) {
+  const FormatInfo *FI = formatInfo(Src.Fmt);
+  const s2l_image_level &L = Dst.level[0];
+  uint8_t *Base = static_cast<uint8_t *>(Dst.data) + L.offset;
+  bool Float = FI->view() == ViewKind::Float;
+  for (uint32_t Y = 0; Y < Height; ++Y)
+    for (uint32_t X = 0; X < Width; ++X) {
+      uint8_t *D = Base + Y * L.row_pitch + uint64_t(X) * FI->BlockBytes;
+      if (!Float) {
+        // Integer formats resolve to sample 0 (Vulkan).
+        std::memcpy(D, Src.texel(X, Y, 0), FI->BlockBytes);
+        continue;
+      }
+      Float4 Sum = {0, 0, 0, 0};
+      for (uint32_t S = 0; S < Samples; ++S) {
+        Float4 V;
+        (void)decodeTexel(Src.Fmt, Src.texel(X, Y, S), V);
+        for (int C = 0; C < 4; ++C)
+          Sum[C] += V[C];
+      }
+      for (int C = 0; C < 4; ++C)
+        Sum[C] /= float(Samples);
+      (void)encodeTexel(Src.Fmt, Sum, D);
+    }
+}
+
+} // namespace
+
+Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
+                              const DrawCommand &Cmd, unsigned Threads) {
+  Impl &I = *P;
+  const GraphicsPipelineDesc &S = I.Desc;
+  DrawContext Ctx(I, R);
+  Ctx.Samples = S.Multisample.Samples;
+  Ctx.Threads = Threads ? Threads
+                        : std::max(1u, std::thread::hardware_concurrency());
+
+  // Attachments.
+  if (Fb.Color.size() < S.ColorFormats.size())
+    return invalid("the framebuffer has " + std::to_string(Fb.Color.size()) +
+                   " colour attachments, the pipeline " +
+                   std::to_string(S.ColorFormats.size()));
+  Ctx.Color.resize(S.ColorFormats.size());
+  for (size_t K = 0; K < S.ColorFormats.size(); ++K) {
+    if (S.ColorFormats[K] == Format::UNDEFINED || !Fb.Color[K])
+      continue;
+    if (Status St = attachment(Fb.Color[K], S.ColorFormats[K], Ctx.Samples,
+                               "colour attachment " + std::to_string(K),
+                               Ctx.FbWidth, Ctx.FbHeight, Ctx.Color[K]);
+        !St.ok())
+      return St;
+  }
+  if (S.DepthStencilFormat != Format::UNDEFINED && Fb.DepthStencil) {
+    if (Status St = attachment(Fb.DepthStencil, S.DepthStencilFormat,
+                               Ctx.Samples, "the depth/stencil attachment",
+                               Ctx.FbWidth, Ctx.FbHeight, Ctx.DepthStencil);
+        !St.ok())
+      return St;
+  }
+  for (size_t K = 0; K < Fb.Resolve.size(); ++K) {
+    if (!Fb.Resolve[K])
+      continue;
+    if (K >= Ctx.Color.size() || !Ctx.Color[K].Data)
+      return invalid("resolve attachment " + std::to_string(K) +
+                     " has no colour attachment");
+    AttachmentView V;
+    uint32_t W = Ctx.FbWidth, H = Ctx.FbHeight;
+    if (Status St = attachment(Fb.Resolve[K], S.ColorFormats[K], 1,
+                               "resolve attachment " + std::to_string(K), W,
+                               H, V);
+        !St.ok())
+      return St;
+  }
+  if (Ctx.FbWidth == 0 || Ctx.FbHeight == 0)
+    return invalid("the framebuffer has no attachment");
+  if (Ctx.FbWidth > GraphicsLimits::MaxFramebufferSize ||
+      Ctx.FbHeight > GraphicsLimits::MaxFramebufferSize)
+    return invalid("the framebuffer is " + std::to_string(Ctx.FbWidth) + "x" +
+                   std::to_string(Ctx.FbHeight) + " (at most " +
+                   std::to_string(GraphicsLimits::MaxFramebufferSize) +
+                   " per side)");
+
+  // Resources.
+  if (Error E = checkResources(I.Vertex->computeInfo(), R))
+    return Status::error("vertex shader: " + toString(std::move(E)),
+                         StatusCode::InvalidArgument);
+  if (I.Fragment)
+    if (Error E = checkResources(I.Fragment->computeInfo(), R))
+      return Status::error("fragment shader: " + toString(std::move(E)),
+                           StatusCode::InvalidArgument);
+  if (Status St = I.Fetcher->checkBuffers(R); !St.ok())
+    return St;
+  if (uint64_t(Cmd.Count) * std::max(Cmd.InstanceCount, 1u) >
+      GraphicsLimits::MaxDrawVertices)
+    return invalid("the draw has " + std::to_string(Cmd.Count) +
+                   " vertices x " + std::to_string(Cmd.InstanceCount) +
+                   " instances (at most " +
+                   std::to_string(GraphicsLimits::MaxDrawVertices) + ")");
+  std::vector<uint32_t> Indices;
+  if (Status St = readIndices(R, Cmd, S.PrimitiveRestartEnable, Indices);
+      !St.ok())
+    return St;
+
+  // The render area: framebuffer, scissor, and the viewport's pixels.
+  Ctx.AreaX1 = int32_t(Ctx.FbWidth);
+  Ctx.AreaY1 = int32_t(Ctx.FbHeight);
+  if (!S.Scissors.empty()) {
+    const Rect2D &Sc = S.Scissors[0];
+    Ctx.AreaX0 = std::max(Ctx.AreaX0, Sc.X);
+    Ctx.AreaY0 = std::max(Ctx.AreaY0, Sc.Y);
+    Ctx.AreaX1 = int32_t(std::min<int64_t>(Ctx.AreaX1, int64_t(Sc.X) + Sc.Width));
+    Ctx.AreaY1 =
+        int32_t(std::min<int64_t>(Ctx.AreaY1, int64_t(Sc.Y) + Sc.Height));
+  }
+  if (!S.Viewports.empty()) {
+    const Viewport &V = S.Viewports[0];
+    if (!(V.Width > 0) || V.Height == 0)
+      return invalid("viewport 0 has size " + std::to_string(V.Width) + "x" +
+                     std::to_string(V.Height));
+    // Pixels whose centres lie inside the viewport rectangle.
+    double Y0 = std::min(V.Y, V.Y + V.Height), Y1 = std::max(V.Y, V.Y + V.Height);
+    Ctx.AreaX0 = std::max<int32_t>(Ctx.AreaX0, int32_t(std::ceil(V.X - 0.5)));
+    Ctx.AreaY0 = std::max<int32_t>(Ctx.AreaY0, int32_t(std::ceil(Y0 - 0.5)));
+    Ctx.AreaX1 = std::min<int32_t>(Ctx.AreaX1,
+                                   int32_t(std::ceil(V.X + V.Width - 0.5)));
+    Ctx.AreaY1 = std::min<int32_t>(Ctx.AreaY1, int32_t(std::ceil(Y1 - 0.5)));
+  }
+  Ctx.SamplePositions = standardSampleLocations(Ctx.Samples);
+  for (const auto &L : Ctx.SamplePositions)
+    Ctx.SampleOffsets.push_back({int32_t(L[0] * SubpixelOne),
+                                 int32_t(L[1] * SubpixelOne)});
+
+  std::optional<std::chrono::steady_clock::time_point> Deadline;
+  if (R.Timeout.count() > 0)
+    Deadline = std::chrono::steady_clock::now() + R.Timeout;
+  WatchdogTicket Ticket(Ctx.Stop, Deadline, R.Cancel);
+
+  I.Stats = DrawStats();
+  std::vector<Primitive> Prims;
+  assemble(S.Topology, S.Rasterization.ProvokingVertexFirst, Indices, Prims);
+  ShadedVertices Verts;
+  std::vector<uint32_t> Slot;
+  std::vector<SetupPrim> Setup;
+  for (uint32_t Inst = 0; Inst < Cmd.InstanceCount && !Ctx.stopped(); ++Inst) {
+    uint32_t Instance = Cmd.FirstInstance + Inst;
+    shadeVertices(Ctx, Indices, Instance, Cmd.FirstInstance, Verts, Slot);
+    I.Stats.VertexInvocations += Verts.size();
+    if (Ctx.stopped() || S.Rasterization.RasterizerDiscardEnable)
+      continue;
+    Setup.clear();
+    setupPrimitives(Ctx, Prims, Slot, Verts, Setup, I.Stats);
+    rasterize(Ctx, Verts, Setup);
+  }
+  I.Stats.FragmentQuads = Ctx.FragmentQuads.load();
+  I.Stats.FragmentCalls = Ctx.FragmentCalls.load();
+  if (!Ctx.Error.empty())
+    return Status::error("draw stopped: " + Ctx.Error,
+                         StatusCode::ExecutionFailed);
+  switch (Ticket.reason()) {
+  case StopKind::Deadline:
+    return Status::error("draw timed out (the time limit): shaders still "
+                         "running were stopped",
+                         StatusCode::ExecutionFailed);
+  case StopKind::Cancelled:
+    return Status::error("draw cancelled: the watchdog flag was set",
+                         StatusCode::ExecutionFailed);
+  case StopKind::None:
+    break;
+  }
+  for (size_t K = 0; K < Fb.Resolve.size(); ++K)
+    if (Fb.Resolve[K])
+      resolve(Ctx.Color[K], *Fb.Resolve[K], Ctx.FbWidth, Ctx.FbHeight,
+              Ctx.Samples);
+  return Status::success();
+}
+
+Status GraphicsPipeline::drawIndirect(const Framebuffer &Fb,
+                                      const DrawResources &R,
+                                      const void *Indirect,
+                                      uint64_t IndirectSize,
+                                      uint32_t DrawCount, uint32_t Stride,
+                                      bool Indexed, unsigned Threads) {
+  // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex,
+  // firstInstance; VkDrawIndexedIndirectCommand: indexCount,
+  // instanceCount, firstIndex, vertexOffset, firstInstance.
+  const uint64_t CmdSize = Indexed ? 20 : 16;
+  if (DrawCount > 1 && (Stride < CmdSize || Stride % 4))
+    return invalid("indirect stride " + std::to_string(Stride) +
+                   " (a multiple of 4, at least " + std::to_string(CmdSize) +
+                   ")");
+  for (uint32_t D = 0; D < DrawCount; ++D) {
+    uint64_t Offset = uint64_t(D) * Stride;
+    if (!Indirect || Offset + CmdSize > IndirectSize)
+      return invalid("indirect draw " + std::to_string(D) +
+                     " lies beyond the indirect buffer (" +
+                     std::to_string(IndirectSize) + " bytes)");
+    uint32_t W[5];
+    std::memcpy(W, static_cast<const uint8_t *>(Indirect) + Offset, CmdSize);
+    DrawCommand C;
+    C.Indexed = Indexed;
+    C.Count = W[0];
+    C.InstanceCount = W[1];
+    C.First = W[2];
+    if (Indexed) {
+      C.VertexOffset = int32_t(W[3]);
+      C.FirstInstance = W[4];
+    } else {
+      C.FirstInstance = W[3];
+    }
+    if (Status S = draw(Fb, R, C, Threads); !S.ok())
+      return S;
+  }
+  return Status::success();
+}
+
+} // namespace spirv2llvm

@@ -1,0 +1,120 @@
+//===- PipelineImpl.h - What a graphics pipeline holds ----------*- C++ -*-===//
+//
+// The compiled shaders and everything about the state that can be decided
+// once per pipeline: how each fragment input is fed, where each output
+// goes, the output mergers, the vertex fetcher. Draw.cpp runs draws over
+// it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_GRAPHICS_PIPELINEIMPL_H
+#define SPIRV2LLVM_GRAPHICS_PIPELINEIMPL_H
+
+#include "spirv2llvm/Graphics.h"
+#include "spirv2llvm/Jit.h"
+
+#include "graphics/Assembly.h"
+#include "graphics/OutputMerge.h"
+#include "graphics/VertexFetch.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace spirv2llvm::graphics {
+
+/// SPIR-V BuiltIn numbers the pipeline feeds or reads.
+enum : int32_t {
+  BuiltInPosition = 0,
+  BuiltInPointSize = 1,
+  BuiltInClipDistance = 3,
+  BuiltInCullDistance = 4,
+  BuiltInVertexId = 5,
+  BuiltInInstanceId = 6,
+  BuiltInPrimitiveId = 7,
+  BuiltInLayer = 9,
+  BuiltInViewportIndex = 10,
+  BuiltInFragCoord = 15,
+  BuiltInPointCoord = 16,
+  BuiltInFrontFacing = 17,
+  BuiltInSampleId = 18,
+  BuiltInSamplePosition = 19,
+  BuiltInSampleMask = 20,
+  BuiltInFragDepth = 22,
+  BuiltInHelperInvocation = 23,
+  BuiltInVertexIndex = 42,
+  BuiltInInstanceIndex = 43,
+};
+
+/// One 32-bit word a vertex carries to the rasterizer: a component of a
+/// vertex shader output that some fragment input reads.
+struct Varying {
+  /// Where the vertex shader wrote it (lane 0's byte offset).
+  uint32_t VsOffset = 0;
+  /// Interpolated (a 32-bit float, not Flat) or copied from the
+  /// provoking vertex.
+  bool Interpolated = false;
+  bool NoPerspective = false;
+};
+
+/// How one fragment shader input component is fed.
+struct FragmentInput {
+  enum class Kind : uint8_t {
+    Varying,   ///< Index: the varying
+    FragCoord, ///< Index: component 0-3
+    FrontFacing,
+    Helper,
+    SampleId,
+    SamplePosition, ///< Index: component
+    SampleMaskIn,
+    PointCoord, ///< Index: component
+    PrimitiveId,
+    Zero,
+  } K = Kind::Zero;
+  uint32_t Index = 0;
+  uint32_t Offset = 0; ///< lane 0's byte offset in the input block
+  ScalarType Type;
+};
+
+/// A fragment shader colour output and its attachment.
+struct ColorOutput {
+  uint32_t Location = 0;
+  /// Component offsets (up to 4) and their type.
+  uint32_t Offsets[4] = {};
+  unsigned NumComponents = 0;
+  ScalarType Type;
+};
+
+struct PipelineShaders {
+  std::unique_ptr<JitShader> Vertex, Fragment;
+};
+
+} // namespace spirv2llvm::graphics
+
+namespace spirv2llvm {
+
+struct GraphicsPipeline::Impl {
+  GraphicsPipelineDesc Desc;
+  unsigned Width = 4;
+  std::unique_ptr<JitShader> Vertex, Fragment;
+  std::optional<graphics::VertexFetcher> Fetcher;
+  /// Vertex outputs: the position and point size (null when not written).
+  const InterfaceVariable *Position = nullptr, *PointSize = nullptr;
+  /// Their first component in those variables (gl_PerVertex members).
+  uint32_t PositionComponent = 0, PointSizeComponent = 0;
+  std::vector<graphics::Varying> Varyings;
+  std::vector<graphics::FragmentInput> FragmentInputs;
+  std::vector<graphics::ColorOutput> ColorOutputs;
+  /// FragDepth and SampleMask outputs (lane 0 offsets), if written.
+  std::optional<uint32_t> FragDepthOffset, SampleMaskOffset;
+  /// One per colour location (null for unused ones).
+  std::vector<std::optional<graphics::ColorMerger>> Mergers;
+  /// The fragment shader may write memory (storage buffers or images):
+  /// helper lanes then do not run, and tests stay late unless the shader
+  /// asks for early ones.
+  bool FragmentWritesMemory = false;
+  DrawStats Stats;
+};
+
+} // namespace spirv2llvm
+
+#endif
