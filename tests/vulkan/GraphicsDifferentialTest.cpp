@@ -1,0 +1,363 @@
+//===- GraphicsDifferentialTest.cpp - GraphicsPipeline vs lavapipe --------===//
+//
+// Scenes rendered by spirv2llvm::GraphicsPipeline and by lavapipe
+// (VulkanGraphicsRunner) from the same GraphicsJob, compared texel by
+// texel (GraphicsDifferential.h). Both follow Vulkan's rasterization rules
+// at 8 bits of subpixel precision, so coverage must agree exactly; colours
+// may differ by the tolerance of each scene (interpolation and blending
+// rounding). Skips when there is no lavapipe device.
+//
+//===----------------------------------------------------------------------===//
+#include "GraphicsDifferential.h"
+
+#include "frontend/Frontend.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <random>
+
+using namespace spirv2llvm;
+using namespace spirv2llvm::vk;
+
+namespace {
+
+std::vector<uint32_t> compile(llvm::StringRef Source, frontend::ShaderStage S) {
+  frontend::GlslOptions Opts;
+  Opts.Stage = S;
+  Opts.TargetEnv = SPV_ENV_VULKAN_1_2;
+  Opts.FileName =
+      S == frontend::ShaderStage::Vertex ? "scene.vert" : "scene.frag";
+  llvm::Expected<std::vector<uint32_t>> Words =
+      frontend::compileGlsl(Source, Opts);
+  if (!Words) {
+    ADD_FAILURE() << llvm::toString(Words.takeError());
+    return {};
+  }
+  return std::move(*Words);
+}
+
+/// Positions in framebuffer pixels, a colour per vertex (smooth or flat).
+const char *Vert = R"(#version 450
+layout(location = 0) in vec3 Pos;
+layout(location = 1) in vec4 Color;
+layout(location = 0) out vec4 VColor;
+layout(location = 1) flat out vec4 VFlat;
+layout(location = 2) out vec2 VUv;
+layout(push_constant) uniform P { vec2 Size; };
+void main() {
+  gl_Position = vec4(Pos.xy / Size * 2.0 - 1.0, Pos.z, 1.0);
+  VColor = Color;
+  VFlat = Color;
+  VUv = Pos.xy / Size;
+}
+)";
+
+const char *SmoothFrag = R"(#version 450
+layout(location = 0) in vec4 VColor;
+layout(location = 0) out vec4 Out;
+void main() { Out = VColor; }
+)";
+
+const char *FlatFrag = R"(#version 450
+layout(location = 1) flat in vec4 VFlat;
+layout(location = 0) out vec4 Out;
+void main() { Out = VFlat; }
+)";
+
+const char *TextureFrag = R"(#version 450
+layout(location = 2) in vec2 VUv;
+layout(location = 0) out vec4 Out;
+layout(set = 0, binding = 0) uniform sampler2D Tex;
+void main() { Out = texture(Tex, VUv); }
+)";
+
+struct Vertex {
+  float X, Y, Z;
+  float R, G, B, A;
+};
+
+/// One scene: the pipeline, its images and geometry; Build fills the job.
+struct Scene {
+  const char *Name;
+  std::function<void(Scene &)> Build;
+  double Tolerance = 1; ///< LSBs (normalized formats) or absolute (float)
+  /// Drawn in one draw, spirv2llvm is known to differ (KnownOneDrawBug):
+  /// the case skips with the differences while they remain, and fails
+  /// once they are gone, so that the mark is dropped.
+  bool KnownOneDrawDifference = false;
+
+  GraphicsPipelineDesc Desc;
+  std::vector<std::unique_ptr<Image>> Images;
+  std::vector<Vertex> Vertices;
+  GraphicsJob Job;
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> Buffers;
+
+  Image *image(Format F, uint32_t W, uint32_t H, uint32_t Samples = 1) {
+    Result<Image> I = Image::create({F, S2L_VIEW_2D, W, H, 1, 1, 1, Samples});
+    EXPECT_TRUE(I.ok()) << I.status().message();
+    Images.push_back(std::make_unique<Image>(std::move(*I)));
+    return Images.back().get();
+  }
+  void pipeline(const char *Frag) {
+    Desc.Vertex.Spirv = compile(Vert, frontend::ShaderStage::Vertex);
+    Desc.Fragment = ShaderStageDesc{};
+    Desc.Fragment->Spirv = compile(Frag, frontend::ShaderStage::Fragment);
+    Desc.VertexBindings = {{0, sizeof(Vertex), VertexInputRate::Vertex, 1}};
+    Desc.VertexAttributes = {{0, 0, Format::R32G32B32_SFLOAT, 0},
+                             {1, 0, Format::R32G32B32A32_SFLOAT, 12}};
+    Desc.ColorFormats = {Format::R8G8B8A8_UNORM};
+  }
+  void tri(std::array<float, 3> A, std::array<float, 3> B,
+           std::array<float, 3> C, std::array<float, 4> CA,
+           std::array<float, 4> CB, std::array<float, 4> CC) {
+    Vertices.push_back({A[0], A[1], A[2], CA[0], CA[1], CA[2], CA[3]});
+    Vertices.push_back({B[0], B[1], B[2], CB[0], CB[1], CB[2], CB[3]});
+    Vertices.push_back({C[0], C[1], C[2], CC[0], CC[1], CC[2], CC[3]});
+  }
+  void rect(float X0, float Y0, float X1, float Y1, float Z,
+            std::array<float, 4> C) {
+    tri({X0, Y0, Z}, {X1, Y0, Z}, {X1, Y1, Z}, C, C, C);
+    tri({X0, Y0, Z}, {X1, Y1, Z}, {X0, Y1, Z}, C, C, C);
+  }
+  /// Finishes the job: vertices, push constants (the first colour
+  /// attachment's size), and, unless Build made draws, one draw of every
+  /// vertex or (\p DrawPerTriangle) one draw per triangle.
+  void finish(bool DrawPerTriangle) {
+    Job.Desc = &Desc;
+    std::vector<uint8_t> Bytes(Vertices.size() * sizeof(Vertex));
+    std::memcpy(Bytes.data(), Vertices.data(), Bytes.size());
+    Job.VertexBuffers = {Bytes};
+    const ImageDesc &D = (Job.Color.empty() || !Job.Color[0])
+                             ? Job.DepthStencil->desc()
+                             : Job.Color[0]->desc();
+    float Size[2] = {float(D.Width), float(D.Height)};
+    Job.PushConstants.resize(8);
+    std::memcpy(Job.PushConstants.data(), Size, 8);
+    if (!Job.Draws.empty())
+      return;
+    if (!DrawPerTriangle)
+      Job.Draws = {DrawCommand{uint32_t(Vertices.size())}};
+    else
+      for (uint32_t K = 0; K + 3 <= Vertices.size(); K += 3)
+        Job.Draws.push_back(DrawCommand{3, 1, K});
+  }
+};
+
+/// Pseudo-random triangles with pseudo-random colours over the whole
+/// framebuffer: many edges through arbitrary subpixel positions.
+void randomTriangles(Scene &S, uint32_t W, uint32_t H, unsigned Count,
+                     unsigned Seed) {
+  std::mt19937 Rng(Seed);
+  auto Coord = [&](uint32_t Max) {
+    // On the 1/256 subpixel grid, so both rasterizers see the same edges.
+    return float(Rng() % (Max * 256 + 1)) / 256.0f;
+  };
+  auto Col = [&]() -> std::array<float, 4> {
+    return {float(Rng() % 256) / 255, float(Rng() % 256) / 255,
+            float(Rng() % 256) / 255, 1};
+  };
+  for (unsigned K = 0; K < Count; ++K)
+    S.tri({Coord(W), Coord(H), 0.5f}, {Coord(W), Coord(H), 0.5f},
+          {Coord(W), Coord(H), 0.5f}, Col(), Col(), Col());
+}
+
+std::vector<Scene> scenes() {
+  std::vector<Scene> Out;
+  auto Add = [&](const char *Name, double Tolerance,
+                 std::function<void(Scene &)> Build) {
+    Scene &S = Out.emplace_back();
+    S.Name = Name;
+    S.Build = std::move(Build);
+    S.Tolerance = Tolerance;
+  };
+  Add("full_quad_constant", 1, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 33, 17)};
+    S.rect(0, 0, 33, 17, 0.5f, {0.25f, 0.5f, 0.75f, 1});
+  });
+  Add("random_flat_triangles", 0, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
+    randomTriangles(S, 64, 32, 40, 1);
+  });
+  Add("flat_provoking_both_windings", 0, [](Scene &S) {
+    // One counter-clockwise and one clockwise triangle, each vertex its
+    // own colour: a flat output is the first vertex's.
+    S.pipeline(FlatFrag);
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 16)};
+    S.tri({0, 0, 0.5f}, {0, 16, 0.5f}, {16, 0, 0.5f}, {1, 0, 0, 1},
+          {0, 1, 0, 1}, {0, 0, 1, 1});
+    S.tri({16, 0, 0.5f}, {32, 0, 0.5f}, {16, 16, 0.5f}, {1, 1, 0, 1},
+          {0, 1, 1, 1}, {1, 0, 1, 1});
+  });
+  Add("four_overlapping_triangles", 0, [](Scene &S) {
+    // The first four of random_flat_triangles: each alone, and the first
+    // three together, render alike; the fourth must end on top where it
+    // covers the others.
+    S.pipeline(FlatFrag);
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
+    randomTriangles(S, 64, 32, 4, 1);
+  });
+  Add("random_smooth_triangles", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
+    randomTriangles(S, 64, 32, 40, 2);
+  });
+  Add("depth_less_overlap", 1e-6, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Desc.DepthStencilFormat = Format::D32_SFLOAT;
+    S.Desc.DepthStencil.DepthTestEnable = true;
+    S.Desc.DepthStencil.DepthWriteEnable = true;
+    Image *Depth = S.image(Format::D32_SFLOAT, 32, 32);
+    for (uint32_t Y = 0; Y < 32; ++Y)
+      for (uint32_t X = 0; X < 32; ++X)
+        (void)Depth->writeTexel(0, X, Y, 0, 0, Float4{1, 0, 0, 0});
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.Job.DepthStencil = Depth;
+    // Sloped triangles crossing each other.
+    S.tri({0, 0, 0.1f}, {32, 0, 0.9f}, {0, 32, 0.5f}, {1, 0, 0, 1},
+          {1, 0, 0, 1}, {1, 0, 0, 1});
+    S.tri({32, 32, 0.1f}, {0, 32, 0.9f}, {32, 0, 0.3f}, {0, 1, 0, 1},
+          {0, 1, 0, 1}, {0, 1, 0, 1});
+  });
+  Add("alpha_blend_over_loaded", 2, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    ColorBlendAttachment B;
+    B.BlendEnable = true;
+    B.SrcColor = BlendFactor::SrcAlpha;
+    B.DstColor = BlendFactor::OneMinusSrcAlpha;
+    B.SrcAlpha = BlendFactor::One;
+    B.DstAlpha = BlendFactor::OneMinusSrcAlpha;
+    S.Desc.Blend.Attachments = {B};
+    Image *C = S.image(Format::R8G8B8A8_UNORM, 24, 24);
+    for (size_t K = 0; K < C->bytes().size(); ++K)
+      C->bytes()[K] = uint8_t(K * 31);
+    S.Job.Color = {C};
+    S.rect(2, 2, 20, 20, 0.5f, {1, 0.5f, 0, 0.5f});
+    S.tri({0, 24, 0.5f}, {24, 24, 0.5f}, {12, 0, 0.5f}, {0, 0, 1, 0.25f},
+          {0, 1, 0, 0.75f}, {1, 1, 1, 0.5f});
+  });
+  Add("msaa4_resolve", 1, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Desc.Multisample.Samples = 4;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 16, 4)};
+    S.Job.Resolve = {S.image(Format::R8G8B8A8_UNORM, 32, 16)};
+    randomTriangles(S, 32, 16, 12, 3);
+  });
+  Add("cull_back_and_scissor", 0, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Desc.Rasterization.Cull = CullMode::Back;
+    S.Desc.Scissors = {{3, 5, 20, 14}};
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    randomTriangles(S, 32, 32, 30, 4);
+  });
+  Add("stencil_increment_clamp", 0, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Desc.DepthStencilFormat = Format::D24_UNORM_S8_UINT;
+    S.Desc.DepthStencil.StencilTestEnable = true;
+    S.Desc.DepthStencil.Front.Compare = CompareOp::Always;
+    S.Desc.DepthStencil.Front.PassOp = StencilOp::IncrementAndClamp;
+    S.Desc.DepthStencil.Back = S.Desc.DepthStencil.Front;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.Job.DepthStencil = S.image(Format::D24_UNORM_S8_UINT, 32, 32);
+    randomTriangles(S, 32, 32, 20, 5);
+  });
+  Add("texture_bilinear", 2, [](Scene &S) {
+    S.pipeline(TextureFrag);
+    Image *Tex = S.image(Format::R8G8B8A8_UNORM, 8, 8);
+    for (size_t K = 0; K < Tex->bytes().size(); ++K)
+      Tex->bytes()[K] = uint8_t(K * 57 + 11);
+    s2l_sampler Samp{};
+    Samp.mag_filter = Samp.min_filter = 1; // linear
+    Samp.max_anisotropy = 1;
+    S.Job.Images = {{0, 0, 0, VkImageKind::CombinedImageSampler, Tex, Samp}};
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 24, 24)};
+    S.rect(0, 0, 24, 24, 0.5f, {1, 1, 1, 1});
+  });
+  // Overlapping triangles in one draw: spirv2llvm (as of the pipeline's
+  // first version) does not keep the primitives' order everywhere; drawn
+  // one draw per triangle, these scenes match.
+  for (Scene &S : Out)
+    for (const char *Name :
+         {"random_flat_triangles", "four_overlapping_triangles",
+          "msaa4_resolve", "cull_back_and_scissor", "stencil_increment_clamp"})
+      if (llvm::StringRef(S.Name) == Name)
+        S.KnownOneDrawDifference = true;
+  return Out;
+}
+
+/// What the known difference is, for the skip message.
+const char *KnownOneDrawBug =
+    "in one draw, a later triangle does not always end on top of an "
+    "earlier one it overlaps (primitive order within a draw); one draw "
+    "per triangle matches";
+
+struct Case {
+  std::string Scene;
+  bool DrawPerTriangle;
+};
+
+class GraphicsDifferentialTest : public testing::TestWithParam<Case> {
+protected:
+  static void SetUpTestSuite() {
+    auto R = VulkanGraphicsRunner::create();
+    if (R)
+      Runner = std::move(*R);
+    else
+      CreateError = llvm::toString(R.takeError());
+  }
+  static void TearDownTestSuite() { Runner.reset(); }
+  void SetUp() override {
+    if (!Runner && llvm::StringRef(CreateError).contains("no lavapipe device"))
+      GTEST_SKIP() << CreateError;
+    ASSERT_TRUE(Runner) << "cannot create the graphics runner: " << CreateError;
+  }
+  static inline std::unique_ptr<VulkanGraphicsRunner> Runner;
+  static inline std::string CreateError;
+};
+
+TEST_P(GraphicsDifferentialTest, MatchesLavapipe) {
+  std::vector<Scene> All = scenes();
+  Scene *S = nullptr;
+  for (Scene &C : All)
+    if (GetParam().Scene == C.Name)
+      S = &C;
+  ASSERT_TRUE(S);
+  S->Build(*S);
+  S->finish(GetParam().DrawPerTriangle);
+  ClonedJob Mine = cloneJob(S->Job);
+  ASSERT_FALSE(Runner->run(S->Job));
+  Status Drawn = drawWithGraphicsPipeline(Mine.Job);
+  ASSERT_TRUE(Drawn.ok()) << Drawn.message();
+  std::string Diff = compareJobs(S->Job, Mine.Job, S->Tolerance);
+  if (S->KnownOneDrawDifference && !GetParam().DrawPerTriangle) {
+    ASSERT_NE(Diff, "") << "scene " << S->Name
+                        << " matches lavapipe in one draw now: drop its "
+                           "KnownOneDrawDifference mark";
+    GTEST_SKIP() << "known difference: " << KnownOneDrawBug << "\n" << Diff;
+  }
+  EXPECT_EQ(Diff, "") << "scene " << S->Name << " (lavapipe vs spirv2llvm):\n"
+                      << Diff;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> Cases;
+  for (const Scene &S : scenes())
+    for (bool PerTriangle : {false, true})
+      Cases.push_back({S.Name, PerTriangle});
+  return Cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, GraphicsDifferentialTest,
+                         testing::ValuesIn(cases()),
+                         [](const testing::TestParamInfo<Case> &I) {
+                           return I.param.Scene + (I.param.DrawPerTriangle
+                                                       ? "_per_triangle"
+                                                       : "_one_draw");
+                         });
+
+} // namespace
