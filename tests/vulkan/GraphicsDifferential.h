@@ -11,7 +11,7 @@
 //   ClonedJob Mine = cloneJob(J);             // same contents, own images
 //   llvm::Error E1 = Runner.run(J);
 //   Status E2 = drawWithGraphicsPipeline(Mine.Job);
-//   std::string Diff = compareJobs(J, Mine.Job, Tolerance);  // "" if equal
+//   std::string Diff = compareJobs(J, Mine.Job, {1, 1e-5});  // "" if equal
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_TESTS_VULKAN_GRAPHICSDIFFERENTIAL_H
@@ -24,6 +24,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -143,12 +144,20 @@ inline Status drawWithGraphicsPipeline(const GraphicsJob &J,
   return Status::success();
 }
 
-/// "" when every texel of \p Ref and \p Got agrees within \p Tolerance
-/// (per component, in the format's unit: LSBs for normalized formats,
-/// absolute for float ones, exactly for integers and stencil); else the
+/// How far two renders may be apart: normalized formats (UNORM, SNORM,
+/// SRGB, unorm depth) in LSBs of the format, float formats (SFLOAT,
+/// UFLOAT, D32) relative to the reference value (absolute below 1).
+/// Integer formats and stencil always compare exactly.
+struct Tolerance {
+  double Lsb = 1;
+  double Float = 1e-5;
+};
+
+/// "" when every texel of \p Ref and \p Got agrees within \p Tol
+/// (per component); else the
 /// number of differing texels and the first few, with coordinates.
 inline std::string compareImages(const std::string &What, const Image &Ref,
-                                 const Image &Got, double Tolerance) {
+                                 const Image &Got, const Tolerance &Tol) {
   const ImageDesc &D = Ref.desc();
   const FormatInfo &F = Ref.formatInfo();
   std::string Out;
@@ -162,18 +171,23 @@ inline std::string compareImages(const std::string &What, const Image &Ref,
           Float4 A{}, B{};
           (void)Ref.readTexel(0, X, Y, 0, S, A);
           (void)Got.readTexel(0, X, Y, 0, S, B);
-          // Normalized formats: compare in LSBs of the widest component.
-          double Unit = 1;
+          // Normalized formats: LSBs of the widest normalized component
+          // (a relative epsilon: k/255 - (k-1)/255 in floats may exceed
+          // 1/255 by an ulp); float formats: relative.
+          unsigned NormBits = 0;
           for (unsigned C = 0; C < F.NumComponents; ++C)
             if (F.Components[C].Numeric == NumericKind::UNorm ||
+                F.Components[C].Numeric == NumericKind::SNorm ||
                 F.Components[C].Numeric == NumericKind::SRGB)
-              Unit = 1.0 / ((1u << F.Components[C].Bits) - 1);
-          for (int C = 0; C < 4; ++C)
-            // (A relative epsilon: k/255 - (k-1)/255 in floats may exceed
-            // 1/255 by an ulp.)
-            Differs |= !(std::fabs(double(A[C]) - B[C]) <=
-                         Tolerance * Unit * (1 + 1e-5)) &&
+              NormBits = std::max<unsigned>(NormBits, F.Components[C].Bits);
+          for (int C = 0; C < 4; ++C) {
+            double Allowed =
+                NormBits ? Tol.Lsb / double((uint64_t(1) << NormBits) - 1) *
+                               (1 + 1e-5)
+                         : Tol.Float * std::max(1.0, std::fabs(double(A[C])));
+            Differs |= !(std::fabs(double(A[C]) - B[C]) <= Allowed) &&
                        !(std::isnan(A[C]) && std::isnan(B[C]));
+          }
           Values =
               llvm::formatv("({0:F4}, {1:F4}, {2:F4}, {3:F4}) vs "
                             "({4:F4}, {5:F4}, {6:F4}, {7:F4})",
@@ -208,23 +222,23 @@ inline std::string compareImages(const std::string &What, const Image &Ref,
 /// Compares every attachment, storage buffer and storage image of the
 /// two renders of one job ("" when all agree).
 inline std::string compareJobs(const GraphicsJob &Ref, const GraphicsJob &Got,
-                               double Tolerance) {
+                               const Tolerance &Tol) {
   std::string Out;
   for (size_t I = 0; I < Ref.Color.size(); ++I)
     if (Ref.Color[I])
       Out += compareImages(llvm::formatv("colour {0}", I), *Ref.Color[I],
-                           *Got.Color[I], Tolerance);
+                           *Got.Color[I], Tol);
   if (Ref.DepthStencil)
     Out += compareImages("depth/stencil", *Ref.DepthStencil, *Got.DepthStencil,
-                         Tolerance);
+                         Tol);
   for (size_t I = 0; I < Ref.Resolve.size(); ++I)
     if (Ref.Resolve[I])
       Out += compareImages(llvm::formatv("resolve {0}", I), *Ref.Resolve[I],
-                           *Got.Resolve[I], Tolerance);
+                           *Got.Resolve[I], Tol);
   for (size_t I = 0; I < Ref.Images.size(); ++I)
     if (Ref.Images[I].Kind == VkImageKind::StorageImage)
       Out += compareImages(llvm::formatv("storage image {0}", I),
-                           *Ref.Images[I].Img, *Got.Images[I].Img, Tolerance);
+                           *Ref.Images[I].Img, *Got.Images[I].Img, Tol);
   for (size_t I = 0; I < Ref.Buffers.size(); ++I)
     if (!Ref.Buffers[I].IsUniform &&
         *Ref.Buffers[I].Data != *Got.Buffers[I].Data)

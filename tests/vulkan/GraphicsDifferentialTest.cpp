@@ -18,6 +18,7 @@
 
 #include <cstring>
 #include <functional>
+#include <ostream>
 #include <random>
 
 using namespace spirv2llvm;
@@ -75,6 +76,50 @@ layout(set = 0, binding = 0) uniform sampler2D Tex;
 void main() { Out = texture(Tex, VUv); }
 )";
 
+/// Vert with a point size, for point lists.
+const char *PointVert = R"(#version 450
+layout(location = 0) in vec3 Pos;
+layout(location = 1) in vec4 Color;
+layout(location = 0) out vec4 VColor;
+layout(push_constant) uniform P { vec2 Size; };
+void main() {
+  gl_Position = vec4(Pos.xy / Size * 2.0 - 1.0, Pos.z, 1.0);
+  gl_PointSize = 3.0;
+  VColor = Color;
+}
+)";
+
+/// Three attachments of different formats.
+const char *MrtFrag = R"(#version 450
+layout(location = 0) in vec4 VColor;
+layout(location = 0) out vec4 Out0;
+layout(location = 1) out vec4 Out1;
+layout(location = 2) out vec2 Out2;
+void main() {
+  Out0 = VColor;
+  Out1 = VColor * vec4(2.0, -1.0, 0.5, 4.0) + gl_FragCoord.xyxy;
+  Out2 = VColor.zw;
+}
+)";
+
+/// Integer output for the logic op (R8G8B8A8_UINT).
+const char *UintFrag = R"(#version 450
+layout(location = 0) in vec4 VColor;
+layout(location = 0) out uvec4 Out;
+void main() { Out = uvec4(VColor * 255.0 + 0.5); }
+)";
+
+/// Dual-source blending: a second output at index 1.
+const char *DualFrag = R"(#version 450
+layout(location = 0) in vec4 VColor;
+layout(location = 0, index = 0) out vec4 Out0;
+layout(location = 0, index = 1) out vec4 Out1;
+void main() {
+  Out0 = VColor;
+  Out1 = vec4(1.0) - VColor.wzyx;
+}
+)";
+
 struct Vertex {
   float X, Y, Z;
   float R, G, B, A;
@@ -84,11 +129,18 @@ struct Vertex {
 struct Scene {
   const char *Name;
   std::function<void(Scene &)> Build;
-  double Tolerance = 1; ///< LSBs (normalized formats) or absolute (float)
+  /// Colours in LSBs (Tol.Lsb, from Add), floats relative (Tol.Float).
+  Tolerance Tol;
+  /// A difference from lavapipe that spirv2llvm is known to have in every
+  /// variant (a finding not fixed yet): the scene skips with it and the
+  /// differences while they remain, and fails once they are gone.
+  const char *KnownDifference = nullptr;
   /// Drawn in one draw, spirv2llvm is known to differ (KnownOneDrawBug):
   /// the case skips with the differences while they remain, and fails
   /// once they are gone, so that the mark is dropped.
   bool KnownOneDrawDifference = false;
+  /// Vertices per primitive, for the one-draw-per-primitive variant.
+  uint32_t PrimitiveVertices = 3;
 
   GraphicsPipelineDesc Desc;
   std::vector<std::unique_ptr<Image>> Images;
@@ -102,8 +154,8 @@ struct Scene {
     Images.push_back(std::make_unique<Image>(std::move(*I)));
     return Images.back().get();
   }
-  void pipeline(const char *Frag) {
-    Desc.Vertex.Spirv = compile(Vert, frontend::ShaderStage::Vertex);
+  void pipeline(const char *Frag, const char *VertSource = Vert) {
+    Desc.Vertex.Spirv = compile(VertSource, frontend::ShaderStage::Vertex);
     Desc.Fragment = ShaderStageDesc{};
     Desc.Fragment->Spirv = compile(Frag, frontend::ShaderStage::Fragment);
     Desc.VertexBindings = {{0, sizeof(Vertex), VertexInputRate::Vertex, 1}};
@@ -117,6 +169,9 @@ struct Scene {
     Vertices.push_back({A[0], A[1], A[2], CA[0], CA[1], CA[2], CA[3]});
     Vertices.push_back({B[0], B[1], B[2], CB[0], CB[1], CB[2], CB[3]});
     Vertices.push_back({C[0], C[1], C[2], CC[0], CC[1], CC[2], CC[3]});
+  }
+  void vert(std::array<float, 3> P, std::array<float, 4> C) {
+    Vertices.push_back({P[0], P[1], P[2], C[0], C[1], C[2], C[3]});
   }
   void rect(float X0, float Y0, float X1, float Y1, float Z,
             std::array<float, 4> C) {
@@ -142,8 +197,9 @@ struct Scene {
     if (!DrawPerTriangle)
       Job.Draws = {DrawCommand{uint32_t(Vertices.size())}};
     else
-      for (uint32_t K = 0; K + 3 <= Vertices.size(); K += 3)
-        Job.Draws.push_back(DrawCommand{3, 1, K});
+      for (uint32_t K = 0; K + PrimitiveVertices <= Vertices.size();
+           K += PrimitiveVertices)
+        Job.Draws.push_back(DrawCommand{PrimitiveVertices, 1, K});
   }
 };
 
@@ -172,14 +228,32 @@ void randomTriangles(Scene &S, uint32_t W, uint32_t H, unsigned Count,
   }
 }
 
+/// Pseudo-random segments (two vertices each, one colour per segment) on
+/// the subpixel grid.
+void randomLines(Scene &S, uint32_t W, uint32_t H, unsigned Count,
+                 unsigned Seed) {
+  std::mt19937 Rng(Seed);
+  for (unsigned K = 0; K < Count; ++K) {
+    float P[4];
+    for (int I = 0; I < 4; ++I)
+      P[I] = float(Rng() % ((I % 2 ? H : W) * 256 + 1)) / 256.0f;
+    std::array<float, 4> C;
+    for (float &V : C)
+      V = float(Rng() % 256) / 255;
+    C[3] = 1;
+    S.vert({P[0], P[1], 0.5f}, C);
+    S.vert({P[2], P[3], 0.5f}, C);
+  }
+}
+
 std::vector<Scene> scenes() {
   std::vector<Scene> Out;
-  auto Add = [&](const char *Name, double Tolerance,
+  auto Add = [&](const char *Name, double Lsb,
                  std::function<void(Scene &)> Build) {
     Scene &S = Out.emplace_back();
     S.Name = Name;
     S.Build = std::move(Build);
-    S.Tolerance = Tolerance;
+    S.Tol.Lsb = Lsb;
   };
   Add("full_quad_constant", 1, [](Scene &S) {
     S.pipeline(FlatFrag);
@@ -214,7 +288,7 @@ std::vector<Scene> scenes() {
     S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
     randomTriangles(S, 64, 32, 40, 2);
   });
-  Add("depth_less_overlap", 1e-6, [](Scene &S) {
+  Add("depth_less_overlap", 0, [](Scene &S) {
     S.pipeline(FlatFrag);
     S.Desc.DepthStencilFormat = Format::D32_SFLOAT;
     S.Desc.DepthStencil.DepthTestEnable = true;
@@ -285,6 +359,167 @@ std::vector<Scene> scenes() {
     S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 24, 24)};
     S.rect(0, 0, 24, 24, 0.5f, {1, 1, 1, 1});
   });
+  Add("lines_rectangular", 1, [](Scene &S) {
+    // Default lines (rectangular: strict lines) one pixel wide.
+    S.pipeline(SmoothFrag);
+    S.Desc.Topology = PrimitiveTopology::LineList;
+    S.PrimitiveVertices = 2;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    randomLines(S, 32, 32, 24, 6);
+  });
+  Add("lines_bresenham", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.Topology = PrimitiveTopology::LineList;
+    S.Desc.Rasterization.LineMode = LineRasterization::Bresenham;
+    S.PrimitiveVertices = 2;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    randomLines(S, 32, 32, 24, 7);
+  });
+  Add("lines_wide", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.Topology = PrimitiveTopology::LineList;
+    S.Desc.Rasterization.LineWidth = 3;
+    S.PrimitiveVertices = 2;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    randomLines(S, 32, 32, 12, 8);
+  });
+  Add("points_size_3", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag, PointVert);
+    S.Desc.Topology = PrimitiveTopology::PointList;
+    S.PrimitiveVertices = 1;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    std::mt19937 Rng(9);
+    for (int K = 0; K < 30; ++K)
+      S.vert({float(Rng() % (32 * 256)) / 256, float(Rng() % (32 * 256)) / 256,
+              0.5f},
+             {float(Rng() % 256) / 255, float(Rng() % 256) / 255, 0.25f, 1});
+  });
+  Add("polygon_mode_line", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.Rasterization.Polygon = PolygonMode::Line;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.tri({2.5f, 3.25f, 0.5f}, {29.75f, 8.5f, 0.5f}, {11, 30.125f, 0.5f},
+          {1, 0, 0, 1}, {1, 0, 0, 1}, {1, 0, 0, 1});
+  });
+  Add("three_attachments", 1, [](Scene &S) {
+    // UNORM8, float32 and UNORM16 outputs of one shader.
+    S.pipeline(MrtFrag);
+    S.Desc.ColorFormats = {Format::R8G8B8A8_UNORM, Format::R32G32B32A32_SFLOAT,
+                           Format::R16G16_UNORM};
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32),
+                   S.image(Format::R32G32B32A32_SFLOAT, 32, 32),
+                   S.image(Format::R16G16_UNORM, 32, 32)};
+    S.tri({0, 0, 0.5f}, {32, 4, 0.5f}, {6, 32, 0.5f}, {1, 0, 0, 1},
+          {0, 1, 0, 0.5f}, {0, 0, 1, 0.25f});
+  });
+  Add("depth_d16_smooth", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.DepthStencilFormat = Format::D16_UNORM;
+    S.Desc.DepthStencil.DepthTestEnable = true;
+    S.Desc.DepthStencil.DepthWriteEnable = true;
+    Image *Depth = S.image(Format::D16_UNORM, 32, 32);
+    for (uint32_t Y = 0; Y < 32; ++Y)
+      for (uint32_t X = 0; X < 32; ++X)
+        (void)Depth->writeTexel(0, X, Y, 0, 0, Float4{1, 0, 0, 0});
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.Job.DepthStencil = Depth;
+    S.tri({0, 0, 0.2f}, {32, 0, 0.8f}, {0, 32, 0.6f}, {1, 0, 0, 1},
+          {1, 0, 0, 1}, {1, 0, 0, 1});
+    S.tri({32, 32, 0.2f}, {0, 32, 0.7f}, {32, 0, 0.4f}, {0, 0, 1, 1},
+          {0, 0, 1, 1}, {0, 0, 1, 1});
+  });
+  Add("stencil_two_sided", 0, [](Scene &S) {
+    // Front faces increment and wrap, back faces invert; two windings.
+    S.pipeline(SmoothFrag);
+    S.Desc.DepthStencilFormat = Format::S8_UINT;
+    S.Desc.DepthStencil.StencilTestEnable = true;
+    S.Desc.DepthStencil.Front.PassOp = StencilOp::IncrementAndWrap;
+    S.Desc.DepthStencil.Back.PassOp = StencilOp::Invert;
+    S.Desc.DepthStencil.Back.WriteMask = 0x0f;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    Image *St = S.image(Format::S8_UINT, 32, 32);
+    for (size_t K = 0; K < St->bytes().size(); ++K)
+      St->bytes()[K] = uint8_t(K * 7);
+    S.Job.DepthStencil = St;
+    S.tri({0, 0, 0.5f}, {0, 32, 0.5f}, {32, 0, 0.5f}, {1, 1, 1, 1},
+          {1, 1, 1, 1}, {1, 1, 1, 1});
+    S.tri({4, 4, 0.5f}, {30, 6, 0.5f}, {8, 30, 0.5f}, {1, 1, 1, 1},
+          {1, 1, 1, 1}, {1, 1, 1, 1});
+  });
+  Add("msaa4_sample_mask", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.Multisample.Samples = 4;
+    S.Desc.Multisample.SampleMask = 0xa;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 16, 16, 4)};
+    S.tri({1.25f, 0.5f, 0.5f}, {15, 3.75f, 0.5f}, {4.5f, 15.5f, 0.5f},
+          {1, 0.5f, 0, 1}, {0, 1, 0.5f, 1}, {0.5f, 0, 1, 1});
+  });
+  Add("logic_op_xor_uint", 0, [](Scene &S) {
+    S.pipeline(UintFrag);
+    S.Desc.ColorFormats = {Format::R8G8B8A8_UINT};
+    S.Desc.Blend.LogicOpEnable = true;
+    S.Desc.Blend.Logic = LogicOp::Xor;
+    Image *C = S.image(Format::R8G8B8A8_UINT, 16, 16);
+    for (size_t K = 0; K < C->bytes().size(); ++K)
+      C->bytes()[K] = uint8_t(K * 13);
+    S.Job.Color = {C};
+    S.rect(2, 2, 14, 14, 0.5f, {0.2f, 0.4f, 0.6f, 0.8f});
+  });
+  Add("provoking_last", 0, [](Scene &S) {
+    S.pipeline(FlatFrag);
+    S.Desc.Rasterization.ProvokingVertexFirst = false;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 16, 16)};
+    S.tri({0, 0, 0.5f}, {0, 16, 0.5f}, {16, 0, 0.5f}, {1, 0, 0, 1},
+          {0, 1, 0, 1}, {0, 0, 1, 1});
+  });
+  Add("strip_with_restart", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.Topology = PrimitiveTopology::TriangleStrip;
+    S.Desc.PrimitiveRestartEnable = true;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 16)};
+    for (int K = 0; K < 8; ++K)
+      S.vert({float(K * 2), float(K % 2 ? 14 : 1), 0.5f},
+             {float(K) / 8, 0.5f, 1 - float(K) / 8, 1});
+    const uint16_t Indices[] = {0, 1, 2, 3, 0xffff, 4, 5, 6, 7};
+    S.Job.IndexData.resize(sizeof(Indices));
+    std::memcpy(S.Job.IndexData.data(), Indices, sizeof(Indices));
+    S.Job.Index = IndexType::UInt16;
+    DrawCommand C{9};
+    C.Indexed = true;
+    S.Job.Draws = {C};
+  });
+  Add("viewport_offset_scissor", 1, [](Scene &S) {
+    S.pipeline(SmoothFrag);
+    S.Desc.Viewports = {{8, 4, 16, 16, 0.25f, 0.75f}};
+    S.Desc.Scissors = {{10, 0, 12, 30}};
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.tri({-8, -8, 0.5f}, {40, 2, 0.5f}, {3, 40, 0.5f}, {1, 0, 0, 1},
+          {0, 1, 0, 1}, {0, 0, 1, 1});
+  });
+  Add("dual_source_blend", 1, [](Scene &S) {
+    S.pipeline(DualFrag);
+    ColorBlendAttachment B;
+    B.BlendEnable = true;
+    B.SrcColor = BlendFactor::One;
+    B.DstColor = BlendFactor::Src1Color;
+    B.SrcAlpha = BlendFactor::One;
+    B.DstAlpha = BlendFactor::OneMinusSrc1Alpha;
+    S.Desc.Blend.Attachments = {B};
+    Image *C = S.image(Format::R8G8B8A8_UNORM, 16, 16);
+    for (size_t K = 0; K < C->bytes().size(); ++K)
+      C->bytes()[K] = uint8_t(K * 29);
+    S.Job.Color = {C};
+    S.rect(0, 0, 16, 16, 0.5f, {0.25f, 0.5f, 0.75f, 0.5f});
+  });
+  for (Scene &S : Out)
+    if (llvm::StringRef(S.Name) == "lines_bresenham")
+      S.KnownDifference =
+          "Bresenham lines: spirv2llvm draws a line's last pixel and leaves "
+          "out its first, where the diamond-exit rule (which lavapipe "
+          "follows) does the opposite: the segment (5.48, 3.69)-(19.88, "
+          "19.38) starts inside pixel (5, 3)'s diamond and leaves it, so "
+          "(5, 3) is drawn; (11.53, 17.73)-(24.32, 3.32) ends inside pixel "
+          "(24, 3)'s diamond, so (24, 3) is not";
   // Flat colours of several triangles in one draw: see KnownOneDrawBug.
   for (Scene &S : Out)
     for (const char *Name :
@@ -308,6 +543,11 @@ struct Case {
   bool DrawPerTriangle;
   unsigned Width; ///< GraphicsPipelineDesc::Width: W/4 quads per call
 };
+
+void PrintTo(const Case &C, std::ostream *OS) {
+  *OS << C.Scene << (C.DrawPerTriangle ? " per triangle" : " one draw")
+      << " W=" << C.Width;
+}
 
 class GraphicsDifferentialTest : public testing::TestWithParam<Case> {
 protected:
@@ -341,8 +581,18 @@ TEST_P(GraphicsDifferentialTest, MatchesLavapipe) {
   ClonedJob Mine = cloneJob(S->Job);
   ASSERT_FALSE(Runner->run(S->Job));
   Status Drawn = drawWithGraphicsPipeline(Mine.Job);
+  // State spirv2llvm refuses with "not supported" (dual-source blending)
+  // skips, naming it; any other failure fails.
+  if (!Drawn.ok() &&
+      llvm::StringRef(Drawn.message()).contains("is not supported"))
+    GTEST_SKIP() << "spirv2llvm: " << Drawn.message();
   ASSERT_TRUE(Drawn.ok()) << Drawn.message();
-  std::string Diff = compareJobs(S->Job, Mine.Job, S->Tolerance);
+  std::string Diff = compareJobs(S->Job, Mine.Job, S->Tol);
+  if (S->KnownDifference) {
+    ASSERT_NE(Diff, "") << "scene " << S->Name
+                        << " matches lavapipe now: drop its KnownDifference";
+    GTEST_SKIP() << "known difference: " << S->KnownDifference << "\n" << Diff;
+  }
   // At W = 4 a call is one quad, of one primitive.
   if (S->KnownOneDrawDifference && !GetParam().DrawPerTriangle &&
       GetParam().Width > 4) {

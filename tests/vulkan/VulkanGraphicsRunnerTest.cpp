@@ -862,10 +862,10 @@ void main() { atomicAdd(Count, 1u); Out = VColor; }
   ClonedJob Other = cloneJob(J);
   ASSERT_FALSE(Runner->run(J));
   ASSERT_FALSE(Runner->run(Other.Job));
-  EXPECT_EQ(compareJobs(J, Other.Job, 0), "");
+  EXPECT_EQ(compareJobs(J, Other.Job, {0, 0}), "");
   Other.Job.Color[0]->texelAddress(0, 3, 4, 0)[1] ^= 2;
   (*Other.Job.Buffers[0].Data)[0] ^= 1;
-  std::string Diff = compareJobs(J, Other.Job, 1);
+  std::string Diff = compareJobs(J, Other.Job, {1, 1e-5});
   EXPECT_NE(Diff.find("colour 0: 1 of 64 texels differ"), std::string::npos)
       << Diff;
   EXPECT_NE(Diff.find("colour 0 (3, 4) sample 0"), std::string::npos) << Diff;
@@ -873,7 +873,7 @@ void main() { atomicAdd(Count, 1u); Out = VColor; }
             std::string::npos)
       << Diff;
   Other.Job.DepthStencil->texelAddress(0, 1, 1, 0)[3] ^= 1; // stencil
-  Diff = compareJobs(J, Other.Job, 1);
+  Diff = compareJobs(J, Other.Job, {1, 1e-5});
   EXPECT_NE(Diff.find("depth/stencil: 1 of 64 texels differ"),
             std::string::npos)
       << Diff;
