@@ -135,10 +135,6 @@ struct Scene {
   /// variant (a finding not fixed yet): the scene skips with it and the
   /// differences while they remain, and fails once they are gone.
   const char *KnownDifference = nullptr;
-  /// Drawn in one draw, spirv2llvm is known to differ (KnownOneDrawBug):
-  /// the case skips with the differences while they remain, and fails
-  /// once they are gone, so that the mark is dropped.
-  bool KnownOneDrawDifference = false;
   /// Vertices per primitive, for the one-draw-per-primitive variant.
   uint32_t PrimitiveVertices = 3;
 
@@ -520,23 +516,8 @@ std::vector<Scene> scenes() {
           "19.38) starts inside pixel (5, 3)'s diamond and leaves it, so "
           "(5, 3) is drawn; (11.53, 17.73)-(24.32, 3.32) ends inside pixel "
           "(24, 3)'s diamond, so (24, 3) is not";
-  // Flat colours of several triangles in one draw: see KnownOneDrawBug.
-  for (Scene &S : Out)
-    for (const char *Name :
-         {"random_flat_triangles", "four_flat_triangles", "msaa4_resolve",
-          "cull_back_and_scissor", "stencil_increment_clamp"})
-      if (llvm::StringRef(S.Name) == Name)
-        S.KnownOneDrawDifference = true;
   return Out;
 }
-
-/// What the known difference is, for the skip message.
-const char *KnownOneDrawBug =
-    "flat fragment inputs are read from one lane for the whole fragment "
-    "call (src/uniformity/Uniformity.cpp marks Flat inputs of fragment "
-    "shaders Uniform), but a call packs quads of several primitives, so a "
-    "quad can get another primitive's provoking-vertex value; one draw "
-    "per triangle, and smooth inputs, match";
 
 struct Case {
   std::string Scene;
@@ -592,14 +573,6 @@ TEST_P(GraphicsDifferentialTest, MatchesLavapipe) {
     ASSERT_NE(Diff, "") << "scene " << S->Name
                         << " matches lavapipe now: drop its KnownDifference";
     GTEST_SKIP() << "known difference: " << S->KnownDifference << "\n" << Diff;
-  }
-  // At W = 4 a call is one quad, of one primitive.
-  if (S->KnownOneDrawDifference && !GetParam().DrawPerTriangle &&
-      GetParam().Width > 4) {
-    ASSERT_NE(Diff, "") << "scene " << S->Name
-                        << " matches lavapipe in one draw now: drop its "
-                           "KnownOneDrawDifference mark";
-    GTEST_SKIP() << "known difference: " << KnownOneDrawBug << "\n" << Diff;
   }
   EXPECT_EQ(Diff, "") << "scene " << S->Name << " (lavapipe vs spirv2llvm):\n"
                       << Diff;
