@@ -680,11 +680,14 @@ void GraphicsRun::upload() {
       auto *Stencil = static_cast<uint32_t *>(Ds.StencilIn.Mapped);
       for (uint64_t T = 0; T < Texels; ++T) {
         uint64_t V = loadBits(Src + T * TexelBytes, TexelBytes);
-        Depth[T] = depthToFloatBits(
-            uint32_t((V >> Ds.DepthPart.Offset) & bitMask(Ds.DepthPart.Bits)),
-            Ds.DepthPart.Bits);
-        Stencil[T] = uint32_t((V >> Ds.StencilPart.Offset) &
-                              bitMask(Ds.StencilPart.Bits));
+        // (The shader variant reads no words of an aspect the format lacks.)
+        if (Ds.Depth)
+          Depth[T] = depthToFloatBits(
+              uint32_t((V >> Ds.DepthPart.Offset) & bitMask(Ds.DepthPart.Bits)),
+              Ds.DepthPart.Bits);
+        if (Ds.Stencil)
+          Stencil[T] = uint32_t((V >> Ds.StencilPart.Offset) &
+                                bitMask(Ds.StencilPart.Bits));
       }
       continue;
     }
