@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <ostream>
@@ -120,6 +121,19 @@ void main() {
 }
 )";
 
+/// Per-instance offset and colour (bindings 1 and 2).
+const char *InstanceVert = R"(#version 450
+layout(location = 0) in vec3 Pos;
+layout(location = 1) in vec4 Color;
+layout(location = 2) in vec2 Offset;
+layout(location = 0) out vec4 VColor;
+layout(push_constant) uniform P { vec2 Size; };
+void main() {
+  gl_Position = vec4((Pos.xy + Offset) / Size * 2.0 - 1.0, Pos.z, 1.0);
+  VColor = Color;
+}
+)";
+
 struct Vertex {
   float X, Y, Z;
   float R, G, B, A;
@@ -135,6 +149,8 @@ struct Scene {
   /// variant (a finding not fixed yet): the scene skips with it and the
   /// differences while they remain, and fails once they are gone.
   const char *KnownDifference = nullptr;
+  /// Vertex buffers of bindings 1, 2, ... (binding 0 holds Vertices).
+  std::vector<std::vector<uint8_t>> ExtraVertexBuffers;
   /// Vertices per primitive, for the one-draw-per-primitive variant.
   uint32_t PrimitiveVertices = 3;
 
@@ -182,6 +198,8 @@ struct Scene {
     std::vector<uint8_t> Bytes(Vertices.size() * sizeof(Vertex));
     std::memcpy(Bytes.data(), Vertices.data(), Bytes.size());
     Job.VertexBuffers = {Bytes};
+    for (const std::vector<uint8_t> &B : ExtraVertexBuffers)
+      Job.VertexBuffers.push_back(B);
     const ImageDesc &D = (Job.Color.empty() || !Job.Color[0])
                              ? Job.DepthStencil->desc()
                              : Job.Color[0]->desc();
@@ -507,6 +525,82 @@ std::vector<Scene> scenes() {
     S.Job.Color = {C};
     S.rect(0, 0, 16, 16, 0.5f, {0.25f, 0.5f, 0.75f, 0.5f});
   });
+  Add("instanced_divisor_uint8_indices", 1, [](Scene &S) {
+    // 6 instances of an indexed triangle pair (8-bit indices, vertex
+    // offset 1); offsets per instance, colours every second instance.
+    S.pipeline(SmoothFrag, InstanceVert);
+    S.Desc.VertexBindings.push_back({1, 8, VertexInputRate::Instance, 1});
+    S.Desc.VertexBindings.push_back({2, 16, VertexInputRate::Instance, 2});
+    S.Desc.VertexAttributes = {{0, 0, Format::R32G32B32_SFLOAT, 0},
+                               {1, 2, Format::R32G32B32A32_SFLOAT, 0},
+                               {2, 1, Format::R32G32_SFLOAT, 0}};
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.vert({0, 0, 0}, {}); // skipped by the vertex offset
+    S.vert({0, 0, 0.5f}, {});
+    S.vert({9.5f, 0.25f, 0.5f}, {});
+    S.vert({9.75f, 9.5f, 0.5f}, {});
+    S.vert({0.5f, 9.25f, 0.5f}, {});
+    const uint8_t Indices[] = {0, 1, 2, 0, 2, 3};
+    S.Job.IndexData.assign(Indices, Indices + sizeof(Indices));
+    S.Job.Index = IndexType::UInt8;
+    std::vector<float> Offsets, Colors;
+    for (int K = 0; K < 6; ++K) {
+      Offsets.push_back(float(K % 3) * 10.5f + 0.25f);
+      Offsets.push_back(float(K / 3) * 12.0f + 3.0f);
+    }
+    for (int K = 0; K < 3; ++K)
+      for (float V :
+           {0.25f * float(K + 1), 0.5f, 1.0f - 0.25f * float(K), 1.0f})
+        Colors.push_back(V);
+    auto Bytes = [](const std::vector<float> &F) {
+      std::vector<uint8_t> B(F.size() * 4);
+      std::memcpy(B.data(), F.data(), B.size());
+      return B;
+    };
+    S.ExtraVertexBuffers = {Bytes(Offsets), Bytes(Colors)};
+    DrawCommand C{6, 6};
+    C.Indexed = true;
+    C.VertexOffset = 1;
+    S.Job.Draws = {C};
+  });
+  Add("depth_bias_slope_clamp", 0, [](Scene &S) {
+    // Sloped triangles with a constant and a slope bias on D32, one with
+    // a bias clamp, then a flat quad at 0.5 tested LESS against them.
+    S.pipeline(SmoothFrag);
+    S.Desc.DepthStencilFormat = Format::D32_SFLOAT;
+    S.Desc.DepthStencil.DepthTestEnable = true;
+    S.Desc.DepthStencil.DepthWriteEnable = true;
+    S.Desc.DepthStencil.DepthCompare = CompareOp::LessOrEqual;
+    S.Desc.Rasterization.DepthBiasEnable = true;
+    S.Desc.Rasterization.DepthBiasConstantFactor = 64;
+    S.Desc.Rasterization.DepthBiasSlopeFactor = 1.5f;
+    S.Desc.Rasterization.DepthBiasClamp = 0.05f;
+    Image *Depth = S.image(Format::D32_SFLOAT, 32, 32);
+    for (uint32_t Y = 0; Y < 32; ++Y)
+      for (uint32_t X = 0; X < 32; ++X)
+        (void)Depth->writeTexel(0, X, Y, 0, 0, Float4{1, 0, 0, 0});
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.Job.DepthStencil = Depth;
+    S.tri({0, 0, 0.3f}, {32, 0, 0.7f}, {0, 32, 0.45f}, {1, 0, 0, 1},
+          {1, 0, 0, 1}, {1, 0, 0, 1});
+    S.tri({32, 32, 0.1f}, {0, 32, 0.9f}, {32, 0, 0.6f}, {0, 1, 0, 1},
+          {0, 1, 0, 1}, {0, 1, 0, 1});
+  });
+  Add("depth_clamp_beyond_far", 0, [](Scene &S) {
+    // With depth clamp, a triangle reaching z = 1.5 is not clipped at the
+    // far plane: its depth clamps to the viewport's 0.9.
+    S.pipeline(SmoothFrag);
+    S.Desc.Rasterization.DepthClampEnable = true;
+    S.Desc.Viewports = {{0, 0, 32, 32, 0.1f, 0.9f}};
+    S.Desc.DepthStencilFormat = Format::D32_SFLOAT;
+    S.Desc.DepthStencil.DepthTestEnable = true;
+    S.Desc.DepthStencil.DepthWriteEnable = true;
+    S.Desc.DepthStencil.DepthCompare = CompareOp::Always;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    S.Job.DepthStencil = S.image(Format::D32_SFLOAT, 32, 32);
+    S.tri({0, 0, -0.5f}, {32, 0, 1.5f}, {0, 32, 0.5f}, {0, 0, 1, 1},
+          {0, 0, 1, 1}, {0, 0, 1, 1});
+  });
   for (Scene &S : Out)
     if (llvm::StringRef(S.Name) == "lines_bresenham")
       S.KnownDifference =
@@ -560,7 +654,13 @@ TEST_P(GraphicsDifferentialTest, MatchesLavapipe) {
   S->Desc.Width = GetParam().Width;
   S->finish(GetParam().DrawPerTriangle);
   ClonedJob Mine = cloneJob(S->Job);
+  std::vector<uint8_t> Before(S->Job.Color[0]->bytes().begin(),
+                              S->Job.Color[0]->bytes().end());
   ASSERT_FALSE(Runner->run(S->Job));
+  // A scene that draws nothing would match whatever spirv2llvm does.
+  ASSERT_FALSE(std::equal(Before.begin(), Before.end(),
+                          S->Job.Color[0]->bytes().begin()))
+      << "scene " << S->Name << " leaves its first colour attachment as it was";
   Status Drawn = drawWithGraphicsPipeline(Mine.Job);
   // State spirv2llvm refuses with "not supported" (dual-source blending)
   // skips, naming it; any other failure fails.
