@@ -108,6 +108,8 @@ bool FragmentStage::depthStencil(int32_t X, int32_t Y, uint32_t Sample,
 }
 
 void FragmentStage::test(Quad &Q) {
+  if (!Ctx.DepthStencil.Data)
+    return;
   const uint32_t S = Ctx.Samples;
   for (unsigned K = 0; K < 4; ++K) {
     int32_t X = Q.X + int32_t(K & 1), Y = Q.Y + int32_t(K >> 1);
@@ -136,106 +138,143 @@ void FragmentStage::add(const Quad &Q) {
 }
 
 void FragmentStage::feedInputs() {
-  const uint32_t S = Ctx.Samples;
-  for (unsigned Lane = 0; Lane < W; ++Lane) {
-    const Quad &Q = Batch[std::min<size_t>(Lane / 4, Batch.size() - 1)];
+  const unsigned Lanes = unsigned(Batch.size()) * 4;
+  // Plane values at each quad's first shading point in double, then the
+  // four pixels by float steps (a loop over 4 the compiler vectorizes);
+  // lanes past the batch are inactive and keep what they had.
+  for (unsigned QI = 0; QI < Batch.size(); ++QI) {
+    const Quad &Q = Batch[QI];
     const SetupPrim &Pr = *Q.Prim;
-    unsigned K = Lane % 4;
-    double X = Q.X + (K & 1), Y = Q.Y + (K >> 1);
     double Sx = 0.5, Sy = 0.5;
     if (Q.Sample >= 0) {
       Sx = Ctx.SamplePositions[Q.Sample][0];
       Sy = Ctx.SamplePositions[Q.Sample][1];
     }
-    X += Sx;
-    Y += Sy;
-    double Dx = X - Pr.RefX, Dy = Y - Pr.RefY;
-    double Qv = Pr.Q[0] + Pr.Q[1] * Dx + Pr.Q[2] * Dy;
-    B1[Lane] = float((Pr.P1[0] + Pr.P1[1] * Dx + Pr.P1[2] * Dy) / Qv);
-    B2[Lane] = float((Pr.P2[0] + Pr.P2[1] * Dx + Pr.P2[2] * Dy) / Qv);
-    LB1[Lane] = float(Pr.L1[0] + Pr.L1[1] * Dx + Pr.L1[2] * Dy);
-    LB2[Lane] = float(Pr.L2[0] + Pr.L2[1] * Dx + Pr.L2[2] * Dy);
-    Z[Lane] = clampDepth(Ctx.State, Pr.Z0 + Pr.Zx * Dx + Pr.Zy * Dy);
-    InvW[Lane] = float(Qv);
-    PX[Lane] = float(X);
-    PY[Lane] = float(Y);
-    SX[Lane] = float(Sx);
-    SY[Lane] = float(Sy);
-    (void)S;
+    double X0 = Q.X + Sx, Y0 = Q.Y + Sy;
+    double Dx = X0 - Pr.RefX, Dy = Y0 - Pr.RefY;
+    auto At = [&](const double *Pl) { return Pl[0] + Pl[1] * Dx + Pl[2] * Dy; };
+    const float Ox[4] = {0, 1, 0, 1}, Oy[4] = {0, 0, 1, 1};
+    float Q0 = float(At(Pr.Q)), P10 = float(At(Pr.P1)), P20 = float(At(Pr.P2));
+    float L10 = float(At(Pr.L1)), L20 = float(At(Pr.L2));
+    float Z0 = float(Pr.Z0 + Pr.Zx * Dx + Pr.Zy * Dy);
+    float Qx = float(Pr.Q[1]), Qy = float(Pr.Q[2]);
+    float P1x = float(Pr.P1[1]), P1y = float(Pr.P1[2]);
+    float P2x = float(Pr.P2[1]), P2y = float(Pr.P2[2]);
+    float L1x = float(Pr.L1[1]), L1y = float(Pr.L1[2]);
+    float L2x = float(Pr.L2[1]), L2y = float(Pr.L2[2]);
+    float Zx = float(Pr.Zx), Zy = float(Pr.Zy);
+    float *B1q = &B1[QI * 4], *B2q = &B2[QI * 4], *LB1q = &LB1[QI * 4],
+          *LB2q = &LB2[QI * 4], *Zq = &Z[QI * 4], *Wq = &InvW[QI * 4],
+          *PXq = &PX[QI * 4], *PYq = &PY[QI * 4];
+    for (unsigned K = 0; K < 4; ++K) {
+      float Qv = Q0 + Qx * Ox[K] + Qy * Oy[K];
+      float InvQ = 1.0f / Qv;
+      B1q[K] = (P10 + P1x * Ox[K] + P1y * Oy[K]) * InvQ;
+      B2q[K] = (P20 + P2x * Ox[K] + P2y * Oy[K]) * InvQ;
+      LB1q[K] = L10 + L1x * Ox[K] + L1y * Oy[K];
+      LB2q[K] = L20 + L2x * Ox[K] + L2y * Oy[K];
+      Zq[K] = Z0 + Zx * Ox[K] + Zy * Oy[K];
+      Wq[K] = Qv;
+      PXq[K] = float(X0) + Ox[K];
+      PYq[K] = float(Y0) + Oy[K];
+      SX[QI * 4 + K] = float(Sx);
+      SY[QI * 4 + K] = float(Sy);
+    }
+    for (unsigned K = 0; K < 4; ++K)
+      Zq[K] = clampDepth(Ctx.State, Zq[K]);
   }
-  auto Store = [&](const FragmentInput &FI, unsigned Lane, float F) {
-    uint32_t Bits;
-    if (FI.Type.Kind == ScalarKind::Float)
-      std::memcpy(&Bits, &F, 4);
-    else if (FI.Type.Kind == ScalarKind::Int)
-      Bits = uint32_t(int32_t(F));
-    else
-      Bits = uint32_t(F);
-    std::memcpy(&In[FI.Offset + 4 * Lane], &Bits, 4);
-  };
-  auto StoreBits = [&](const FragmentInput &FI, unsigned Lane, uint32_t Bits) {
-    std::memcpy(&In[FI.Offset + 4 * Lane], &Bits, 4);
-  };
+  const uint32_t S = Ctx.Samples, PixelMask = (1u << S) - 1;
+  // One input at a time, the kind decided once per input: the stores go
+  // to consecutive lanes.
   for (const FragmentInput &FI : P.FragmentInputs) {
-    for (unsigned Lane = 0; Lane < W; ++Lane) {
-      const Quad &Q = Batch[std::min<size_t>(Lane / 4, Batch.size() - 1)];
-      const SetupPrim &Pr = *Q.Prim;
-      unsigned K = Lane % 4;
-      uint32_t PixelCov =
-          (Q.Coverage >> (K * Ctx.Samples)) & ((1u << Ctx.Samples) - 1);
-      switch (FI.K) {
-      case FragmentInput::Kind::Varying: {
-        const Varying &Vy = P.Varyings[FI.Index];
+    uint8_t *Dst = &In[FI.Offset];
+    auto StoreBits = [&](unsigned Lane, uint32_t Bits) {
+      std::memcpy(Dst + 4 * Lane, &Bits, 4);
+    };
+    auto Store = [&](unsigned Lane, float F) {
+      uint32_t Bits;
+      if (FI.Type.Kind == ScalarKind::Float)
+        std::memcpy(&Bits, &F, 4);
+      else if (FI.Type.Kind == ScalarKind::Int)
+        Bits = uint32_t(int32_t(F));
+      else
+        Bits = uint32_t(F);
+      StoreBits(Lane, Bits);
+    };
+    switch (FI.K) {
+    case FragmentInput::Kind::Varying: {
+      const Varying &Vy = P.Varyings[FI.Index];
+      for (unsigned QI = 0; QI < Batch.size(); ++QI) {
+        const SetupPrim &Pr = *Batch[QI].Prim;
         if (!Vy.Interpolated) {
-          StoreBits(FI, Lane, Verts.varyings(Pr.Provoking)[FI.Index]);
-          break;
+          uint32_t Bits = Verts.varyings(Pr.Provoking)[FI.Index];
+          for (unsigned K = 0; K < 4; ++K)
+            StoreBits(QI * 4 + K, Bits);
+          continue;
         }
         float V0, V1, V2;
         std::memcpy(&V0, &Verts.varyings(Pr.V[0])[FI.Index], 4);
         std::memcpy(&V1, &Verts.varyings(Pr.V[1])[FI.Index], 4);
         std::memcpy(&V2, &Verts.varyings(Pr.V[2])[FI.Index], 4);
-        float Wa = Vy.NoPerspective ? LB1[Lane] : B1[Lane];
-        float Wb = Vy.NoPerspective ? LB2[Lane] : B2[Lane];
-        Store(FI, Lane, V0 + Wa * (V1 - V0) + Wb * (V2 - V0));
-        break;
+        const float *Wa = Vy.NoPerspective ? LB1.data() : B1.data();
+        const float *Wb = Vy.NoPerspective ? LB2.data() : B2.data();
+        float D1 = V1 - V0, D2 = V2 - V0;
+        float Out[4];
+        for (unsigned K = 0; K < 4; ++K)
+          Out[K] = V0 + Wa[QI * 4 + K] * D1 + Wb[QI * 4 + K] * D2;
+        std::memcpy(Dst + 16 * QI, Out, 16);
       }
-      case FragmentInput::Kind::FragCoord: {
-        float C[4] = {PX[Lane], PY[Lane], Z[Lane], InvW[Lane]};
-        Store(FI, Lane, C[FI.Index & 3]);
-        break;
+      break;
+    }
+    case FragmentInput::Kind::FragCoord: {
+      const float *Src[4] = {PX.data(), PY.data(), Z.data(), InvW.data()};
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        Store(Lane, Src[FI.Index & 3][Lane]);
+      break;
+    }
+    case FragmentInput::Kind::FrontFacing:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        StoreBits(Lane, Batch[Lane / 4].Prim->FrontFacing);
+      break;
+    case FragmentInput::Kind::Helper:
+    case FragmentInput::Kind::SampleMaskIn:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+        uint32_t Cov = (Batch[Lane / 4].Coverage >> ((Lane % 4) * S)) &
+                       PixelMask;
+        if (FI.K == FragmentInput::Kind::Helper)
+          StoreBits(Lane, Cov == 0);
+        else
+          StoreBits(Lane, FI.Index ? 0 : Cov);
       }
-      case FragmentInput::Kind::FrontFacing:
-        StoreBits(FI, Lane, Pr.FrontFacing);
-        break;
-      case FragmentInput::Kind::Helper:
-        StoreBits(FI, Lane, PixelCov == 0);
-        break;
-      case FragmentInput::Kind::SampleId:
-        StoreBits(FI, Lane, uint32_t(std::max(Q.Sample, 0)));
-        break;
-      case FragmentInput::Kind::SamplePosition:
-        Store(FI, Lane, FI.Index ? SY[Lane] : SX[Lane]);
-        break;
-      case FragmentInput::Kind::SampleMaskIn:
-        StoreBits(FI, Lane, FI.Index ? 0 : PixelCov);
-        break;
-      case FragmentInput::Kind::PointCoord: {
+      break;
+    case FragmentInput::Kind::SampleId:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        StoreBits(Lane, uint32_t(std::max(Batch[Lane / 4].Sample, 0)));
+      break;
+    case FragmentInput::Kind::SamplePosition:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        Store(Lane, FI.Index ? SY[Lane] : SX[Lane]);
+      break;
+    case FragmentInput::Kind::PointCoord:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane) {
+        const SetupPrim &Pr = *Batch[Lane / 4].Prim;
         float C = 0.5f;
         if (Pr.K == SetupPrim::Kind::Point) {
           float Pos = FI.Index ? PY[Lane] : PX[Lane];
           float Centre = FI.Index ? Pr.PointY : Pr.PointX;
           C = (Pos - (Centre - Pr.PointSize / 2)) / Pr.PointSize;
         }
-        Store(FI, Lane, C);
-        break;
+        Store(Lane, C);
       }
-      case FragmentInput::Kind::PrimitiveId:
-        StoreBits(FI, Lane, Pr.PrimitiveId);
-        break;
-      case FragmentInput::Kind::Zero:
-        StoreBits(FI, Lane, 0);
-        break;
-      }
+      break;
+    case FragmentInput::Kind::PrimitiveId:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        StoreBits(Lane, Batch[Lane / 4].Prim->PrimitiveId);
+      break;
+    case FragmentInput::Kind::Zero:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        StoreBits(Lane, 0);
+      break;
     }
   }
 }

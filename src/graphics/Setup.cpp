@@ -14,9 +14,11 @@
 // inside test is one sign test per edge and sample), and solves planes in
 // pixel coordinates for depth and for the barycentric weights, both linear
 // (NoPerspective) and perspective-correct (weights times 1/w, divided per
-// fragment). Lines become parallelograms (Bresenham-style, the width along
-// the minor axis) or rectangles (Rectangular, strict lines), points
-// squares of PointSize.
+// fragment). Lines become rectangles (strict lines, Vulkan's default here
+// as on lavapipe, which reports strictLines) or, in Bresenham mode,
+// parallelograms with the width along the minor axis (the non-strict rule;
+// Vulkan's diamond-exit rule differs at the ends); points are squares of
+// PointSize.
 //
 //===----------------------------------------------------------------------===//
 #include "graphics/DrawContext.h"
@@ -336,8 +338,7 @@ void Setup::line(uint32_t V0, uint32_t V1, uint32_t Provoking, uint32_t Id) {
   // Offsets of the two long sides: along the normal for rectangular
   // lines, along the minor axis otherwise.
   double Nx, Ny;
-  if (S.Rasterization.LineMode == LineRasterization::Rectangular ||
-      S.Rasterization.LineMode == LineRasterization::RectangularSmooth) {
+  if (S.Rasterization.LineMode != LineRasterization::Bresenham) {
     double Len = std::sqrt(Len2);
     Nx = -Dy / Len * HalfWidth;
     Ny = Dx / Len * HalfWidth;

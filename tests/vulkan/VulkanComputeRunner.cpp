@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "VulkanComputeRunner.h"
+#include "VulkanDevice.h"
 
 #include "spirv2llvm/ImageFormat.h"
 
@@ -15,153 +16,29 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <vulkan/vulkan.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <dlfcn.h>
 #include <map>
 #include <set>
 #include <tuple>
 
 using namespace spirv2llvm::vk;
+using namespace spirv2llvm::vk::detail;
 using llvm::Error;
 using llvm::Expected;
 
 namespace {
 
-/// How long a dispatch may run. lavapipe cannot preempt a shader, so a
-/// non-terminating one would otherwise block the test binary until ctest
-/// kills it; with a bound the caller gets an error naming the dispatch.
-constexpr uint64_t FenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
-
-constexpr uint32_t SpirvMagic = 0x07230203;
-constexpr uint32_t OpEntryPoint = 15;
-constexpr uint32_t ExecutionModelGLCompute = 5;
-
-Error makeError(const llvm::Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
-}
-
-const char *resultName(VkResult R) {
-  switch (R) {
-#define S2L_RESULT(Name)                                                       \
-  case Name:                                                                   \
-    return #Name;
-    S2L_RESULT(VK_SUCCESS)
-    S2L_RESULT(VK_NOT_READY)
-    S2L_RESULT(VK_TIMEOUT)
-    S2L_RESULT(VK_INCOMPLETE)
-    S2L_RESULT(VK_ERROR_OUT_OF_HOST_MEMORY)
-    S2L_RESULT(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    S2L_RESULT(VK_ERROR_INITIALIZATION_FAILED)
-    S2L_RESULT(VK_ERROR_DEVICE_LOST)
-    S2L_RESULT(VK_ERROR_MEMORY_MAP_FAILED)
-    S2L_RESULT(VK_ERROR_LAYER_NOT_PRESENT)
-    S2L_RESULT(VK_ERROR_EXTENSION_NOT_PRESENT)
-    S2L_RESULT(VK_ERROR_FEATURE_NOT_PRESENT)
-    S2L_RESULT(VK_ERROR_INCOMPATIBLE_DRIVER)
-    S2L_RESULT(VK_ERROR_TOO_MANY_OBJECTS)
-    S2L_RESULT(VK_ERROR_FORMAT_NOT_SUPPORTED)
-    S2L_RESULT(VK_ERROR_FRAGMENTED_POOL)
-    S2L_RESULT(VK_ERROR_UNKNOWN)
-    S2L_RESULT(VK_ERROR_OUT_OF_POOL_MEMORY)
-    S2L_RESULT(VK_ERROR_INVALID_EXTERNAL_HANDLE)
-    S2L_RESULT(VK_ERROR_FRAGMENTATION)
-    S2L_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
-    S2L_RESULT(VK_PIPELINE_COMPILE_REQUIRED)
-    S2L_RESULT(VK_ERROR_INVALID_SHADER_NV)
-#undef S2L_RESULT
-  default:
-    return "unknown VkResult";
-  }
-}
-
-/// "vkCreateBuffer failed: VK_ERROR_OUT_OF_DEVICE_MEMORY (-2)", or success.
-Error check(VkResult R, const char *Call) {
-  if (R == VK_SUCCESS)
-    return Error::success();
-  return makeError(llvm::formatv("{0} failed: {1} ({2})", Call, resultName(R),
-                                 static_cast<int>(R)));
-}
-
-template <typename T> T makeStruct(VkStructureType Type) {
-  T S{};
-  S.sType = Type;
-  return S;
-}
-
-std::string versionString(uint32_t V) {
-  return llvm::formatv("{0}.{1}.{2}", VK_API_VERSION_MAJOR(V),
-                       VK_API_VERSION_MINOR(V), VK_API_VERSION_PATCH(V));
-}
-
 /// Checks the module header and that it declares a GLCompute entry point
-/// named \p Name: a wrong name is undefined behaviour that drivers need not
-/// diagnose (and no validation layer is installed), so the runner does,
-/// listing the names it found.
+/// named \p Name (VulkanDevice.h's findEntryPoint).
 Error checkEntryPoint(llvm::ArrayRef<uint32_t> Words, llvm::StringRef Name) {
-  if (Words.size() < 5)
-    return makeError(llvm::formatv(
-        "spir-v module too short: {0} words, the header alone has 5",
-        Words.size()));
-  if (Words[0] != SpirvMagic)
-    return makeError(llvm::formatv(
-        "not a spir-v module in host byte order: magic number {0:x8}",
-        Words[0]));
-  std::vector<std::string> Found;
-  for (size_t I = 5; I < Words.size();) {
-    uint32_t Count = Words[I] >> 16, Opcode = Words[I] & 0xffff;
-    if (Count == 0 || I + Count > Words.size())
-      return makeError(llvm::formatv(
-          "malformed spir-v: instruction at word {0} has word count {1}", I,
-          Count));
-    if (Opcode == OpEntryPoint && Count >= 4) {
-      const char *Begin = reinterpret_cast<const char *>(&Words[I + 3]);
-      std::string EntryName(Begin, strnlen(Begin, (Count - 3) * 4));
-      if (Words[I + 1] == ExecutionModelGLCompute && EntryName == Name)
-        return Error::success();
-      Found.push_back(EntryName);
-    }
-    I += Count;
-  }
-  return makeError(llvm::formatv(
-      "no GLCompute entry point named '{0}' (entry points: {1})", Name,
-      Found.empty() ? std::string("none") : llvm::join(Found, ", ")));
+  if (Name.empty())
+    return makeError("no entry point name given for the compute shader");
+  Expected<std::string> Found =
+      findEntryPoint(Words, ExecutionModelGLCompute, Name, "GLCompute");
+  return Found ? Error::success() : Found.takeError();
 }
-
-/// The structures the device was created with, reused for reporting.
-/// Vulkan13 also records subgroupSizeControl/computeFullSubgroups on a 1.2
-/// device, copied from the VK_EXT_subgroup_size_control structure.
-struct DeviceFeatures {
-  VkPhysicalDeviceFeatures2 Core = makeStruct<VkPhysicalDeviceFeatures2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  VkPhysicalDeviceVulkan11Features Vulkan11 =
-      makeStruct<VkPhysicalDeviceVulkan11Features>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-  VkPhysicalDeviceVulkan12Features Vulkan12 =
-      makeStruct<VkPhysicalDeviceVulkan12Features>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-  VkPhysicalDeviceVulkan13Features Vulkan13 =
-      makeStruct<VkPhysicalDeviceVulkan13Features>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
-  VkPhysicalDeviceSubgroupSizeControlFeatures SizeControl =
-      makeStruct<VkPhysicalDeviceSubgroupSizeControlFeatures>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES);
-  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT AtomicFloat =
-      makeStruct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
-  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT AtomicFloat2 =
-      makeStruct<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
-  VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR WorkgroupLayout =
-      makeStruct<VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR);
-  VkPhysicalDeviceRobustness2FeaturesEXT Robustness2 =
-      makeStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
-};
 
 /// Shader-relevant features, by their Vulkan member names, for
 /// enabledFeatures(). Not every enabled feature: only those a compute
@@ -232,271 +109,6 @@ const FeatureName ShaderFeatures[] = {
 #undef S2L_FEATURE
 
 } // namespace
-
-namespace spirv2llvm::vk::detail {
-
-/// The objects that live as long as the runner.
-struct RunnerState {
-  VkInstance Instance = VK_NULL_HANDLE;
-  VkPhysicalDevice Physical = VK_NULL_HANDLE;
-  VkDevice Device = VK_NULL_HANDLE;
-  VkQueue Queue = VK_NULL_HANDLE;
-  uint32_t QueueFamily = 0;
-  VkCommandPool CommandPool = VK_NULL_HANDLE;
-  VkPhysicalDeviceProperties Props{};
-  VkPhysicalDeviceMemoryProperties MemoryProps{};
-  uint32_t ApiVersion = 0;
-  DeviceFeatures Enabled;
-  VkSubgroupInfo Subgroups;
-  VkRunnerOptions Options;
-  /// A dispatch timed out: its objects and the device are still in use by
-  /// the driver's threads, so nothing may be destroyed or submitted.
-  bool Hung = false;
-
-  ~RunnerState();
-  Error createInstance();
-  Error pickDevice();
-  Error createDevice();
-  Expected<uint32_t> findHostMemoryType(uint32_t TypeBits) const;
-};
-
-RunnerState::~RunnerState() {
-  // After a timeout the device is still executing; destroying it is
-  // undefined, so leak it (the process is about to report and exit).
-  if (Hung)
-    return;
-  if (Device) {
-    vkDeviceWaitIdle(Device);
-    if (CommandPool)
-      vkDestroyCommandPool(Device, CommandPool, nullptr);
-    vkDestroyDevice(Device, nullptr);
-  }
-  if (Instance)
-    vkDestroyInstance(Instance, nullptr);
-}
-
-Error RunnerState::createInstance() {
-  uint32_t LoaderVersion = VK_API_VERSION_1_0;
-  if (Error E = check(vkEnumerateInstanceVersion(&LoaderVersion),
-                      "vkEnumerateInstanceVersion"))
-    return E;
-  if (LoaderVersion < VK_API_VERSION_1_2)
-    return makeError("the vulkan loader implements " +
-                     versionString(LoaderVersion) + "; 1.2 is needed");
-  VkApplicationInfo App =
-      makeStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-  App.pApplicationName = "spirv2llvm-vulkan-runner";
-  App.apiVersion = std::min<uint32_t>(LoaderVersion, VK_API_VERSION_1_3);
-  // No extensions or layers: the runner is headless and needs no surface.
-  // Validation can still be switched on from outside, with
-  // VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation, where installed.
-  VkInstanceCreateInfo Info =
-      makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
-  Info.pApplicationInfo = &App;
-  ApiVersion = App.apiVersion;
-  // The loader unloads the ICD when the instance goes away; LeakSanitizer
-  // then cannot name the library that leaked (lavapipe keeps a few caches
-  // for the process's lifetime), and tests/sanitizers/lsan.supp cannot
-  // match it. Keeping the ICD resident costs nothing otherwise.
-  static void *KeepIcd =
-      dlopen("libvulkan_lvp.so", RTLD_LAZY | RTLD_NODELETE);
-  (void)KeepIcd;
-  return check(vkCreateInstance(&Info, nullptr, &Instance), "vkCreateInstance");
-}
-
-Error RunnerState::pickDevice() {
-  const char *Hint =
-      "; install mesa-vulkan-drivers, and if VK_ICD_FILENAMES or "
-      "VK_DRIVER_FILES is set, include "
-      "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
-  uint32_t Count = 0;
-  // The loader fails this way when no driver has a device.
-  if (Error E = check(vkEnumeratePhysicalDevices(Instance, &Count, nullptr),
-                      "vkEnumeratePhysicalDevices"))
-    return makeError("no lavapipe device: " + llvm::toString(std::move(E)) +
-                     Hint);
-  std::vector<VkPhysicalDevice> Devices(Count);
-  if (Error E =
-          check(vkEnumeratePhysicalDevices(Instance, &Count, Devices.data()),
-                "vkEnumeratePhysicalDevices"))
-    return E;
-  std::vector<std::string> Names;
-  for (VkPhysicalDevice D : Devices) {
-    VkPhysicalDeviceProperties P;
-    vkGetPhysicalDeviceProperties(D, &P);
-    Names.push_back(P.deviceName);
-    // The name and not the device type or the loader's order: hardware
-    // drivers may come first, and the reference must be lavapipe.
-    if (!llvm::StringRef(P.deviceName).contains("llvmpipe"))
-      continue;
-    Physical = D;
-    Props = P;
-    uint32_t DeviceVersion =
-        VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(P.apiVersion),
-                            VK_API_VERSION_MINOR(P.apiVersion), 0);
-    if (DeviceVersion < VK_API_VERSION_1_2)
-      return makeError(llvm::formatv("{0} implements vulkan {1}; 1.2 is needed",
-                                     P.deviceName,
-                                     versionString(P.apiVersion)));
-    ApiVersion = std::min(ApiVersion, DeviceVersion);
-    vkGetPhysicalDeviceMemoryProperties(D, &MemoryProps);
-    return Error::success();
-  }
-  return makeError(
-      "no lavapipe device (deviceName containing 'llvmpipe'); devices found: " +
-      (Names.empty() ? std::string("none") : llvm::join(Names, ", ")) + Hint);
-}
-
-Error RunnerState::createDevice() {
-  uint32_t ExtCount = 0;
-  if (Error E = check(vkEnumerateDeviceExtensionProperties(Physical, nullptr,
-                                                           &ExtCount, nullptr),
-                      "vkEnumerateDeviceExtensionProperties"))
-    return E;
-  std::vector<VkExtensionProperties> Exts(ExtCount);
-  if (Error E = check(vkEnumerateDeviceExtensionProperties(
-                          Physical, nullptr, &ExtCount, Exts.data()),
-                      "vkEnumerateDeviceExtensionProperties"))
-    return E;
-  auto HasExt = [&](const char *Name) {
-    return llvm::any_of(Exts, [&](const VkExtensionProperties &P) {
-      return std::strcmp(P.extensionName, Name) == 0;
-    });
-  };
-
-  // Query and enable the same chain: whatever the driver reports.
-  bool Is13 = ApiVersion >= VK_API_VERSION_1_3;
-  bool SizeControlExt =
-      !Is13 && HasExt(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-  std::vector<const char *> EnabledExts;
-  DeviceFeatures &F = Enabled;
-  void **Tail = &F.Core.pNext;
-  auto Append = [&](auto &S) {
-    *Tail = &S;
-    Tail = &S.pNext;
-  };
-  Append(F.Vulkan11);
-  Append(F.Vulkan12);
-  if (Is13)
-    Append(F.Vulkan13);
-  // The promoted structure must not be chained next to Vulkan13Features.
-  if (SizeControlExt) {
-    Append(F.SizeControl);
-    EnabledExts.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-  }
-  bool AtomicFloat = HasExt(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-  if (AtomicFloat) {
-    Append(F.AtomicFloat);
-    EnabledExts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-    // atomic_float2 requires atomic_float.
-    if (HasExt(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME)) {
-      Append(F.AtomicFloat2);
-      EnabledExts.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
-    }
-  }
-  if (HasExt(VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME)) {
-    Append(F.WorkgroupLayout);
-    EnabledExts.push_back(
-        VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
-  }
-  bool Robustness2 =
-      Options.RobustAccess && HasExt(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
-  if (Robustness2) {
-    Append(F.Robustness2);
-    EnabledExts.push_back(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME);
-  }
-  vkGetPhysicalDeviceFeatures2(Physical, &F.Core);
-  // Robustness defines out-of-bounds results that our JIT does not; a
-  // reference must not hide a shader's out-of-bounds access behind them,
-  // unless the test asks for them (image ops promise zero there).
-  if (!Options.RobustAccess) {
-    F.Core.features.robustBufferAccess = VK_FALSE;
-    F.Vulkan13.robustImageAccess = VK_FALSE;
-  } else if (!Is13) {
-    F.Vulkan13.robustImageAccess = VK_FALSE; // not chained on 1.2
-  }
-  // No null descriptors: every binding the runner makes is real.
-  F.Robustness2.nullDescriptor = VK_FALSE;
-
-  uint32_t FamilyCount = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(Physical, &FamilyCount, nullptr);
-  std::vector<VkQueueFamilyProperties> Families(FamilyCount);
-  vkGetPhysicalDeviceQueueFamilyProperties(Physical, &FamilyCount,
-                                           Families.data());
-  auto It = llvm::find_if(Families, [](const VkQueueFamilyProperties &P) {
-    return (P.queueFlags & VK_QUEUE_COMPUTE_BIT) != 0;
-  });
-  if (It == Families.end())
-    return makeError(llvm::Twine(Props.deviceName) + " has no compute queue");
-  QueueFamily = static_cast<uint32_t>(It - Families.begin());
-
-  float Priority = 1.0f;
-  VkDeviceQueueCreateInfo QueueInfo = makeStruct<VkDeviceQueueCreateInfo>(
-      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-  QueueInfo.queueFamilyIndex = QueueFamily;
-  QueueInfo.queueCount = 1;
-  QueueInfo.pQueuePriorities = &Priority;
-  VkDeviceCreateInfo Info =
-      makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-  Info.pNext = &F.Core; // features come from the chain, not pEnabledFeatures
-  Info.queueCreateInfoCount = 1;
-  Info.pQueueCreateInfos = &QueueInfo;
-  Info.enabledExtensionCount = static_cast<uint32_t>(EnabledExts.size());
-  Info.ppEnabledExtensionNames = EnabledExts.data();
-  if (Error E = check(vkCreateDevice(Physical, &Info, nullptr, &Device),
-                      "vkCreateDevice"))
-    return E;
-  vkGetDeviceQueue(Device, QueueFamily, 0, &Queue);
-
-  VkCommandPoolCreateInfo PoolInfo = makeStruct<VkCommandPoolCreateInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-  PoolInfo.queueFamilyIndex = QueueFamily;
-  if (Error E =
-          check(vkCreateCommandPool(Device, &PoolInfo, nullptr, &CommandPool),
-                "vkCreateCommandPool"))
-    return E;
-
-  // Reporting only from here on: record the subgroup facts.
-  if (SizeControlExt) {
-    F.Vulkan13.subgroupSizeControl = F.SizeControl.subgroupSizeControl;
-    F.Vulkan13.computeFullSubgroups = F.SizeControl.computeFullSubgroups;
-  }
-  auto SubgroupProps = makeStruct<VkPhysicalDeviceSubgroupProperties>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
-  auto SizeProps = makeStruct<VkPhysicalDeviceSubgroupSizeControlProperties>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES);
-  auto Props2 = makeStruct<VkPhysicalDeviceProperties2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  Props2.pNext = &SubgroupProps;
-  if (Is13 || SizeControlExt)
-    SubgroupProps.pNext = &SizeProps;
-  vkGetPhysicalDeviceProperties2(Physical, &Props2);
-  Subgroups.DefaultSize = SubgroupProps.subgroupSize;
-  if (SubgroupProps.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
-    Subgroups.SupportedOperations = SubgroupProps.supportedOperations;
-  Subgroups.SizeControl =
-      F.Vulkan13.subgroupSizeControl &&
-      (SizeProps.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
-  Subgroups.MinSize =
-      Subgroups.SizeControl ? SizeProps.minSubgroupSize : Subgroups.DefaultSize;
-  Subgroups.MaxSize =
-      Subgroups.SizeControl ? SizeProps.maxSubgroupSize : Subgroups.DefaultSize;
-  return Error::success();
-}
-
-Expected<uint32_t> RunnerState::findHostMemoryType(uint32_t TypeBits) const {
-  // Coherent, so that neither the upload nor the read-back needs a flush
-  // or an invalidate; lavapipe's only memory type has every property.
-  const VkMemoryPropertyFlags Wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  for (uint32_t I = 0; I < MemoryProps.memoryTypeCount; ++I)
-    if ((TypeBits & (1u << I)) &&
-        (MemoryProps.memoryTypes[I].propertyFlags & Wanted) == Wanted)
-      return I;
-  return makeError("no host-visible, host-coherent memory type for a buffer");
-}
-
-} // namespace spirv2llvm::vk::detail
 
 namespace {
 
@@ -602,12 +214,7 @@ public:
   void download(VkDispatch &D) const;
 
 private:
-  struct Buffer {
-    VkBuffer Handle = VK_NULL_HANDLE;
-    VkDeviceMemory Memory = VK_NULL_HANDLE;
-    void *Mapped = nullptr;
-    VkDeviceSize Size = 0;
-  };
+  using Buffer = HostBuffer;
   /// The objects of one VkImageSpec. Images are uploaded from StagingIn
   /// and read back into StagingOut by copies recorded around the dispatch
   /// (so that every submission of a prepared dispatch starts from D's
@@ -923,45 +530,7 @@ Error DispatchResources::createBuffers(const VkDispatch &D) {
 Error DispatchResources::createHostBuffer(VkDeviceSize Size,
                                           VkBufferUsageFlags Usage,
                                           bool DeviceAddress, Buffer &B) {
-  VkDevice Dev = R.Device;
-  {
-    B.Size = Size;
-    VkBufferCreateInfo Info =
-        makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-    Info.size = B.Size;
-    Info.usage = Usage;
-    if (DeviceAddress)
-      Info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-    Info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    if (Error E = check(vkCreateBuffer(Dev, &Info, nullptr, &B.Handle),
-                        "vkCreateBuffer"))
-      return E;
-    VkMemoryRequirements Req;
-    vkGetBufferMemoryRequirements(Dev, B.Handle, &Req);
-    Expected<uint32_t> Type = R.findHostMemoryType(Req.memoryTypeBits);
-    if (!Type)
-      return Type.takeError();
-    VkMemoryAllocateInfo Alloc = makeStruct<VkMemoryAllocateInfo>(
-        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-    Alloc.allocationSize = Req.size;
-    Alloc.memoryTypeIndex = *Type;
-    auto Flags = makeStruct<VkMemoryAllocateFlagsInfo>(
-        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
-    Flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-    if (DeviceAddress)
-      Alloc.pNext = &Flags;
-    if (Error E = check(vkAllocateMemory(Dev, &Alloc, nullptr, &B.Memory),
-                        "vkAllocateMemory"))
-      return E;
-    if (Error E = check(vkBindBufferMemory(Dev, B.Handle, B.Memory, 0),
-                        "vkBindBufferMemory"))
-      return E;
-    if (Error E =
-            check(vkMapMemory(Dev, B.Memory, 0, VK_WHOLE_SIZE, 0, &B.Mapped),
-                  "vkMapMemory"))
-      return E;
-  }
-  return Error::success();
+  return R.createHostBuffer(Size, Usage, DeviceAddress, B);
 }
 
 Error DispatchResources::checkImage(const VkImageSpec &I) const {
@@ -1066,24 +635,7 @@ Error DispatchResources::createImages(const VkDispatch &D) {
   for (const VkImageSpec &Spec : D.Images) {
     Image &I = Images.emplace_back();
     if (hasSampler(Spec.Kind)) {
-      const s2l_sampler &S = Spec.Sampler;
-      auto Info = makeStruct<VkSamplerCreateInfo>(
-          VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
-      Info.magFilter = VkFilter(S.mag_filter);
-      Info.minFilter = VkFilter(S.min_filter);
-      Info.mipmapMode = VkSamplerMipmapMode(S.mipmap_mode);
-      Info.addressModeU = VkSamplerAddressMode(S.address_mode[0]);
-      Info.addressModeV = VkSamplerAddressMode(S.address_mode[1]);
-      Info.addressModeW = VkSamplerAddressMode(S.address_mode[2]);
-      Info.mipLodBias = S.mip_lod_bias;
-      Info.anisotropyEnable = S.max_anisotropy > 1;
-      Info.maxAnisotropy = std::max(S.max_anisotropy, 1.0f);
-      Info.compareEnable = S.compare_enable != 0;
-      Info.compareOp = VkCompareOp(S.compare_op);
-      Info.minLod = S.min_lod;
-      Info.maxLod = S.max_lod;
-      Info.borderColor = VkBorderColor(S.border_color);
-      Info.unnormalizedCoordinates = S.unnormalized_coordinates != 0;
+      VkSamplerCreateInfo Info = samplerCreateInfo(Spec.Sampler);
       if (Error E = check(vkCreateSampler(Dev, &Info, nullptr, &I.Sampler),
                           "vkCreateSampler"))
         return E;
@@ -1559,16 +1111,12 @@ VulkanComputeRunner::~VulkanComputeRunner() = default;
 
 Expected<std::unique_ptr<VulkanComputeRunner>>
 VulkanComputeRunner::create(const VkRunnerOptions &Options) {
-  auto I = std::make_unique<detail::RunnerState>();
-  I->Options = Options;
-  if (Error E = I->createInstance())
-    return E;
-  if (Error E = I->pickDevice())
-    return E;
-  if (Error E = I->createDevice())
-    return E;
+  Expected<std::unique_ptr<detail::RunnerState>> I =
+      detail::RunnerState::create(Options);
+  if (!I)
+    return I.takeError();
   return std::unique_ptr<VulkanComputeRunner>(
-      new VulkanComputeRunner(std::move(I)));
+      new VulkanComputeRunner(std::move(*I)));
 }
 
 Error VulkanComputeRunner::run(VkDispatch &D) {
