@@ -29,12 +29,7 @@
 #include "BenchUtil.h"
 #include "GraphicsScenes.h"
 
-#if __has_include("VulkanGraphicsRunner.h")
 #include "VulkanGraphicsRunner.h"
-#define S2L_BENCH_HAVE_LAVAPIPE 1
-#else
-#define S2L_BENCH_HAVE_LAVAPIPE 0
-#endif
 
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/Graphics.h"
@@ -169,7 +164,6 @@ template <typename FnT> std::pair<double, double> timed(FnT Fn) {
   return {Ms, processCpuMs() - C0};
 }
 
-#if S2L_BENCH_HAVE_LAVAPIPE
 /// The lavapipe job of \p S drawing \p Draws times into \p T (whose
 /// images get the result).
 vk::GraphicsJob lavapipeJob(GraphicsScene &S, Targets &T, unsigned Draws) {
@@ -235,7 +229,6 @@ std::pair<uint64_t, unsigned> compareRgba8(const Image &A, const Image &B,
   }
   return {Bad, Max};
 }
-#endif
 
 struct Row {
   std::string Scene, UnitName;
@@ -273,8 +266,7 @@ int main(int argc, char **argv) {
   std::stable_partition(Widths.begin(), Widths.end(),
                         [&](unsigned W) { return W == DefaultW; });
 
-  bool WithLavapipe = !NoLavapipe && S2L_BENCH_HAVE_LAVAPIPE;
-#if S2L_BENCH_HAVE_LAVAPIPE
+  bool WithLavapipe = !NoLavapipe;
   // Both lavapipe instances first: LP_NUM_THREADS is read at creation.
   std::vector<std::unique_ptr<vk::VulkanGraphicsRunner>> Runners;
   if (WithLavapipe)
@@ -283,20 +275,13 @@ int main(int argc, char **argv) {
       Runners.push_back(orFail(vk::VulkanGraphicsRunner::create(),
                                "cannot create the lavapipe graphics runner"));
     }
-#endif
 
   outs() << "machine: " << cpuModel() << " (" << cpuVectorIsa() << "), " << All
          << " threads\n";
-#if S2L_BENCH_HAVE_LAVAPIPE
   if (WithLavapipe)
     outs() << "lavapipe: " << Runners.back()->deviceName() << "\n";
-#endif
   if (!WithLavapipe)
-    outs() << "lavapipe: not run ("
-           << (NoLavapipe ? "--no-lavapipe"
-                          : "built without tests/vulkan/"
-                            "VulkanGraphicsRunner.h")
-           << ")\n";
+    outs() << "lavapipe: not run (--no-lavapipe)\n";
   outs() << formatv("spirv2llvm: default W = {0}, -O{1}\n\n", DefaultW,
                     unsigned(OptLevel));
 
@@ -344,7 +329,6 @@ int main(int argc, char **argv) {
         Side.ResolveMs.clear();
         DrawS2l(Side, true);
       }
-#if S2L_BENCH_HAVE_LAVAPIPE
       std::optional<LavapipeSide> L;
       std::optional<vk::GraphicsJob> One, More;
       if (WithLavapipe) {
@@ -369,18 +353,15 @@ int main(int argc, char **argv) {
                            : 400;
         More = lavapipeJob(S, L->T, 1 + L->K);
       }
-#endif
       auto Start = Clock::now();
       double Budget = Seconds * 1000 * (Widths.size() + WithLavapipe);
       while ((msSince(Start) < Budget && Sides[0].Ms.size() < 1000) ||
              Sides[0].Ms.size() < Reps) {
-#if S2L_BENCH_HAVE_LAVAPIPE
         if (L) {
           auto [Ms, Cpu] = lavapipeSample(*L, *One, *More, S.Name);
           L->Ms.push_back(Ms);
           L->CpuMs.push_back(Cpu);
         }
-#endif
         for (S2lSide &Side : Sides) {
           auto [Ms, Cpu] = DrawS2l(Side, false);
           Side.Ms.push_back(Ms);
@@ -394,7 +375,6 @@ int main(int argc, char **argv) {
         R.S2lCpuMs.push_back({Side.Width, median(Side.CpuMs)});
       }
       std::string LvpDetail = "-";
-#if S2L_BENCH_HAVE_LAVAPIPE
       if (L) {
         R.LvpMs = median(L->Ms);
         R.LvpCpuMs = median(L->CpuMs);
@@ -412,7 +392,6 @@ int main(int argc, char **argv) {
                           100 * S.MaxBadFraction, Max);
         }
       }
-#endif
       std::string ResolveCol = "-";
       if (S.Resolve)
         ResolveCol = formatv("{0:f2}", median(Sides[0].ResolveMs) -
