@@ -113,9 +113,9 @@ Targets makeTargets(const GraphicsScene &S) {
   Targets T;
   uint32_t Samples = S.Desc.Multisample.Samples;
   auto Make = [&](Format F, uint32_t N) {
-    return orFail(Image::create({F, S2L_VIEW_2D, S.FbWidth, S.FbHeight, 1, 1,
-                                 1, N}),
-                  "attachment of " + S.Name);
+    return orFail(
+        Image::create({F, S2L_VIEW_2D, S.FbWidth, S.FbHeight, 1, 1, 1, N}),
+        "attachment of " + S.Name);
   };
   for (Format F : S.Desc.ColorFormats)
     T.Color.push_back(Make(F, Samples));
@@ -197,8 +197,8 @@ vk::GraphicsJob lavapipeJob(GraphicsScene &S, Targets &T, unsigned Draws) {
 struct LavapipeSide {
   vk::VulkanGraphicsRunner *Runner = nullptr;
   Targets T;
-  unsigned K = 0;        ///< extra draws of a timed pair
-  double FixedMs = 0;    ///< median time of a 1-draw run
+  unsigned K = 0;     ///< extra draws of a timed pair
+  double FixedMs = 0; ///< median time of a 1-draw run
   std::vector<double> Ms, CpuMs, OneMs;
 };
 
@@ -207,10 +207,10 @@ std::pair<double, double> lavapipeSample(LavapipeSide &L,
                                          const vk::GraphicsJob &One,
                                          const vk::GraphicsJob &More,
                                          const std::string &Name) {
-  auto [Ms1, Cpu1] = timed(
-      [&] { orFail(L.Runner->run(One), "lavapipe: " + Name); });
-  auto [MsK, CpuK] = timed(
-      [&] { orFail(L.Runner->run(More), "lavapipe: " + Name); });
+  auto [Ms1, Cpu1] =
+      timed([&] { orFail(L.Runner->run(One), "lavapipe: " + Name); });
+  auto [MsK, CpuK] =
+      timed([&] { orFail(L.Runner->run(More), "lavapipe: " + Name); });
   L.OneMs.push_back(Ms1);
   return {(MsK - Ms1) / L.K, (CpuK - Cpu1) / L.K};
 }
@@ -218,7 +218,7 @@ std::pair<double, double> lavapipeSample(LavapipeSide &L,
 /// How many pixels of \p A and \p B differ by more than \p Tolerance
 /// 8-bit steps in some channel, and the largest difference.
 std::pair<uint64_t, unsigned> compareRgba8(const Image &A, const Image &B,
-                                          unsigned Tolerance) {
+                                           unsigned Tolerance) {
   std::span<const uint8_t> X = A.bytes(), Y = B.bytes();
   if (X.size() != Y.size())
     fail("pictures of different sizes");
@@ -239,7 +239,7 @@ struct Row {
   unsigned Threads = 0;
   double Units = 0;
   std::vector<std::pair<unsigned, double>> S2lMs, S2lCpuMs; ///< by width
-  double LvpMs = 0, LvpCpuMs = 0; ///< 0: not measured
+  double LvpMs = 0, LvpCpuMs = 0;                           ///< 0: not measured
 };
 
 } // namespace
@@ -293,7 +293,7 @@ int main(int argc, char **argv) {
          << " threads\n";
   if (WithLavapipe)
     outs() << "lavapipe: " << Runners.back()->deviceName() << "\n";
-  if (!WithLavapipe)
+  else
     outs() << "lavapipe: not run (--no-lavapipe)\n";
   outs() << formatv("spirv2llvm: default W = {0}, -O{1}\n\n", DefaultW,
                     unsigned(OptLevel));
@@ -316,8 +316,8 @@ int main(int argc, char **argv) {
       D.Width = W;
       D.OptLevel = OptLevel;
       auto T0 = Clock::now();
-      Side.P = orFail(GraphicsPipeline::create(D),
-                      S.Name + " at W = " + Twine(W));
+      Side.P =
+          orFail(GraphicsPipeline::create(D), S.Name + " at W = " + Twine(W));
       Side.CompileMs = msSince(T0);
       Side.T = makeTargets(S);
     }
@@ -355,15 +355,14 @@ int main(int argc, char **argv) {
                          orFail(L->Runner->run(*One), "lavapipe: " + S.Name);
                        }).first;
         vk::GraphicsJob Five = lavapipeJob(S, L->T, 5);
-        double PerDraw =
-            (timed([&] {
-               orFail(L->Runner->run(Five), "lavapipe: " + S.Name);
-             }).first -
-             Fixed) /
-            4;
-        L->K = PerDraw > 0 ? unsigned(std::clamp(3 * Fixed / PerDraw, 4.0,
-                                                 400.0))
-                           : 400;
+        double PerDraw = (timed([&] {
+                            orFail(L->Runner->run(Five), "lavapipe: " + S.Name);
+                          }).first -
+                          Fixed) /
+                         4;
+        L->K = PerDraw > 0
+                   ? unsigned(std::clamp(3 * Fixed / PerDraw, 4.0, 400.0))
+                   : 400;
         More = lavapipeJob(S, L->T, 1 + L->K);
       }
       auto Start = Clock::now();
@@ -394,8 +393,8 @@ int main(int argc, char **argv) {
         LvpDetail = formatv("{0:f1} ms, K = {1}", median(L->OneMs), L->K);
         if (TI + 1 == ThreadCounts.size()) {
           // Both pictures are the steady state of the same frame.
-          auto [Bad, Max] = compareRgba8(Sides[0].T.picture(), L->T.picture(),
-                                         S.Tolerance);
+          auto [Bad, Max] =
+              compareRgba8(Sides[0].T.picture(), L->T.picture(), S.Tolerance);
           double Fraction = Bad / (double(S.FbWidth) * S.FbHeight);
           bool Ok = Fraction <= S.MaxBadFraction;
           AllAgree &= Ok;
@@ -407,16 +406,16 @@ int main(int argc, char **argv) {
       }
       std::string ResolveCol = "-";
       if (S.Resolve)
-        ResolveCol = formatv("{0:f2}", median(Sides[0].ResolveMs) -
-                                           R.S2lMs[0].second);
+        ResolveCol =
+            formatv("{0:f2}", median(Sides[0].ResolveMs) - R.S2lMs[0].second);
       Details += formatv("| {0} | {1} | {2} | {3} |\n", S.Name, Threads,
                          ResolveCol, LvpDetail);
       Rows.push_back(std::move(R));
     }
     const DrawStats &St = Sides[0].P->stats();
     double Lanes = St.FragmentCalls
-                       ? 4.0 * St.FragmentQuads / (St.FragmentCalls *
-                                                   double(Sides[0].Width))
+                       ? 4.0 * St.FragmentQuads /
+                             (St.FragmentCalls * double(Sides[0].Width))
                        : 0;
     std::string Compile;
     for (const S2lSide &Side : Sides)
@@ -438,8 +437,8 @@ int main(int argc, char **argv) {
     for (size_t K = 0; K < R.S2lMs.size(); ++K) {
       auto [W, Ms] = R.S2lMs[K];
       double CpuMs = R.S2lCpuMs[K].second;
-      std::string Rate = formatv("{0:f1} {1}", R.Units / (Ms * 1e3),
-                                 R.UnitName);
+      std::string Rate =
+          formatv("{0:f1} {1}", R.Units / (Ms * 1e3), R.UnitName);
       std::string Lvp = "- | - | - | -";
       if (R.LvpMs > 0)
         Lvp = formatv("{0:f2} | {1:f1} | {2:f2} | {3:f2}", R.LvpMs,

@@ -48,8 +48,8 @@ std::vector<uint32_t> compileShader(const std::string &Dir,
 
 void shaders(GraphicsPipelineDesc &D, const std::string &Dir,
              const std::string &Name) {
-  D.Vertex.Spirv = compileShader(Dir, Name + ".vert",
-                                 frontend::ShaderStage::Vertex);
+  D.Vertex.Spirv =
+      compileShader(Dir, Name + ".vert", frontend::ShaderStage::Vertex);
   D.Fragment.emplace();
   D.Fragment->Spirv =
       compileShader(Dir, Name + ".frag", frontend::ShaderStage::Fragment);
@@ -98,7 +98,8 @@ GraphicsScene fillScene(double Scale, const std::string &Dir) {
   S.FbHeight = scaled(1080, Scale, 8);
   uint32_t TexSide = scaled(1024, Scale, 8);
   S.What = std::to_string(S.FbWidth) + "x" + std::to_string(S.FbHeight) +
-           " full-screen quad, bilinear " + std::to_string(TexSide) + "^2 "
+           " full-screen quad, bilinear " + std::to_string(TexSide) +
+           "^2 "
            "RGBA8 texture";
   S.UnitName = "Mpixels/s";
   shaders(S.Desc, Dir, "fill");
@@ -107,8 +108,8 @@ GraphicsScene fillScene(double Scale, const std::string &Dir) {
                              {1, 0, Format::R32G32_SFLOAT, 8}};
   S.Desc.ColorFormats = {Format::R8G8B8A8_UNORM};
   std::vector<uint8_t> &V = S.VertexBuffers.emplace_back();
-  for (auto [X, Y] : {std::pair{-1.f, -1.f}, {1.f, -1.f}, {-1.f, 1.f},
-                      {1.f, 1.f}}) {
+  for (auto [X, Y] :
+       {std::pair{-1.f, -1.f}, {1.f, -1.f}, {-1.f, 1.f}, {1.f, 1.f}}) {
     append(V, X);
     append(V, Y);
     append(V, (X + 1) / 2);
@@ -135,9 +136,10 @@ GraphicsScene trisScene(double Scale, const std::string &Dir) {
   S.FbHeight = scaled(1080, Scale, 8);
   uint32_t Cols = scaled(250, Scale, 2), Rows = scaled(200, Scale, 2);
   const double Cell = std::sqrt(20.0); // two 10-pixel triangles per cell
-  S.What = std::to_string(2 * Cols * Rows) + " indexed 10-pixel triangles, "
-           "colour per vertex, depth test, " + std::to_string(S.FbWidth) +
-           "x" + std::to_string(S.FbHeight);
+  S.What = std::to_string(2 * Cols * Rows) +
+           " indexed 10-pixel triangles, "
+           "colour per vertex, depth test, " +
+           std::to_string(S.FbWidth) + "x" + std::to_string(S.FbHeight);
   S.UnitName = "Mtriangles/s";
   shaders(S.Desc, Dir, "tris");
   S.Desc.VertexBindings = {{0, 16, VertexInputRate::Vertex}};
@@ -149,7 +151,8 @@ GraphicsScene trisScene(double Scale, const std::string &Dir) {
   S.Desc.DepthStencil.DepthWriteEnable = true;
   S.Desc.DepthStencil.DepthCompare = CompareOp::LessOrEqual;
   // The grid centred in the frame; pixels to NDC.
-  double X0 = (S.FbWidth - Cols * Cell) / 2, Y0 = (S.FbHeight - Rows * Cell) / 2;
+  double X0 = (S.FbWidth - Cols * Cell) / 2,
+         Y0 = (S.FbHeight - Rows * Cell) / 2;
   std::vector<uint8_t> &V = S.VertexBuffers.emplace_back();
   std::mt19937 G(23);
   for (uint32_t R = 0; R <= Rows; ++R)
@@ -228,8 +231,22 @@ GraphicsScene meshScene(double Scale, const std::string &Dir) {
   Mat4 Model = {1, 0, 0, 0, 0, C, Sn, 0, 0, -Sn, C, 0, 0, 0, -3.2f, 1};
   float Aspect = float(S.FbWidth) / float(S.FbHeight);
   float F = 1 / std::tan(0.5236f), Near = 1, Far = 10;
-  Mat4 Proj = {F / Aspect, 0, 0, 0, 0, -F, 0, 0,
-               0, 0, Far / (Near - Far), -1, 0, 0, Near * Far / (Near - Far), 0};
+  Mat4 Proj = {F / Aspect,
+               0,
+               0,
+               0,
+               0,
+               -F,
+               0,
+               0,
+               0,
+               0,
+               Far / (Near - Far),
+               -1,
+               0,
+               0,
+               Near * Far / (Near - Far),
+               0};
   Mat4 Mvp = multiply(Proj, Model);
   for (float X : Mvp)
     append(S.PushConstants, X);
@@ -245,8 +262,8 @@ GraphicsScene meshScene(double Scale, const std::string &Dir) {
             Nz = std::sin(W);
       float Px = (Major + Minor * std::cos(W)) * std::cos(U),
             Py = (Major + Minor * std::cos(W)) * std::sin(U), Pz = Minor * Nz;
-      for (float X : {Px, Py, Pz, Nx, Ny, Nz, 4.0f * I / Around,
-                      1.0f * J / Tube})
+      for (float X :
+           {Px, Py, Pz, Nx, Ny, Nz, 4.0f * I / Around, 1.0f * J / Tube})
         append(V, X);
     }
   std::vector<uint32_t> Idx;
