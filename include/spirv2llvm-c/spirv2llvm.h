@@ -2,9 +2,10 @@
  *
  * spirv2llvm from C (C11) or any language with a C FFI: translate a shader
  * to LLVM IR, bitcode, object code or assembly; reflect what an entry point
- * binds; JIT-compile a compute shader and dispatch it. No C++ or LLVM type
- * appears here; objects are opaque handles, every call that can fail returns
- * an s2l_result and leaves its message in an s2l_context, in the manner of
+ * binds; JIT-compile a compute shader and dispatch it; draw with the
+ * software rasterizer's graphics pipelines. No C++ or LLVM type appears
+ * here; objects are opaque handles, every call that can fail returns an
+ * s2l_result and leaves its message in an s2l_context, in the manner of
  * SPIRV-Tools' libspirv.h.
  *
  *   s2l_context ctx = s2l_context_create();
@@ -87,6 +88,7 @@ typedef struct s2l_resources_s *s2l_resources;
 /* An image that owns its texels (abi.h's s2l_image is its descriptor). */
 typedef struct s2l_owned_image_s *s2l_owned_image;
 typedef struct s2l_cache_s *s2l_cache;
+typedef struct s2l_graphics_pipeline_s *s2l_graphics_pipeline;
 
 /* "0.1.0" */
 const char *s2l_version(void);
@@ -336,6 +338,285 @@ s2l_result s2l_compute_shader_dispatch(s2l_context context,
                                        s2l_resources resources, uint32_t x,
                                        uint32_t y, uint32_t z,
                                        unsigned threads);
+
+/* --- graphics: the software rasterizer (docs/graphics.md, "C API") ----- */
+/* A pipeline of a vertex and an optional fragment shader (SPIR-V words)
+   and fixed-function state, drawing into s2l_images. The state mirrors
+   Vulkan's create-info structs field by field, and every enum field is a
+   uint32_t holding Vulkan's number (VkFormat, VkPrimitiveTopology,
+   VkCompareOp, VkBlendFactor, ...), so Vulkan values may be passed as they
+   are; booleans are uint32_t too (0 off, anything else on). A zeroed
+   struct means what a zeroed Vulkan struct means (color_write_mask 0
+   writes nothing, depth_compare_op 0 is NEVER), except where a field says
+   "0 is taken as ...". Pointers in the description are read during
+   s2l_graphics_pipeline_create only. */
+
+typedef struct s2l_spec_constant {
+  uint32_t spec_id;
+  const char *value; /* as s2l_options_set_spec_constant: "16", "1.5" */
+} s2l_spec_constant;
+
+typedef struct s2l_shader_stage {
+  const uint32_t *code; /* SPIR-V words; null: no such stage */
+  size_t word_count;
+  const char *entry_point; /* null or "": the module's only one */
+  const s2l_spec_constant *spec_constants;
+  uint32_t spec_constant_count;
+} s2l_shader_stage;
+
+/* VkVertexInputBindingDescription. */
+typedef struct s2l_vertex_binding {
+  uint32_t binding;
+  uint32_t stride;
+  uint32_t input_rate; /* VkVertexInputRate: 0 vertex, 1 instance */
+} s2l_vertex_binding;
+
+/* VkVertexInputBindingDivisorDescriptionEXT: instance-rate bindings not
+   listed step once per instance; divisor 0 reads element 0 always. */
+typedef struct s2l_vertex_binding_divisor {
+  uint32_t binding;
+  uint32_t divisor;
+} s2l_vertex_binding_divisor;
+
+/* VkVertexInputAttributeDescription. */
+typedef struct s2l_vertex_attribute {
+  uint32_t location;
+  uint32_t binding;
+  uint32_t format; /* VkFormat */
+  uint32_t offset;
+} s2l_vertex_attribute;
+
+/* VkViewport, VkRect2D. */
+typedef struct s2l_viewport {
+  float x, y, width, height, min_depth, max_depth;
+} s2l_viewport;
+
+typedef struct s2l_rect2d {
+  int32_t x, y;
+  uint32_t width, height;
+} s2l_rect2d;
+
+/* VkPipelineRasterizationStateCreateInfo (+ line and provoking vertex
+   state of VK_EXT_line_rasterization and VK_EXT_provoking_vertex). */
+typedef struct s2l_rasterization_state {
+  uint32_t depth_clamp_enable;
+  uint32_t rasterizer_discard_enable;
+  uint32_t polygon_mode; /* VkPolygonMode: 0 fill, 1 line, 2 point */
+  uint32_t cull_mode;    /* VkCullModeFlags: 0 none, 1 front, 2 back, 3 both */
+  uint32_t front_face;   /* VkFrontFace: 0 counter-clockwise, 1 clockwise */
+  uint32_t depth_bias_enable;
+  float depth_bias_constant_factor;
+  float depth_bias_clamp;
+  float depth_bias_slope_factor;
+  float line_width; /* 0 is taken as 1 */
+  uint32_t line_rasterization_mode; /* VkLineRasterizationModeEXT (0-3) */
+  uint32_t provoking_vertex_mode; /* VkProvokingVertexModeEXT: 0 first, 1 last */
+} s2l_rasterization_state;
+
+/* VkPipelineMultisampleStateCreateInfo. */
+typedef struct s2l_multisample_state {
+  uint32_t rasterization_samples; /* 1, 2, 4 or 8; 0 is taken as 1 */
+  uint32_t sample_shading_enable;
+  float min_sample_shading;
+  const uint32_t *sample_mask; /* null: all samples */
+  uint32_t alpha_to_coverage_enable;
+  uint32_t alpha_to_one_enable;
+} s2l_multisample_state;
+
+/* VkStencilOpState, VkPipelineDepthStencilStateCreateInfo. */
+typedef struct s2l_stencil_op_state {
+  uint32_t fail_op;       /* VkStencilOp */
+  uint32_t pass_op;
+  uint32_t depth_fail_op;
+  uint32_t compare_op;    /* VkCompareOp */
+  uint32_t compare_mask;
+  uint32_t write_mask;
+  uint32_t reference;
+} s2l_stencil_op_state;
+
+typedef struct s2l_depth_stencil_state {
+  uint32_t depth_test_enable;
+  uint32_t depth_write_enable;
+  uint32_t depth_compare_op; /* VkCompareOp */
+  uint32_t depth_bounds_test_enable;
+  uint32_t stencil_test_enable;
+  s2l_stencil_op_state front;
+  s2l_stencil_op_state back;
+  float min_depth_bounds;
+  float max_depth_bounds;
+} s2l_depth_stencil_state;
+
+/* VkPipelineColorBlendAttachmentState, VkPipelineColorBlendStateCreateInfo.
+   Colour attachments beyond attachment_count blend off and write all
+   components. */
+typedef struct s2l_color_blend_attachment {
+  uint32_t blend_enable;
+  uint32_t src_color_blend_factor; /* VkBlendFactor */
+  uint32_t dst_color_blend_factor;
+  uint32_t color_blend_op;         /* VkBlendOp (0-4) */
+  uint32_t src_alpha_blend_factor;
+  uint32_t dst_alpha_blend_factor;
+  uint32_t alpha_blend_op;
+  uint32_t color_write_mask;       /* VkColorComponentFlags: R 1 G 2 B 4 A 8 */
+} s2l_color_blend_attachment;
+
+typedef struct s2l_color_blend_state {
+  uint32_t logic_op_enable;
+  uint32_t logic_op; /* VkLogicOp */
+  const s2l_color_blend_attachment *attachments;
+  uint32_t attachment_count;
+  float blend_constants[4];
+} s2l_color_blend_state;
+
+typedef struct s2l_graphics_pipeline_desc {
+  s2l_shader_stage vertex;
+  /* code null: no fragment shader (only depth and stencil are written) */
+  s2l_shader_stage fragment;
+  const s2l_vertex_binding *vertex_bindings;
+  uint32_t vertex_binding_count;
+  const s2l_vertex_binding_divisor *vertex_binding_divisors;
+  uint32_t vertex_binding_divisor_count;
+  const s2l_vertex_attribute *vertex_attributes;
+  uint32_t vertex_attribute_count;
+  uint32_t topology; /* VkPrimitiveTopology (0-5) */
+  uint32_t primitive_restart_enable;
+  /* At most one viewport; none: the whole framebuffer at depth 0 to 1. No
+     scissor: the whole framebuffer. */
+  const s2l_viewport *viewports;
+  uint32_t viewport_count;
+  const s2l_rect2d *scissors;
+  uint32_t scissor_count;
+  s2l_rasterization_state rasterization;
+  s2l_multisample_state multisample;
+  s2l_depth_stencil_state depth_stencil;
+  s2l_color_blend_state color_blend;
+  /* Colour attachment formats by location (VkFormat; 0, UNDEFINED, leaves
+     a location unused) and the depth/stencil attachment's (0: none). */
+  const uint32_t *color_formats;
+  uint32_t color_format_count;
+  uint32_t depth_stencil_format;
+  /* SIMD width of both shaders: 4, 8 or 16 (0: the host's default). */
+  uint32_t width;
+  /* Optional: the compile cache for both shaders. */
+  s2l_cache cache;
+} s2l_graphics_pipeline_desc;
+
+/* The attachments of a draw: images of the pipeline's formats and sample
+   count, all of one width and height (level 0, layer 0 is drawn). Null
+   entries are unused locations. Resolve images, when given, are
+   single-sampled and get the average of each pixel's samples after the
+   draw. The images are the caller's (s2l_image_descriptor). */
+typedef struct s2l_framebuffer {
+  const s2l_image *const *color;
+  uint32_t color_count;
+  const s2l_image *depth_stencil;
+  const s2l_image *const *resolve;
+  uint32_t resolve_count;
+} s2l_framebuffer;
+
+/* Counters of a pipeline's last draw. */
+typedef struct s2l_draw_stats {
+  uint64_t vertex_invocations;
+  uint64_t primitives;
+  uint64_t clipped_primitives;
+  uint64_t fragment_quads;
+  uint64_t fragment_calls;
+} s2l_draw_stats;
+
+/* Translates and JIT-compiles both shaders at \p opt_level (0-3) and checks
+   the state. S2L_ERROR_INVALID_ARGUMENT for a null pointer, an enum field
+   outside its Vk enum (the message names the field and the value), an
+   unknown format or a state the rasterizer does not support;
+   S2L_ERROR_INVALID_INPUT for shaders that do not translate or whose
+   interfaces do not match. */
+s2l_result s2l_graphics_pipeline_create(s2l_context context,
+                                        const s2l_graphics_pipeline_desc *desc,
+                                        unsigned opt_level,
+                                        s2l_graphics_pipeline *pipeline);
+void s2l_graphics_pipeline_destroy(s2l_graphics_pipeline pipeline);
+/* SIMD width of the pipeline's shaders (0 for a null pipeline). */
+unsigned s2l_graphics_pipeline_width(s2l_graphics_pipeline pipeline);
+
+/* The dynamic state: each setter changes the state of the draws that
+   follow (Vulkan's vkCmdSet* with the same arguments). \p face_mask is
+   VkStencilFaceFlags: 1 front, 2 back, 3 both. */
+s2l_result s2l_graphics_pipeline_set_viewports(s2l_context context,
+                                               s2l_graphics_pipeline pipeline,
+                                               const s2l_viewport *viewports,
+                                               uint32_t count);
+s2l_result s2l_graphics_pipeline_set_scissors(s2l_context context,
+                                              s2l_graphics_pipeline pipeline,
+                                              const s2l_rect2d *scissors,
+                                              uint32_t count);
+s2l_result s2l_graphics_pipeline_set_blend_constants(
+    s2l_context context, s2l_graphics_pipeline pipeline,
+    const float constants[4]);
+s2l_result s2l_graphics_pipeline_set_stencil_reference(
+    s2l_context context, s2l_graphics_pipeline pipeline, uint32_t face_mask,
+    uint32_t reference);
+s2l_result s2l_graphics_pipeline_set_stencil_compare_mask(
+    s2l_context context, s2l_graphics_pipeline pipeline, uint32_t face_mask,
+    uint32_t compare_mask);
+s2l_result s2l_graphics_pipeline_set_stencil_write_mask(
+    s2l_context context, s2l_graphics_pipeline pipeline, uint32_t face_mask,
+    uint32_t write_mask);
+s2l_result s2l_graphics_pipeline_set_line_width(s2l_context context,
+                                                s2l_graphics_pipeline pipeline,
+                                                float width);
+s2l_result s2l_graphics_pipeline_set_depth_bias(s2l_context context,
+                                                s2l_graphics_pipeline pipeline,
+                                                float constant_factor,
+                                                float clamp,
+                                                float slope_factor);
+s2l_result s2l_graphics_pipeline_set_depth_bounds(
+    s2l_context context, s2l_graphics_pipeline pipeline, float min_bounds,
+    float max_bounds);
+
+/* Vertex and index buffers of draws (vkCmdBindVertexBuffers and
+   vkCmdBindIndexBuffer): \p size bytes at \p data are the binding's data
+   from its offset 0; \p index_type is VkIndexType (0 UINT16, 1 UINT32,
+   1000265000 UINT8). The memory stays the caller's and must outlive the
+   draws. Descriptors and push constants of both stages are bound as for
+   dispatches. */
+s2l_result s2l_resources_bind_vertex_buffer(s2l_resources resources,
+                                            uint32_t binding, const void *data,
+                                            uint64_t size);
+s2l_result s2l_resources_bind_index_buffer(s2l_resources resources,
+                                           const void *data, uint64_t size,
+                                           uint32_t index_type);
+
+/* vkCmdDraw and vkCmdDrawIndexed into \p framebuffer on \p threads threads
+   (0: all cores). Nothing is drawn and S2L_ERROR_INVALID_ARGUMENT returned
+   when the attachments do not match the pipeline's formats, sample count
+   or each other's size, a vertex buffer is missing or too small, an index
+   is beyond the index buffer or a descriptor is missing;
+   S2L_ERROR_EXECUTION_FAILED when a shader faults. */
+s2l_result s2l_graphics_pipeline_draw(s2l_context context,
+                                      s2l_graphics_pipeline pipeline,
+                                      const s2l_framebuffer *framebuffer,
+                                      s2l_resources resources,
+                                      uint32_t vertex_count,
+                                      uint32_t instance_count,
+                                      uint32_t first_vertex,
+                                      uint32_t first_instance,
+                                      unsigned threads);
+s2l_result s2l_graphics_pipeline_draw_indexed(
+    s2l_context context, s2l_graphics_pipeline pipeline,
+    const s2l_framebuffer *framebuffer, s2l_resources resources,
+    uint32_t index_count, uint32_t instance_count, uint32_t first_index,
+    int32_t vertex_offset, uint32_t first_instance, unsigned threads);
+/* vkCmdDrawIndirect / vkCmdDrawIndexedIndirect: \p draw_count commands of
+   \p stride bytes at \p indirect (\p size bytes readable there), each a
+   VkDrawIndirectCommand, or a VkDrawIndexedIndirectCommand when
+   \p indexed is not 0. */
+s2l_result s2l_graphics_pipeline_draw_indirect(
+    s2l_context context, s2l_graphics_pipeline pipeline,
+    const s2l_framebuffer *framebuffer, s2l_resources resources,
+    const void *indirect, uint64_t size, uint32_t draw_count, uint32_t stride,
+    int indexed, unsigned threads);
+/* The counters of the pipeline's last draw (zeros for a null pipeline). */
+void s2l_graphics_pipeline_stats(s2l_graphics_pipeline pipeline,
+                                 s2l_draw_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -366,7 +366,9 @@ public:
   const ComputeInfo &vertexInfo() const;
   const ComputeInfo &fragmentInfo() const;
 
-  /// Draws into \p Fb on \p Threads threads (0: all cores). Fails without
+  /// Draws into \p Fb on \p Threads threads (0: all cores). Draws of one
+  /// pipeline may run on several threads at once (into different
+  /// attachments); changing state() meanwhile is a race. Fails without
   /// drawing when the attachments do not match the pipeline's formats,
   /// sample count or each other's size, a vertex buffer is missing or too
   /// small for the draw, an index is beyond the index buffer, or a
@@ -381,7 +383,8 @@ public:
                       const void *Indirect, uint64_t IndirectSize,
                       uint32_t DrawCount, uint32_t Stride, bool Indexed,
                       unsigned Threads = 0);
-  const DrawStats &stats() const;
+  /// Statistics of the last draw that finished.
+  DrawStats stats() const;
 
   struct Impl;
 
@@ -402,6 +405,8 @@ struct GraphicsLimits {
   static constexpr uint32_t MaxFramebufferSize = 16384;
   static constexpr uint32_t MaxVertexOutputComponents = 128;
   static constexpr uint64_t MaxDrawVertices = uint64_t(1) << 28;
+  /// Width x height x samples of a framebuffer (8 samples of 8192^2).
+  static constexpr uint64_t MaxFramebufferSamples = uint64_t(1) << 29;
 };
 
 } // namespace spirv2llvm

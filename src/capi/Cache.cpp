@@ -8,11 +8,6 @@ using namespace spirv2llvm;
 using spirv2llvm::capi::fail;
 using spirv2llvm::capi::succeed;
 
-struct s2l_cache_s {
-  std::shared_ptr<CompileCache> Cache;
-  std::string Warning; ///< what s2l_cache_warning() points into
-};
-
 s2l_result s2l_cache_open(const char *Dir, uint64_t MaxBytes, s2l_cache *Out) {
   if (!Dir || !Out)
     return S2L_ERROR_INVALID_ARGUMENT;

@@ -3,7 +3,9 @@
 #define SPIRV2LLVM_CAPI_HANDLES_H
 
 #include "spirv2llvm-c/spirv2llvm.h"
+#include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/Graphics.h"
 #include "spirv2llvm/Image.h"
 #include "spirv2llvm/spirv2llvm.h"
 
@@ -11,6 +13,7 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -37,7 +40,9 @@ struct s2l_compute_shader_s {
 };
 
 struct s2l_resources_s {
-  spirv2llvm::DispatchResources R;
+  /// Dispatches use the DispatchResources part; draws also the vertex and
+  /// index buffers.
+  spirv2llvm::DrawResources R;
   /// The samplers bound by value, by (set, binding, element or -1): map
   /// nodes do not move, so R's pointers to them stay valid, and binding
   /// the same slot again reuses its node.
@@ -46,6 +51,15 @@ struct s2l_resources_s {
 
 struct s2l_owned_image_s {
   spirv2llvm::Image I;
+};
+
+struct s2l_cache_s {
+  std::shared_ptr<spirv2llvm::CompileCache> Cache;
+  std::string Warning; ///< what s2l_cache_warning() points into
+};
+
+struct s2l_graphics_pipeline_s {
+  std::unique_ptr<spirv2llvm::GraphicsPipeline> P;
 };
 
 namespace spirv2llvm::capi {

@@ -146,6 +146,13 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
   }
   if (Ctx.FbWidth == 0 || Ctx.FbHeight == 0)
     return invalid("the framebuffer has no attachment");
+  if (uint64_t(Ctx.FbWidth) * Ctx.FbHeight * Ctx.Samples >
+      GraphicsLimits::MaxFramebufferSamples)
+    return invalid("the framebuffer has " + std::to_string(Ctx.FbWidth) +
+                   "x" + std::to_string(Ctx.FbHeight) + "x" +
+                   std::to_string(Ctx.Samples) + " samples (at most " +
+                   std::to_string(GraphicsLimits::MaxFramebufferSamples) +
+                   ")");
   if (Ctx.FbWidth > GraphicsLimits::MaxFramebufferSize ||
       Ctx.FbHeight > GraphicsLimits::MaxFramebufferSize)
     return invalid("the framebuffer is " + std::to_string(Ctx.FbWidth) + "x" +
@@ -208,7 +215,7 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
     Deadline = std::chrono::steady_clock::now() + R.Timeout;
   WatchdogTicket Ticket(Ctx.Stop, Deadline, R.Cancel);
 
-  I.Stats = DrawStats();
+  DrawStats Stats;
   std::vector<Primitive> Prims;
   assemble(S.Topology, S.Rasterization.ProvokingVertexFirst, Indices, Prims);
   ShadedVertices Verts;
@@ -217,15 +224,19 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
   for (uint32_t Inst = 0; Inst < Cmd.InstanceCount && !Ctx.stopped(); ++Inst) {
     uint32_t Instance = Cmd.FirstInstance + Inst;
     shadeVertices(Ctx, Indices, Instance, Cmd.FirstInstance, Verts, Slot);
-    I.Stats.VertexInvocations += Verts.size();
+    Stats.VertexInvocations += Verts.size();
     if (Ctx.stopped() || S.Rasterization.RasterizerDiscardEnable)
       continue;
     Setup.clear();
-    setupPrimitives(Ctx, Prims, Slot, Verts, Setup, I.Stats);
+    setupPrimitives(Ctx, Prims, Slot, Verts, Setup, Stats);
     rasterize(Ctx, Verts, Setup);
   }
-  I.Stats.FragmentQuads = Ctx.FragmentQuads.load();
-  I.Stats.FragmentCalls = Ctx.FragmentCalls.load();
+  Stats.FragmentQuads = Ctx.FragmentQuads.load();
+  Stats.FragmentCalls = Ctx.FragmentCalls.load();
+  {
+    std::lock_guard<std::mutex> L(I.StatsMutex);
+    I.Stats = Stats;
+  }
   if (!Ctx.Error.empty())
     return Status::error("draw stopped: " + Ctx.Error,
                          StatusCode::ExecutionFailed);

@@ -46,10 +46,14 @@ struct AttachmentView {
 };
 
 /// The vertices of one instance after the vertex shader: per vertex, the
-/// clip position, the point size and the varyings' 32-bit words.
+/// clip position, the point size, the clip and cull distances and the
+/// varyings' 32-bit words.
 struct ShadedVertices {
-  /// Words per vertex: 4 + 1 + number of varyings.
+  /// Words per vertex: 4 + 1 + distances + varyings.
   uint32_t Stride = 5;
+  /// Where the varyings start (after the distances).
+  uint32_t VaryingBase = 5;
+  uint32_t NumClip = 0, NumCull = 0;
   std::vector<uint32_t> Words;
   float *position(uint32_t V) {
     return reinterpret_cast<float *>(&Words[size_t(V) * Stride]);
@@ -59,7 +63,11 @@ struct ShadedVertices {
   }
   float pointSize(uint32_t V) const { return position(V)[4]; }
   const uint32_t *varyings(uint32_t V) const {
-    return &Words[size_t(V) * Stride + 5];
+    return &Words[size_t(V) * Stride + VaryingBase];
+  }
+  /// Clip distances, then cull distances.
+  const float *distances(uint32_t V) const {
+    return reinterpret_cast<const float *>(&Words[size_t(V) * Stride + 5]);
   }
   /// Appends a vertex (clipping makes new ones); returns its number.
   uint32_t add() {

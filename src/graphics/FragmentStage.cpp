@@ -2,9 +2,9 @@
 //
 // Lanes 4q..4q+3 of a call are the 2x2 quad q (top-left, top-right,
 // bottom-left, bottom-right), which is how the translator computes
-// derivatives. Uncovered pixels of a quad run as helper lanes unless the
-// shader can write memory (a helper lane's stores must have no effect,
-// which an active lane cannot promise); their outputs are dropped.
+// derivatives. Only covered lanes are active: the generated code runs the
+// other lanes of a quad as helper invocations itself when the shader takes
+// derivatives, and they store nothing (docs/abi.md).
 //
 // Varyings are interpolated at the pixel centre (at the sample under
 // sample shading) from the barycentric planes of setup: the perspective-
@@ -29,7 +29,6 @@ FragmentStage::FragmentStage(DrawContext &Ctx, const ShadedVertices &Verts)
     const InterfaceLayout &L = P.Fragment->layout();
     In.assign(L.InputSize, 0);
     Out.assign(L.OutputSize, 0);
-    RunHelpers = !P.FragmentWritesMemory;
     // Testing first is invisible when the shader cannot change the
     // outcome (no FragDepth, no discard, no sample mask, no coverage from
     // alpha) or the result of skipping it (no memory writes).
@@ -127,6 +126,9 @@ void FragmentStage::test(Quad &Q) {
 }
 
 void FragmentStage::add(const Quad &Q) {
+  if (P.FragmentHasFlatInputs && !Batch.empty() &&
+      (Batch[0].Prim != Q.Prim || Batch[0].Sample != Q.Sample))
+    flush();
   for (const Quad &B : Batch)
     if (B.X == Q.X && B.Y == Q.Y) {
       flush();
@@ -284,16 +286,17 @@ void FragmentStage::flush() {
     return;
   const uint32_t S = Ctx.Samples;
   const uint32_t PixelMask = (1u << S) - 1;
-  uint32_t Covered = 0, Present = 0;
+  uint32_t Covered = 0;
   for (unsigned Lane = 0; Lane < Batch.size() * 4; ++Lane) {
-    Present |= 1u << Lane;
     if ((Batch[Lane / 4].Coverage >> ((Lane % 4) * S)) & PixelMask)
       Covered |= 1u << Lane;
   }
   uint32_t Alive = Covered;
   if (P.Fragment) {
     feedInputs();
-    Args.active_mask = RunHelpers ? Present : Covered;
+    // Uncovered lanes of a quad run as helpers inside the shader when it
+    // needs them (derivatives), storing nothing (docs/abi.md).
+    Args.active_mask = Covered;
     Alive &= P.Fragment->run(Args);
     Ctx.FragmentCalls.fetch_add(1, std::memory_order_relaxed);
   }
@@ -370,6 +373,10 @@ void FragmentStage::merge(uint32_t Alive) {
         Bits[3] = 1;
       for (unsigned C = 0; C < O.NumComponents; ++C)
         Bits[C] = Word(O.Offsets[C], Lane);
+      // Alpha to one: after alpha gave the coverage (Vulkan).
+      if (St.Multisample.AlphaToOneEnable && O.Location == 0 &&
+          V.K == ColorValue::Kind::Float)
+        Bits[3] = 0x3f800000;
       std::memcpy(V.U, Bits, 16);
       for (uint32_t Smp = 0; Smp < S; ++Smp)
         if (Cov & (1u << Smp))

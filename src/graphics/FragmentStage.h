@@ -46,7 +46,7 @@ private:
   const ShadedVertices &Verts;
   const GraphicsPipeline::Impl &P;
   unsigned W, QuadsPerCall;
-  bool Early = false, RunHelpers = true;
+  bool Early = false;
   std::vector<Quad> Batch;
   std::vector<uint8_t> In, Out;
   s2l_group_args Args = {};

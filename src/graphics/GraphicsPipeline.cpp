@@ -51,7 +51,7 @@ Result<std::unique_ptr<JitShader>> compileStage(const ShaderStageDesc &S,
     if (std::unique_ptr<JitShader> J =
             JitShader::load(*D.Cache, Key, D.OptLevel))
       if (J->stage() == St)
-        return std::move(J);
+        return J;
   }
   auto Tr = translateBytes(Bytes, FileName, T);
   if (!Tr)
@@ -76,6 +76,28 @@ findBuiltInOutput(const InterfaceLayout &L, int32_t B) {
         return std::make_pair(&V, First);
   }
   return std::nullopt;
+}
+
+/// The components of built-in output \p B (ClipDistance[N] has N), as
+/// lane 0 offsets.
+std::vector<uint32_t> builtInOutputComponents(const InterfaceLayout &L,
+                                              int32_t B) {
+  std::vector<uint32_t> Out;
+  for (const InterfaceVariable &V : L.Outputs) {
+    if (V.BuiltIn == B)
+      return V.ComponentOffsets;
+    for (size_t I = 0; I < V.MemberBuiltIns.size(); ++I) {
+      if (V.MemberBuiltIns[I].second != B)
+        continue;
+      uint32_t End = I + 1 < V.MemberBuiltIns.size()
+                         ? V.MemberBuiltIns[I + 1].first
+                         : uint32_t(V.Components.size());
+      for (uint32_t C = V.MemberBuiltIns[I].first; C < End; ++C)
+        Out.push_back(V.ComponentOffsets[C]);
+      return Out;
+    }
+  }
+  return Out;
 }
 
 /// The vertex output component at \p Location, component \p Comp
@@ -142,7 +164,10 @@ const ComputeInfo &GraphicsPipeline::fragmentInfo() const {
   static const ComputeInfo None;
   return P->Fragment ? P->Fragment->computeInfo() : None;
 }
-const DrawStats &GraphicsPipeline::stats() const { return P->Stats; }
+DrawStats GraphicsPipeline::stats() const {
+  std::lock_guard<std::mutex> L(P->StatsMutex);
+  return P->Stats;
+}
 
 Result<std::unique_ptr<GraphicsPipeline>>
 GraphicsPipeline::create(const GraphicsPipelineDesc &D) {
@@ -196,6 +221,11 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
     I.Position = Pos->first;
     I.PositionComponent = Pos->second;
   }
+  I.ClipDistances = builtInOutputComponents(VL, BuiltInClipDistance);
+  I.CullDistances = builtInOutputComponents(VL, BuiltInCullDistance);
+  if (I.ClipDistances.size() > 8 || I.CullDistances.size() > 8)
+    return Status::error("vertex shader: more than 8 clip or cull distances",
+                         StatusCode::InvalidInput);
   if (auto PS = findBuiltInOutput(VL, BuiltInPointSize)) {
     I.PointSize = PS->first;
     I.PointSizeComponent = PS->second;
@@ -210,6 +240,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
           B.Kind == ComputeInfo::DescriptorKind::StorageTexelBuffer)
         I.FragmentWritesMemory = true;
     for (const InterfaceVariable &V : FL.Inputs) {
+      I.FragmentHasFlatInputs |= V.Flat;
       for (uint32_t C = 0; C < V.Components.size(); ++C) {
         FragmentInput In;
         In.Offset = V.ComponentOffsets[C];
@@ -333,7 +364,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
 
   I.Vertex = std::move(VS);
   I.Fragment = std::move(FS);
-  return std::move(Pipe);
+  return Pipe;
 }
 
 } // namespace spirv2llvm

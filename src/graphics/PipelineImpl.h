@@ -17,6 +17,7 @@
 #include "graphics/VertexFetch.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -101,6 +102,8 @@ struct GraphicsPipeline::Impl {
   const InterfaceVariable *Position = nullptr, *PointSize = nullptr;
   /// Their first component in those variables (gl_PerVertex members).
   uint32_t PositionComponent = 0, PointSizeComponent = 0;
+  /// Lane 0 offsets of the ClipDistance and CullDistance components.
+  std::vector<uint32_t> ClipDistances, CullDistances;
   std::vector<graphics::Varying> Varyings;
   std::vector<graphics::FragmentInput> FragmentInputs;
   std::vector<graphics::ColorOutput> ColorOutputs;
@@ -112,7 +115,13 @@ struct GraphicsPipeline::Impl {
   /// helper lanes then do not run, and tests stay late unless the shader
   /// asks for early ones.
   bool FragmentWritesMemory = false;
+  /// The fragment shader has Flat inputs, which the translator keeps
+  /// scalar (one value per SIMD group: docs/abi.md): a call then holds
+  /// quads of one primitive and one sample only.
+  bool FragmentHasFlatInputs = false;
+  /// The last draw's statistics (draws may run on several threads).
   DrawStats Stats;
+  std::mutex StatsMutex;
 };
 
 } // namespace spirv2llvm

@@ -97,16 +97,29 @@ void rasterizeInTile(DrawContext &Ctx, FragmentStage &FS, const SetupPrim &P,
   if (Outside)
     return;
   const uint32_t PixelMask = (1u << S) - 1;
+  // The pixels that may be covered: render area and bounding box.
+  const int32_t XLo = std::max(Ctx.AreaX0, P.MinX), XHi = std::min(Ctx.AreaX1 - 1, P.MaxX);
+  const int32_t YLo = std::max(Ctx.AreaY0, P.MinY), YHi = std::min(Ctx.AreaY1 - 1, P.MaxY);
   for (int32_t Y = Y0; Y <= Y1; Y += 2)
     for (int32_t X = X0; X <= X1; X += 2) {
+      // Whole quads outside one edge go at once; quads inside every edge
+      // need no per-sample test.
+      bool QuadInside = Inside;
+      if (!Inside) {
+        bool QuadOutside;
+        classify(P, int64_t(X) << SubpixelBits, int64_t(Y) << SubpixelBits,
+                 (int64_t(X + 2) << SubpixelBits) - 1,
+                 (int64_t(Y + 2) << SubpixelBits) - 1, QuadOutside,
+                 QuadInside);
+        if (QuadOutside)
+          continue;
+      }
       uint32_t Cov = 0;
       for (unsigned K = 0; K < 4; ++K) {
         int32_t Px = X + int32_t(K & 1), Py = Y + int32_t(K >> 1);
-        if (Px < Ctx.AreaX0 || Px >= Ctx.AreaX1 || Py < Ctx.AreaY0 ||
-            Py >= Ctx.AreaY1 || Px < P.MinX || Px > P.MaxX || Py < P.MinY ||
-            Py > P.MaxY)
+        if (Px < XLo || Px > XHi || Py < YLo || Py > YHi)
           continue;
-        if (Inside) {
+        if (QuadInside) {
           Cov |= PixelMask << (K * S);
           continue;
         }

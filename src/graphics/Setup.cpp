@@ -38,13 +38,21 @@ struct ClipVert {
   double Wt[3];
 };
 
-/// A clip plane: inside when dot(N, P) + D >= 0.
+/// A clip plane: inside when dot(N, P) + D >= 0; or, with ClipIndex >= 0,
+/// when the interpolated ClipDistance[ClipIndex] is (then Dist holds the
+/// primitive's vertices' distances).
 struct Plane {
   double N[4];
   double D;
+  int ClipIndex = -1;
+  const double *Dist = nullptr; ///< [vertex * 8 + index]
 };
 
 double distance(const Plane &Pl, const ClipVert &V) {
+  if (Pl.ClipIndex >= 0)
+    return V.Wt[0] * Pl.Dist[Pl.ClipIndex] +
+           V.Wt[1] * Pl.Dist[8 + Pl.ClipIndex] +
+           V.Wt[2] * Pl.Dist[16 + Pl.ClipIndex];
   return Pl.N[0] * V.P[0] + Pl.N[1] * V.P[1] + Pl.N[2] * V.P[2] +
          Pl.N[3] * V.P[3] + Pl.D;
 }
@@ -91,6 +99,10 @@ void clip(std::vector<ClipVert> &Poly, const std::vector<Plane> &Planes,
     Poly.swap(Out);
   }
 }
+
+/// Rounds to the nearest subpixel, halves away from zero (llround's
+/// rounding without its library call).
+int64_t snap(double X) { return int64_t(X + (X >= 0 ? 0.5 : -0.5)); }
 
 struct ScreenVert {
   double X, Y, Z, InvW; ///< pixels, framebuffer depth, 1/w
@@ -161,6 +173,9 @@ private:
   int DepthBits = 0;
   std::vector<Plane> ViewPlanes, TrianglePlanes, LinePlanes;
   std::vector<ClipVert> Poly;
+  /// The current primitive's clip distances, and the planes with them.
+  double Dist[24] = {};
+  std::vector<Plane> TriPlanesNow, LinePlanesNow;
 
   ScreenVert screen(uint32_t V) const {
     const float *P = Verts.position(V);
@@ -169,8 +184,8 @@ private:
     R.X = CenterX + P[0] * R.InvW * HalfW;
     R.Y = CenterY + P[1] * R.InvW * HalfH;
     R.Z = MinDepth + P[2] * R.InvW * (MaxDepth - MinDepth);
-    R.FX = std::llround(R.X * SubpixelOne);
-    R.FY = std::llround(R.Y * SubpixelOne);
+    R.FX = snap(R.X * SubpixelOne);
+    R.FY = snap(R.Y * SubpixelOne);
     return R;
   }
   /// A vertex made by clipping: position and varyings from the weights of
@@ -196,7 +211,7 @@ uint32_t Setup::materialize(const ClipVert &C, const uint32_t *Src,
   for (int K = 0; K < 4; ++K)
     P[K] = float(C.P[K]);
   P[4] = Verts.pointSize(Src[0]);
-  uint32_t *Out = &Verts.Words[size_t(V) * Verts.Stride + 5];
+  uint32_t *Out = &Verts.Words[size_t(V) * Verts.Stride + Verts.VaryingBase];
   const std::vector<Varying> &Vy = Ctx.Pipe.Varyings;
   for (size_t I = 0; I < Vy.size(); ++I) {
     if (!Vy[I].Interpolated) {
@@ -353,8 +368,8 @@ void Setup::line(uint32_t V0, uint32_t V1, uint32_t Provoking, uint32_t Id) {
   double CY[4] = {A.Y + Ny, B.Y + Ny, B.Y - Ny, A.Y - Ny};
   int64_t FX[4], FY[4];
   for (int K = 0; K < 4; ++K) {
-    FX[K] = std::llround(CX[K] * SubpixelOne);
-    FY[K] = std::llround(CY[K] * SubpixelOne);
+    FX[K] = snap(CX[K] * SubpixelOne);
+    FY[K] = snap(CY[K] * SubpixelOne);
   }
   int64_t Area = (FX[1] - FX[0]) * (FY[2] - FY[0]) -
                  (FX[2] - FX[0]) * (FY[1] - FY[0]);
@@ -407,10 +422,10 @@ void Setup::point(uint32_t V0, uint32_t Id) {
   SetupPrim P;
   P.K = SetupPrim::Kind::Point;
   P.NumEdges = 4;
-  int64_t X0 = std::llround((A.X - Size / 2) * SubpixelOne);
-  int64_t X1 = std::llround((A.X + Size / 2) * SubpixelOne);
-  int64_t Y0 = std::llround((A.Y - Size / 2) * SubpixelOne);
-  int64_t Y1 = std::llround((A.Y + Size / 2) * SubpixelOne);
+  int64_t X0 = snap((A.X - Size / 2) * SubpixelOne);
+  int64_t X1 = snap((A.X + Size / 2) * SubpixelOne);
+  int64_t Y0 = snap((A.Y - Size / 2) * SubpixelOne);
+  int64_t Y1 = snap((A.Y + Size / 2) * SubpixelOne);
   // x >= X0, x < X1, y >= Y0, y < Y1 (top-left: left and top inclusive).
   P.A[0] = 1, P.B[0] = 0, P.C[0] = -X0;
   P.A[1] = -1, P.B[1] = 0, P.C[1] = X1 - 1;
@@ -454,6 +469,32 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
   }
   uint32_t Provoking = Src[Pr.Provoking];
   ++Stats.Primitives;
+  // Cull distances: the primitive goes when all its vertices are outside
+  // the same one. Clip distances: planes like the others.
+  const uint32_t NClip = std::min(Verts.NumClip, 8u);
+  for (uint32_t J = 0; J < Verts.NumCull; ++J) {
+    bool AllOut = true;
+    for (unsigned K = 0; K < Pr.N; ++K)
+      AllOut &= Verts.distances(Src[K])[Verts.NumClip + J] < 0;
+    if (AllOut)
+      return;
+  }
+  const std::vector<Plane> *TriPlanes = &TrianglePlanes,
+                           *SegPlanes = &LinePlanes;
+  if (NClip) {
+    for (unsigned K = 0; K < Pr.N; ++K)
+      for (uint32_t J = 0; J < NClip; ++J)
+        Dist[K * 8 + J] = Verts.distances(Src[K])[J];
+    TriPlanesNow = TrianglePlanes;
+    LinePlanesNow = LinePlanes;
+    for (uint32_t J = 0; J < NClip; ++J) {
+      Plane Pl{{0, 0, 0, 0}, 0, int(J), Dist};
+      TriPlanesNow.push_back(Pl);
+      LinePlanesNow.push_back(Pl);
+    }
+    TriPlanes = &TriPlanesNow;
+    SegPlanes = &LinePlanesNow;
+  }
   Poly.resize(Pr.N);
   for (unsigned K = 0; K < Pr.N; ++K) {
     const float *P = Verts.position(Src[K]);
@@ -463,15 +504,15 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
       Poly[K].Wt[C] = C == int(K);
   }
   if (Pr.N == 1) {
-    if (inside(LinePlanes, Poly[0]))
+    if (inside(*SegPlanes, Poly[0]))
       point(Src[0], Id);
     return;
   }
   if (Pr.N == 2) {
-    bool Clipped = !inside(LinePlanes, Poly[0]) || !inside(LinePlanes, Poly[1]);
+    bool Clipped = !inside(*SegPlanes, Poly[0]) || !inside(*SegPlanes, Poly[1]);
     if (Clipped) {
       ++Stats.ClippedPrimitives;
-      clip(Poly, LinePlanes, false);
+      clip(Poly, *SegPlanes, false);
       if (Poly.size() != 2)
         return;
     }
@@ -481,21 +522,34 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
   }
   bool Clipped = false;
   for (const ClipVert &V : Poly)
-    Clipped |= !inside(TrianglePlanes, V);
+    Clipped |= !inside(*TriPlanes, V);
   if (Clipped) {
     ++Stats.ClippedPrimitives;
-    clip(Poly, TrianglePlanes, true);
+    clip(Poly, *TriPlanes, true);
     if (Poly.size() < 3)
       return;
   }
-  std::vector<uint32_t> PV(Poly.size());
-  for (size_t K = 0; K < Poly.size(); ++K)
-    PV[K] = materialize(Poly[K], Src, 3);
+  // At most 3 + 6 view planes + 8 clip distances vertices.
+  uint32_t PVBuf[20];
+  double SX[20], SY[20];
+  const size_t NV = std::min<size_t>(Poly.size(), 20);
+  for (size_t K = 0; K < NV; ++K) {
+    PVBuf[K] = materialize(Poly[K], Src, 3);
+    const float *P = Verts.position(PVBuf[K]);
+    SX[K] = P[0] / P[3] * HalfW;
+    SY[K] = P[1] / P[3] * HalfH;
+  }
+  struct {
+    const uint32_t *Data;
+    size_t N;
+    size_t size() const { return N; }
+    uint32_t operator[](size_t I) const { return Data[I]; }
+  } PV{PVBuf, NV};
   // Facing from the polygon's signed area (all fan triangles agree).
   double Area = 0;
-  for (size_t K = 0; K < PV.size(); ++K) {
-    ScreenVert A = screen(PV[K]), B = screen(PV[(K + 1) % PV.size()]);
-    Area += A.X * B.Y - B.X * A.Y;
+  for (size_t K = 0; K < NV; ++K) {
+    size_t J = (K + 1) % NV;
+    Area += SX[K] * SY[J] - SX[J] * SY[K];
   }
   if (Area == 0)
     return;

@@ -80,7 +80,10 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
   const GraphicsPipeline::Impl &P = Ctx.Pipe;
   std::vector<uint32_t> Unique;
   distinctVertices(Indices, Unique, Slot);
-  Out.Stride = 5 + uint32_t(P.Varyings.size());
+  Out.NumClip = uint32_t(P.ClipDistances.size());
+  Out.NumCull = uint32_t(P.CullDistances.size());
+  Out.VaryingBase = 5 + Out.NumClip + Out.NumCull;
+  Out.Stride = Out.VaryingBase + uint32_t(P.Varyings.size());
   Out.Words.assign(size_t(Unique.size()) * Out.Stride, 0);
 
   const JitShader &J = *P.Vertex;
@@ -139,8 +142,14 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
                                   4 * Lane],
                           4);
             std::memcpy(&V[4], &Size, 4);
+            uint32_t *D = &V[5];
+            for (uint32_t Off : P.ClipDistances)
+              *D++ = loadWord(OutBuf, Off, Lane);
+            for (uint32_t Off : P.CullDistances)
+              *D++ = loadWord(OutBuf, Off, Lane);
             for (size_t K = 0; K < P.Varyings.size(); ++K)
-              V[5 + K] = loadWord(OutBuf, P.Varyings[K].VsOffset, Lane);
+              V[Out.VaryingBase + K] =
+                  loadWord(OutBuf, P.Varyings[K].VsOffset, Lane);
           }
         }
       }

@@ -11,6 +11,7 @@
 #include "image/ImageOpsInternal.h"
 #include "image/TexelCodecInternal.h"
 
+#include <array>
 #include <bit>
 
 namespace spirv2llvm::imageops {
@@ -70,6 +71,19 @@ bool ImageAccess::load(uint32_t Level, int32_t X, int32_t Y, int32_t Z,
       }
       Out = Block[(uint32_t(Y) % Info->BlockHeight) * Info->BlockWidth +
                   uint32_t(X) % Info->BlockWidth];
+    } else if (Info->Fmt == Format::R8G8B8A8_UNORM ||
+               Info->Fmt == Format::B8G8R8A8_UNORM) {
+      // The most sampled formats: a table instead of the generic decoder
+      // (the same conversion: the table is filled by it).
+      static const auto Table = [] {
+        std::array<float, 256> T;
+        for (uint32_t C = 0; C < 256; ++C)
+          T[C] = unormToFloat(C, 8);
+        return T;
+      }();
+      bool Bgra = Info->Fmt == Format::B8G8R8A8_UNORM;
+      Out = {Table[P[Bgra ? 2 : 0]], Table[P[1]], Table[P[Bgra ? 0 : 2]],
+             Table[P[3]]};
     } else {
       detail::decodeTexelUnchecked(*Info, P, Out);
     }

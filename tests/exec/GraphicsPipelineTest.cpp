@@ -10,7 +10,7 @@
 #include "spirv2llvm/Graphics.h"
 #include "spirv2llvm/Image.h"
 
-#include "frontend/Frontend.h"
+#include "GraphicsTestUtil.h"
 
 #include "llvm/Support/Error.h"
 
@@ -20,20 +20,9 @@
 #include <cstring>
 
 using namespace spirv2llvm;
+using namespace spirv2llvm::testutil;
 
 namespace {
-
-std::vector<uint32_t> glsl(const std::string &Src, frontend::ShaderStage St) {
-  frontend::GlslOptions O;
-  O.Stage = St;
-  O.FileName = St == frontend::ShaderStage::Vertex ? "t.vert" : "t.frag";
-  auto W = frontend::compileGlsl(Src, O);
-  if (!W) {
-    ADD_FAILURE() << llvm::toString(W.takeError());
-    return {};
-  }
-  return *W;
-}
 
 const char *PosColorVS = R"(#version 450
 layout(location = 0) in vec2 pos;
@@ -66,16 +55,6 @@ protected:
     D.ColorFormats = {Format::R32G32B32A32_SFLOAT};
     D.Width = GetParam();
     return D;
-  }
-  static Image image(Format F, uint32_t W, uint32_t H, uint32_t Samples = 1) {
-    auto I = Image::create({F, S2L_VIEW_2D, W, H, 1, 1, 1, Samples});
-    EXPECT_TRUE(bool(I)) << I.status().message();
-    return std::move(*I);
-  }
-  static Float4 pixel(const Image &I, uint32_t X, uint32_t Y) {
-    Float4 V{};
-    EXPECT_TRUE(I.readTexel(0, X, Y, 0, 0, V).ok());
-    return V;
   }
 };
 

@@ -14,13 +14,19 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 using namespace spirv2llvm;
 
 extern "C" int s2l_test_out_of_range_enums(void);
 extern "C" int s2l_test_capi_images(char *Msg, size_t Size);
+extern "C" int s2l_test_capi_graphics_draw(char *Msg, size_t Size);
+extern "C" int s2l_test_capi_graphics_errors(char *Msg, size_t Size);
+extern "C" int s2l_test_capi_graphics_cache(const char *Dir, char *Msg,
+                                            size_t Size);
 
 namespace {
 
@@ -261,6 +267,30 @@ TEST(CApi, TimeoutAndFaultsAreExecutionErrors) {
 TEST(CApi, ImagesAndSamplersFromC) {
   char Msg[512] = "";
   EXPECT_EQ(s2l_test_capi_images(Msg, sizeof Msg), 0) << Msg;
+}
+
+// A graphics pipeline created and drawn with through the C API, from C
+// (CApiGraphics.c): a triangle's pixels, then a scissored indexed draw
+// after changing the dynamic state.
+TEST(CApi, GraphicsPipelineDrawsFromC) {
+  char Msg[512] = "";
+  EXPECT_EQ(s2l_test_capi_graphics_draw(Msg, sizeof Msg), 0) << Msg;
+}
+
+// The graphics part's argument errors: codes and messages, never a crash.
+TEST(CApi, GraphicsPipelineBadArgumentsFromC) {
+  char Msg[512] = "";
+  EXPECT_EQ(s2l_test_capi_graphics_errors(Msg, sizeof Msg), 0) << Msg;
+}
+
+// A pipeline's shaders stored in and loaded from a compile cache given in
+// the C description.
+TEST(CApi, GraphicsPipelineThroughACacheFromC) {
+  char Dir[] = "/tmp/s2l-capi-graphics-cache-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  char Msg[512] = "";
+  EXPECT_EQ(s2l_test_capi_graphics_cache(Dir, Msg, sizeof Msg), 0) << Msg;
+  std::filesystem::remove_all(Dir);
 }
 
 } // namespace
