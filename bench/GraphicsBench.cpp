@@ -430,19 +430,19 @@ int main(int argc, char **argv) {
   }
 
   outs() << "\n| scene | threads | W | s2l ms/draw | s2l CPU ms/draw | s2l "
-            "draws/s | s2l rate | lavapipe ms/draw | lavapipe rate | ratio | "
-            "CPU ratio |\n"
-            "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+            "draws/s | s2l rate | lavapipe ms/draw | lavapipe CPU ms/draw | "
+            "lavapipe rate | ratio | CPU ratio |\n"
+            "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
   for (const Row &R : Rows)
     for (size_t K = 0; K < R.S2lMs.size(); ++K) {
       auto [W, Ms] = R.S2lMs[K];
       double CpuMs = R.S2lCpuMs[K].second;
       std::string Rate =
           formatv("{0:f1} {1}", R.Units / (Ms * 1e3), R.UnitName);
-      std::string Lvp = "- | - | - | -";
+      std::string Lvp = "- | - | - | - | -";
       if (R.LvpMs > 0)
-        Lvp = formatv("{0:f2} | {1:f1} | {2:f2} | {3:f2}", R.LvpMs,
-                      R.Units / (R.LvpMs * 1e3), R.LvpMs / Ms,
+        Lvp = formatv("{0:f2} | {1:f2} | {2:f1} | {3:f2} | {4:f2}", R.LvpMs,
+                      R.LvpCpuMs, R.Units / (R.LvpMs * 1e3), R.LvpMs / Ms,
                       R.LvpCpuMs / CpuMs);
       outs() << formatv("| {0} | {1} | {2}{3} | {4:f2} | {5:f2} | {6:f1} | "
                         "{7} | {8} |\n",
