@@ -261,13 +261,24 @@ s2l_result s2l_resources_bind_array_element(s2l_resources resources,
                                             uint64_t size);
 s2l_result s2l_resources_set_push_constants(s2l_resources resources,
                                             const void *data, size_t size);
-/* Time limit of each dispatch with these resources, in seconds (0: none,
-   the default). A dispatch that runs longer stops and returns
-   S2L_ERROR_EXECUTION_FAILED saying it timed out. */
+/* Time limit of each dispatch or draw with these resources, in seconds
+   (0: none, the default). A dispatch or draw that runs longer stops and
+   returns S2L_ERROR_EXECUTION_FAILED saying it timed out (an indirect draw
+   of several commands: each command has the limit). */
 s2l_result s2l_resources_set_timeout(s2l_resources resources, double seconds);
+/* The embedder's cancel flag (null: none, the default): while a dispatch
+   or draw with these resources runs, setting *flag to non-zero from any
+   thread stops it, and it returns S2L_ERROR_EXECUTION_FAILED saying it was
+   cancelled; a flag already set stops it before any shader runs. Store to
+   it atomically (__atomic_store_n(flag, 1, __ATOMIC_RELAXED), or C11's
+   atomic_store on an _Atomic uint32_t passed here by a cast). The flag
+   must outlive the dispatches and draws that use it. */
+s2l_result s2l_resources_set_cancel_flag(s2l_resources resources,
+                                         const volatile uint32_t *flag);
 /* On (the default): a memory fault in the shader's code makes the dispatch
-   return S2L_ERROR_EXECUTION_FAILED naming the access and the nearest bound
-   buffer, instead of killing the process (docs/robustness.md). */
+   or draw return S2L_ERROR_EXECUTION_FAILED naming the access and the
+   nearest bound buffer (and for a draw, the stage), instead of killing the
+   process (docs/robustness.md). */
 s2l_result s2l_resources_set_catch_faults(s2l_resources resources, int on);
 /* --- images and samplers (docs/images.md, "C API") --------------------- */
 typedef struct s2l_image_info {
@@ -590,7 +601,9 @@ s2l_result s2l_resources_bind_index_buffer(s2l_resources resources,
    when the attachments do not match the pipeline's formats, sample count
    or each other's size, a vertex buffer is missing or too small, an index
    is beyond the index buffer or a descriptor is missing;
-   S2L_ERROR_EXECUTION_FAILED when a shader faults. */
+   S2L_ERROR_EXECUTION_FAILED when a shader faults, or the draw passes the
+   resources' time limit or is cancelled (s2l_resources_set_timeout,
+   s2l_resources_set_cancel_flag). */
 s2l_result s2l_graphics_pipeline_draw(s2l_context context,
                                       s2l_graphics_pipeline pipeline,
                                       const s2l_framebuffer *framebuffer,

@@ -288,6 +288,8 @@ struct GraphicsPipelineDesc {
   unsigned Width = 0;
   /// Optimization level of the JIT (0-3).
   unsigned OptLevel = 2;
+  /// TranslateOptions::Contract for both shaders.
+  bool Contract = true;
   /// Optional compile cache (CompileCache.h) for both shaders.
   CompileCache *Cache = nullptr;
 };

@@ -80,6 +80,11 @@ struct TranslateOptions {
   /// default: the bench's branchy switch runs 2x faster with it
   /// (docs/performance.md).
   bool SpeculateSmallBlocks = true;
+  /// Let the JIT fuse a * b + c into one FMA where SPIR-V allows it (no
+  /// NoContraction decoration), which is faster and more accurate (off:
+  /// --no-contract, every multiply and add rounded on its own, as
+  /// lavapipe of Debian 12 does; support/Contraction.h).
+  bool Contract = true;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
   /// GLSL/HLSL: files an `#include` may name, (path, text). A quoted

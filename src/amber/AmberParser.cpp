@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "amber/AmberParser.h"
+#include "amber/GraphicsNames.h"
 #include "spirv2llvm/PngImage.h"
 
 #include "amber/ParserImpl.h"
@@ -63,9 +64,7 @@ std::string unquote(StringRef T) {
 }
 
 /// Amber commands this runner does not implement: the script is skipped.
-const std::set<std::string> UnsupportedCommands = {
-    "CLEAR_STENCIL",
-    "DEBUG", "INCLUDE"};
+const std::set<std::string> UnsupportedCommands = {"DEBUG", "INCLUDE"};
 
 /// Pipeline-block commands this runner does not implement.
 
@@ -299,11 +298,8 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
       (A[I].Text == "MIP_LEVELS" ? B.MipLevels : B.Samples) = uint32_t(N);
       I += 2;
     }
-    if (B.Samples > 1) {
-      unsupported(Line, "multisampled image (SAMPLES " + Twine(B.Samples) +
-                            ")");
-      return Error::success();
-    }
+    if (B.Samples != 1 && B.Samples != 2 && B.Samples != 4 && B.Samples != 8)
+      return err(Line, "BUFFER " + B.Name + ": SAMPLES must be 1, 2, 4 or 8");
     if (B.MipLevels > 1)
       deferUnsupported(Line, "BUFFER ... MIP_LEVELS (" + Twine(ImagesPending) +
                                  ")");
@@ -582,10 +578,11 @@ Error Parser::parseImage(unsigned Line) {
   if ((Dim < 2 && Given[1]) || (Dim < 3 && Given[2]))
     return err(Line, "IMAGE " + A[0].Text + ": too many sizes for DIM_" +
                          Twine(Dim) + "D");
-  if (Samples > 1) {
-    unsupported(Line, "multisampled image (SAMPLES " + Twine(Samples) + ")");
-    return Error::success();
-  }
+  if (Samples != 1 && Samples != 2 && Samples != 4 && Samples != 8)
+    return err(Line, "IMAGE " + A[0].Text + ": SAMPLES must be 1, 2, 4 or 8");
+  if (Samples > 1 && Dim != 2)
+    return err(Line, "IMAGE " + A[0].Text + ": only DIM_2D images have "
+                                            "SAMPLES");
   uint64_t N = Size[0] * Size[1] * Size[2];
   if (N > (1u << 28))
     return err(Line, "IMAGE " + A[0].Text + ": too large");
@@ -630,6 +627,7 @@ Error Parser::parseImage(unsigned Line) {
   B->Height = uint32_t(Size[1]);
   B->Depth = uint32_t(Size[2]);
   B->MipLevels = uint32_t(Mips);
+  B->Samples = uint32_t(Samples);
   B->Data.resize(N * B->Format.ElementSize);
   if (Mips > 1)
     deferUnsupported(Line, "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) +
@@ -896,12 +894,15 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
     if (A.size() < 4 || A[2].Text != "AS")
       return err(Line, "RUN DRAW_ARRAY: expected AS topology");
     C.K = Command::DrawArray;
-    C.Topology = A[3].Text;
-    if (C.Topology != "TRIANGLE_LIST" && C.Topology != "TRIANGLE_STRIP" &&
-        C.Topology != "TRIANGLE_FAN") {
-      unsupported(Line, "DRAW_ARRAY AS " + C.Topology);
+    if (isUnsupportedTopology(A[3].Text)) {
+      unsupported(Line, "DRAW_ARRAY AS " + A[3].Text +
+                            " (needs geometry or tessellation shaders)");
       return Error::success();
     }
+    auto Topo = topologyByName(A[3].Text);
+    if (!Topo)
+      return err(Line, "RUN DRAW_ARRAY: unknown topology '" + A[3].Text + "'");
+    C.Topology = topologyName(*Topo);
     for (size_t I = 4; I < A.size(); ++I) {
       StringRef K = A[I].Text;
       if (K == "INDEXED") {
@@ -981,6 +982,20 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
     C.Pipeline = A[0].Text;
     if (!S.findPipeline(C.Pipeline))
       return err(L, "CLEAR_DEPTH: unknown pipeline '" + C.Pipeline + "'");
+    Out.push_back(C);
+    return Error::success();
+  }
+  if (Cmd == "CLEAR_STENCIL") {
+    Command C;
+    C.Line = L;
+    C.K = Command::ClearStencil;
+    uint64_t V;
+    if (A.size() != 2 || !parseUnsigned(A[1].Text, V) || V > 255)
+      return err(L, "CLEAR_STENCIL needs a pipeline and a value from 0 to 255");
+    C.Nums[0] = double(V);
+    C.Pipeline = A[0].Text;
+    if (!S.findPipeline(C.Pipeline))
+      return err(L, "CLEAR_STENCIL: unknown pipeline '" + C.Pipeline + "'");
     Out.push_back(C);
     return Error::success();
   }

@@ -11,10 +11,12 @@
 #include "amber/AmberImages.h"
 #include "amber/AmberParser.h"
 #include "amber/Expect.h"
-#include "amber/Graphics.h"
+#include "amber/AmberDraw.h"
+#include "amber/Unsupported.h"
 #include "amber/VkScriptParser.h"
 #include "spirv2llvm/CompileCache.h"
 #include "spirv2llvm/Compute.h"
+#include "spirv2llvm/ImageFormat.h"
 #include "spirv2llvm/spirv2llvm.h"
 #include "support/Diagnostic.h"
 
@@ -53,14 +55,17 @@ Error unknownExtensionIsUnsupported(Error E) {
 
 class Runner {
 public:
-  Runner(Script &S, const RunnerOptions &O) : S(S), O(O) {}
+  Runner(Script &S, const RunnerOptions &O)
+      : S(S), O(O),
+        Graphics(S, O, [this](const ShaderDecl &D, const AttachDecl &A,
+                              Stage St) { return jit(D, A, St); }) {}
   ScriptResult run();
 
 private:
   Script &S;
   const RunnerOptions &O;
   std::map<std::string, std::unique_ptr<ComputeShader>> Compute;
-  std::map<std::string, GraphicsShaders> Graphics;
+  Draws Graphics;
 
   void log(const Twine &Msg) {
     if (O.Log)
@@ -80,11 +85,7 @@ private:
                                            const AttachDecl &A, Stage St);
   Error prepareFramebuffers();
   Expected<DispatchResources> resources(PipelineDecl &P);
-  std::vector<ColorTarget> colorTargets(PipelineDecl &P);
   Error runCompute(const Command &C, PipelineDecl &P);
-  Error drawCommand(const Command &C, PipelineDecl &P);
-  Expected<DrawCall> arrayDraw(const Command &C, PipelineDecl &P);
-  Expected<GraphicsShaders *> graphicsShaders(PipelineDecl &P);
   void clear(PipelineDecl &P);
 };
 
@@ -196,7 +197,8 @@ Error Runner::prepareFramebuffers() {
       P.Binds.push_back(Bd);
     }
     for (const BindDecl &B : P.Binds) {
-      if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil)
+      if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil &&
+          B.Kind != BindKind::Resolve)
         continue;
       BufferDecl &Buf = *S.findBuffer(B.Buffer);
       if (!Buf.Format.IsImage)
@@ -217,8 +219,11 @@ Error Runner::prepareFramebuffers() {
                              .str());
       Buf.Width = P.FbWidth;
       Buf.Height = P.FbHeight;
+      // A multisampled attachment holds each pixel's samples one after
+      // the other (the rasterizer's layout); EXPECT cannot read it, as in
+      // Amber, where only its resolve target can be read.
       Buf.Data.resize(uint64_t(P.FbWidth) * P.FbHeight *
-                      Buf.Format.ElementSize);
+                      Buf.Format.ElementSize * Buf.Samples);
     }
   }
   return Error::success();
@@ -257,14 +262,6 @@ Expected<DispatchResources> Runner::resources(PipelineDecl &P) {
     }
   }
   return R;
-}
-
-std::vector<ColorTarget> Runner::colorTargets(PipelineDecl &P) {
-  std::vector<ColorTarget> T;
-  for (const BindDecl &B : P.Binds)
-    if (B.Kind == BindKind::Color)
-      T.push_back({S.findBuffer(B.Buffer), B.Location});
-  return T;
 }
 
 Error Runner::runCompute(const Command &C, PipelineDecl &P) {
@@ -312,185 +309,31 @@ Error Runner::runCompute(const Command &C, PipelineDecl &P) {
   return Error::success();
 }
 
-Expected<GraphicsShaders *> Runner::graphicsShaders(PipelineDecl &P) {
-  auto It = Graphics.find(P.Name);
-  if (It == Graphics.end()) {
-    GraphicsShaders GS;
-    const AttachDecl *VA = nullptr, *FA = nullptr;
-    for (const AttachDecl &At : P.Attached) {
-      ShaderStageKind K = S.findShader(At.Shader)->Stage;
-      if (K == ShaderStageKind::Vertex)
-        VA = &At;
-      else if (K == ShaderStageKind::Fragment)
-        FA = &At;
-    }
-    if (!VA)
-      return makeError("graphics pipeline '" + P.Name +
-                       "' needs a vertex shader");
-    const ShaderDecl &VS = *S.findShader(VA->Shader);
-    if (VS.Source != ShaderSource::Passthrough) {
-      auto J = jit(VS, *VA, Stage::Vertex);
-      if (!J)
-        return J.takeError();
-      GS.VertexInfo = (*J)->computeInfo();
-      GS.Vertex = std::move(*J);
-    }
-    // Without a fragment shader a draw runs the vertex stage only.
-    if (FA) {
-      auto J = jit(*S.findShader(FA->Shader), *FA, Stage::Fragment);
-      if (!J)
-        return J.takeError();
-      GS.FragmentInfo = (*J)->computeInfo();
-      GS.Fragment = std::move(*J);
-    }
-    It = Graphics.emplace(P.Name, std::move(GS)).first;
-  }
-  return &It->second;
-}
-
-Expected<DrawCall> Runner::arrayDraw(const Command &C, PipelineDecl &P) {
-  DrawCall D;
-  D.Topo = C.Topology == "TRIANGLE_LIST"    ? Topology::TriangleList
-           : C.Topology == "TRIANGLE_STRIP" ? Topology::TriangleStrip
-                                            : Topology::TriangleFan;
-  D.FirstInstance = C.StartInstance;
-  D.InstanceCount = C.InstanceCount;
-  // Vertex count: COUNT, or what the first vertex buffer (index buffer
-  // when indexed) holds from START_IDX on.
-  auto Elements = [](const BufferDecl &B, const BufferFormat &F) {
-    return F.ElementSize ? uint32_t(B.Data.size() / F.ElementSize) : 0u;
-  };
-  if (C.Indexed) {
-    if (P.IndexData.empty())
-      return makeError("DRAW_ARRAY INDEXED without INDEX_DATA");
-    const BufferDecl &IB = *S.findBuffer(P.IndexData);
-    if (IB.Format.Components.size() != 1 ||
-        IB.Format.Components[0].Kind == NumKind::Float)
-      return makeError("INDEX_DATA buffer '" + IB.Name +
-                       "' is not of an unsigned integer type");
-    uint32_t Total = Elements(IB, IB.Format);
-    uint32_t Count = C.CountGiven ? C.Count
-                                  : (Total > C.StartIdx ? Total - C.StartIdx : 0);
-    if (uint64_t(C.StartIdx) + Count > Total)
-      return makeError("DRAW_ARRAY reads past the end of INDEX_DATA");
-    for (uint32_t I = 0; I < Count; ++I)
-      D.Vertices.push_back(
-          uint32_t(readComponentUInt(
-              IB.Format.Components[0],
-              &IB.Data[uint64_t(C.StartIdx + I) * IB.Format.ElementSize])) +
-          uint32_t(C.VertexOffset));
-  } else {
-    uint32_t Count = C.Count;
-    if (!C.CountGiven) {
-      if (P.VertexData.empty())
-        return makeError("DRAW_ARRAY without COUNT or VERTEX_DATA");
-      const VertexDataDecl &V = P.VertexData[0];
-      const BufferDecl &B = *S.findBuffer(V.Buffer);
-      const BufferFormat &F = V.Format ? *V.Format : B.Format;
-      uint32_t Total = Elements(B, F);
-      Count = Total > C.StartIdx ? Total - C.StartIdx : 0;
-    }
-    for (uint32_t I = 0; I < Count; ++I)
-      D.Vertices.push_back(C.StartIdx + I);
-  }
-  D.Fetch = [this, &P](uint32_t Loc, uint32_t Vertex, uint32_t Instance,
-                       double Out[4]) {
-    for (const VertexDataDecl &V : P.VertexData) {
-      if (V.Location != Loc)
-        continue;
-      const BufferDecl &B = *S.findBuffer(V.Buffer);
-      const BufferFormat &F = V.Format ? *V.Format : B.Format;
-      uint32_t Stride = V.Stride ? V.Stride : F.ElementSize;
-      uint64_t Base =
-          V.Offset + uint64_t(V.PerInstance ? Instance : Vertex) * Stride;
-      unsigned K = 0;
-      for (const Component &Co : F.Components) {
-        if (Co.Padding || K >= 4)
-          continue;
-        if (Base + Co.Offset + Co.Bits / 8 <= B.Data.size())
-          // Normalized formats read as floats, like vertex fetch does.
-          Out[K] = readComponentNormalized(Co, &B.Data[Base + Co.Offset]);
-        ++K;
-      }
-      return true;
-    }
-    return false;
-  };
-  return D;
-}
-
-Error Runner::drawCommand(const Command &C, PipelineDecl &P) {
-  auto GS = graphicsShaders(P);
-  if (!GS)
-    return GS.takeError();
-  DrawCall D;
-  if (C.K == Command::DrawRect) {
-    log(formatv("DRAW_RECT {0} {1} {2} {3} {4}", P.Name, C.Nums[0],
-                C.Nums[1], C.Nums[2], C.Nums[3]));
-    D = rectDraw(C.Nums, P.FbWidth, P.FbHeight);
-  } else if (C.K == Command::DrawGrid) {
-    log(formatv("DRAW_GRID {0} cells {1}x{2}", P.Name, C.Cells[0],
-                C.Cells[1]));
-    D = gridDraw(C.Nums, C.Cells[0], C.Cells[1], P.FbWidth, P.FbHeight);
-  } else {
-    auto A = arrayDraw(C, P);
-    if (!A)
-      return A.takeError();
-    D = std::move(*A);
-    log(formatv("DRAW_ARRAY {0} {1} vertices x {2} instances", P.Name,
-                D.Vertices.size(), D.InstanceCount));
-  }
-  std::vector<ColorTarget> Targets = colorTargets(P);
-  RasterState RS;
-  RS.HelperLanes = O.HelperLanes;
-  RS.Viewport = P.Viewport;
-  RS.Blend = P.Blend;
-  RS.Depth = P.Depth;
-  RS.MinDepth = P.MinDepth;
-  RS.MaxDepth = P.MaxDepth;
-  for (const BindDecl &B : P.Binds)
-    if (B.Kind == BindKind::DepthStencil)
-      RS.DepthBuffer = S.findBuffer(B.Buffer);
-  auto R = resources(P);
-  if (!R)
-    return R.takeError();
-  // Images of both stages: one descriptor table serves them.
-  ComputeInfo Both = (*GS)->VertexInfo;
-  Both.Bindings.insert(Both.Bindings.end(),
-                       (*GS)->FragmentInfo.Bindings.begin(),
-                       (*GS)->FragmentInfo.Bindings.end());
-  ImageBindings Images;
-  if (Error E = Images.bind(S, P, Both, *R))
-    return E;
-  return amber::draw(**GS, D, P.FbWidth, P.FbHeight, Targets, *R, RS);
-}
-
 void Runner::clear(PipelineDecl &P) {
   for (const BindDecl &Bd : P.Binds) {
-    if (Bd.Kind != BindKind::DepthStencil)
+    if (Bd.Kind != BindKind::DepthStencil && Bd.Kind != BindKind::Color &&
+        Bd.Kind != BindKind::Resolve)
       continue;
     BufferDecl &B = *S.findBuffer(Bd.Buffer);
     const BufferFormat &F = B.Format;
-    const Component *D = F.channel('D'), *St = F.channel('S');
-    for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
-         I += F.ElementSize) {
-      writeComponentDouble(*D, P.ClearDepth, &B.Data[I + D->Offset]);
-      if (St)
-        B.Data[I + St->Offset] = 0;
-    }
-  }
-  for (ColorTarget &T : colorTargets(P)) {
-    BufferDecl &B = *T.Buffer;
-    const BufferFormat &F = B.Format;
     std::vector<uint8_t> Px(F.ElementSize);
-    const char Channels[] = {'R', 'G', 'B', 'A'};
-    for (unsigned C = 0; C < 4; ++C)
-      if (const Component *Co = F.channel(Channels[C]))
-        writeComponentDouble(*Co, Co->Kind == NumKind::Int ||
-                                          Co->Kind == NumKind::UInt
-                                      ? P.ClearColor[C] * 255.0
-                                      : P.ClearColor[C],
-                             &Px[Co->Offset]);
+    if (Bd.Kind == BindKind::DepthStencil) {
+      if (const Component *D = F.channel('D'))
+        writeComponentDouble(*D, P.ClearDepth, &Px[D->Offset]);
+      if (const Component *St = F.channel('S'))
+        writeComponentDouble(*St, P.ClearStencil, &Px[St->Offset]);
+    } else {
+      const char Channels[] = {'R', 'G', 'B', 'A'};
+      for (unsigned C = 0; C < 4; ++C)
+        if (const Component *Co = F.channel(Channels[C])) {
+          double V = P.ClearColor[C];
+          if (Co->Kind == NumKind::Int || Co->Kind == NumKind::UInt)
+            V *= 255.0;
+          else if (F.Srgb && C < 3) // a clear colour is linear
+            V = linearToSRGB(float(V));
+          writeComponentDouble(*Co, V, &Px[Co->Offset]);
+        }
+    }
     for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
          I += F.ElementSize)
       std::memcpy(&B.Data[I], Px.data(), F.ElementSize);
@@ -511,11 +354,16 @@ ScriptResult Runner::run() {
       break;
     case Command::DrawRect:
     case Command::DrawGrid:
-    case Command::DrawArray:
-      E = drawCommand(C, *P);
+    case Command::DrawArray: {
+      auto R = resources(*P);
+      E = R ? Graphics.draw(C, *P, *R) : R.takeError();
       break;
+    }
     case Command::ClearDepth:
       P->ClearDepth = C.Nums[0];
+      break;
+    case Command::ClearStencil:
+      P->ClearStencil = uint32_t(C.Nums[0]);
       break;
     case Command::ClearColor:
       for (unsigned I = 0; I < 4; ++I)

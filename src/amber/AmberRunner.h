@@ -1,8 +1,8 @@
 //===- AmberRunner.h - Executing Amber scripts on the JIT -------*- C++ -*-===//
 //
 // Runs a parsed Script: compute pipelines through ComputeShader
-// (Compute.h), graphics pipelines (DRAW_RECT) through the rasterizer in
-// Graphics.cpp, then checks each EXPECT in order. The outcome of a script
+// (Compute.h), draws through spirv2llvm's GraphicsPipeline (Graphics.h;
+// the translation is AmberDraw.cpp), then checks each EXPECT in order. The outcome of a script
 // is PASS, FAIL with the first failing EXPECT or error, or SKIP with the
 // unsupported feature.
 //
@@ -26,7 +26,9 @@ namespace spirv2llvm::amber {
 struct RunnerOptions {
   unsigned Width = 4;   ///< lanes per SIMD group: 4, 8 or 16
   unsigned Threads = 0; ///< compute worker threads; 0: all cores
-  /// Run helper lanes in partly covered quads (see Graphics.h).
+  /// --no-helper-lanes. Draws no longer read it: the rasterizer runs the
+  /// helper lanes of partly covered quads unless the fragment shader
+  /// writes memory (docs/graphics.md).
   bool HelperLanes = true;
   /// -v: what each command does, to this stream when set.
   llvm::raw_ostream *Log = nullptr;

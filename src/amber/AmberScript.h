@@ -11,6 +11,7 @@
 #define SPIRV2LLVM_AMBER_AMBERSCRIPT_H
 
 #include "amber/BufferFormats.h"
+#include "spirv2llvm/Graphics.h"
 
 #include <array>
 #include <cstdint>
@@ -79,6 +80,9 @@ enum class BindKind {
   PushConstant,
   Color,
   DepthStencil,
+  /// A multisample resolve target: the K-th one gets the K-th colour
+  /// attachment with more than one sample.
+  Resolve,
   // Parsed; the runner SKIPs them until images are supported.
   StorageImage,
   SampledImage,
@@ -113,20 +117,34 @@ struct VertexDataDecl {
   uint32_t Offset = 0;
   uint32_t Stride = 0;                 ///< 0: the element size
   std::optional<BufferFormat> Format;  ///< default: the buffer's
+  /// DIVISOR n (a spirv2llvm extension, VK_EXT_vertex_attribute_divisor):
+  /// instances per element of a RATE instance attribute.
+  uint32_t Divisor = 1;
 };
 
-/// BLEND ... END: Vulkan blend factors and operations by Amber's names
-/// (src_alpha, one_minus_src_alpha, add, max, ...).
-struct BlendDecl {
-  bool Enabled = false;
-  std::string SrcColor = "one", DstColor = "zero", ColorOp = "add";
-  std::string SrcAlpha = "one", DstAlpha = "zero", AlphaOp = "add";
-};
-
-/// DEPTH ... END: the depth test (no bounds test, bias or clamping).
-struct DepthDecl {
-  bool Test = false, Write = false;
-  std::string CompareOp = "always"; ///< Amber's default
+/// The fixed-function state of a graphics pipeline in the rasterizer's
+/// terms (spirv2llvm/Graphics.h), set by DEPTH, STENCIL, BLEND,
+/// POLYGON_MODE, ... (AmberScript) or the pipeline lines of VkScript's
+/// [test]; the runner copies it into a GraphicsPipelineDesc. The defaults
+/// are Amber's: depth test and write off with compare op always, stencil
+/// off with compare op always, blending off.
+struct GraphicsStateDecl {
+  RasterizationState Raster;
+  DepthStencilState DepthStencil = [] {
+    DepthStencilState D;
+    D.DepthCompare = spirv2llvm::CompareOp::Always;
+    return D;
+  }();
+  /// Applied to every colour attachment.
+  ColorBlendAttachment Blend;
+  std::array<float, 4> BlendConstants = {0, 0, 0, 0};
+  bool LogicOpEnable = false;
+  LogicOp Logic = LogicOp::Copy;
+  bool PrimitiveRestart = false;
+  /// Samples come from the attachments; the rest from MULTISAMPLE.
+  MultisampleState Multisample;
+  std::optional<Rect2D> Scissor;
+  bool operator==(const GraphicsStateDecl &O) const;
 };
 
 struct PipelineDecl {
@@ -141,9 +159,9 @@ struct PipelineDecl {
   /// framebuffer.
   std::optional<std::array<double, 4>> Viewport;
   double MinDepth = 0, MaxDepth = 1; ///< the viewport's depth range
-  BlendDecl Blend;
-  DepthDecl Depth;
+  GraphicsStateDecl State;
   double ClearDepth = 1.0;
+  uint32_t ClearStencil = 0;
   std::array<double, 4> ClearColor = {0, 0, 0, 0}; ///< in [0, 1]
   unsigned Line = 0;
 };
@@ -164,6 +182,7 @@ struct Command {
     Clear,
     ClearColor,
     ClearDepth,   ///< CLEAR_DEPTH P d
+    ClearStencil, ///< CLEAR_STENCIL P s
     Copy,         ///< COPY Buffer TO Other
     ExpectValues, ///< EXPECT B IDX i [TOLERANCE ...] op v...
     ExpectProbe,  ///< EXPECT B IDX x y [SIZE w h] EQ_RGB[A] ...

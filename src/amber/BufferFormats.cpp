@@ -252,6 +252,20 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
     return DS(NumKind::UNorm, 16, false, 2);
   if (Name == "D32_SFLOAT_S8_UINT")
     return DS(NumKind::Float, 32, true, 8);
+  // The 24-bit depth formats in bits 0-23 of a 32-bit texel, the stencil
+  // byte (D24S8) in bits 24-31; D16S8 as 4 bytes, its last one unused:
+  // the layouts of spirv2llvm's format table (lavapipe's).
+  if (Name == "D24_UNORM_S8_UINT")
+    return DS(NumKind::UNorm, 24, true, 4);
+  if (Name == "X8_D24_UNORM_PACK32")
+    return DS(NumKind::UNorm, 24, false, 4);
+  if (Name == "D16_UNORM_S8_UINT")
+    return DS(NumKind::UNorm, 16, true, 4);
+  if (Name == "S8_UINT") {
+    F.Components.push_back({NumKind::UInt, 8, false, 'S', 0});
+    F.ElementSize = 1;
+    return F;
+  }
   auto [Channels, Suffix] = Name.split('_');
   NumKind Kind;
   if (Suffix == "UNORM")
@@ -264,7 +278,10 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
     Kind = NumKind::Int;
   else if (Suffix == "SFLOAT")
     Kind = NumKind::Float;
-  else
+  else if (Suffix == "SRGB") {
+    Kind = NumKind::UNorm;
+    F.Srgb = true;
+  } else
     return makeError("unsupported format '" + Name + "'");
   uint32_t Offset = 0;
   StringRef S = Channels;
@@ -278,7 +295,8 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
     if (S.take_front(Digits).getAsInteger(10, Bits) ||
         (Bits != 8 && Bits != 16 && Bits != 32 && Bits != 64) ||
         (Kind == NumKind::Float && Bits == 8) ||
-        ((Kind == NumKind::UNorm || Kind == NumKind::SNorm) && Bits > 16))
+        ((Kind == NumKind::UNorm || Kind == NumKind::SNorm) && Bits > 16) ||
+        (F.Srgb && Bits != 8))
       return makeError("unsupported format '" + Name + "'");
     S = S.drop_front(Digits == StringRef::npos ? S.size() : Digits);
     Component C = {Kind, uint8_t(Bits), false, Ch, Offset};

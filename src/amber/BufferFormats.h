@@ -39,6 +39,9 @@ struct BufferFormat {
   uint32_t ElementSize = 0;    ///< bytes, padding included
   bool IsImage = false;        ///< a FORMAT: pixels with channels
   bool Std140 = false;
+  /// An _SRGB format: R, G and B hold sRGB-encoded UNORM values (probes
+  /// compare them decoded to linear, clears encode).
+  bool Srgb = false;
 
   /// Number of value-carrying (non-padding) components per element.
   unsigned valuesPerElement() const;

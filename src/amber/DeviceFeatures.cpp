@@ -35,6 +35,20 @@ bool featureSupported(StringRef F) {
       "SubgroupSizeControl.computeFullSubgroups",
       "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
       "VariablePointerFeatures.variablePointersStorageBuffer",
+      // The rasterizer's (spirv2llvm/Graphics.h): polygon modes, depth
+      // clamp, bias clamp and bounds, logic ops, wide lines and large
+      // points, sample shading, 8-bit indices, restart in list topologies.
+      "fillModeNonSolid",
+      "depthClamp",
+      "depthBiasClamp",
+      "depthBounds",
+      "logicOp",
+      "wideLines",
+      "largePoints",
+      "independentBlend",
+      "sampleRateShading",
+      "IndexTypeUint8Features.indexTypeUint8",
+      "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",
   };
   return Known.contains(F);
 }
@@ -56,6 +70,8 @@ bool extensionSupported(StringRef E) {
       "VK_KHR_vulkan_memory_model",
       "VK_EXT_shader_demote_to_helper_invocation",
       "VK_KHR_get_physical_device_properties2",
+      "VK_EXT_index_type_uint8",
+      "VK_EXT_primitive_topology_list_restart",
   };
   return Known.contains(E);
 }

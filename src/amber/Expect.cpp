@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "amber/Expect.h"
+#include "spirv2llvm/ImageFormat.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -192,6 +193,9 @@ std::optional<std::string> checkProbe(const Command &C, BufferDecl &B) {
       bool Ok = true;
       for (unsigned I = 0; I < N; ++I) {
         Actual[I] = readComponentNormalized(*Comps[I], Px + Comps[I]->Offset);
+        // Amber compares sRGB colours in linear (its verifier decodes).
+        if (F.Srgb && Channels[I] != 'A')
+          Actual[I] = srgbToLinear(float(Actual[I]));
         Tolerance T;
         if (!C.Tolerances.empty())
           T = C.Tolerances[I % C.Tolerances.size()];

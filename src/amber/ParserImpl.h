@@ -21,12 +21,9 @@
 namespace spirv2llvm::amber::detail {
 
 /// Why some image features SKIP for now: images, samplers and texel
-/// buffers are bound (AmberImages.h), but mip chains are not made and the
-/// graphics descriptor table has no arrays.
+/// buffers are bound (AmberImages.h), but mip chains are not made.
 inline constexpr const char *ImagesPending =
     "mip levels: not supported yet";
-inline constexpr const char *GraphicsImagesPending =
-    "descriptor arrays in graphics pipelines: not supported yet";
 
 struct Token {
   std::string Text;
@@ -85,6 +82,14 @@ private:
   llvm::Error parsePipeline(unsigned Line);
   llvm::Error parseDerivePipeline(unsigned Line);
   llvm::Error parsePipelineBody(unsigned Line, PipelineDecl P);
+  /// DEPTH, STENCIL face or BLEND ... END into \p St (\p Args: the rest
+  /// of the opening line); \p Skip when it hit an unsupported feature.
+  /// MULTISAMPLE ... END into \p St.
+  llvm::Error parseMultisample(unsigned Line, llvm::ArrayRef<Token> Args,
+                               GraphicsStateDecl &St);
+  llvm::Error parseStateBlock(unsigned Line, llvm::StringRef Cmd,
+                              llvm::ArrayRef<Token> Args, GraphicsStateDecl &St,
+                              bool &Skip);
   llvm::Error parseExpect(unsigned Line, std::vector<Token> Args,
                     std::vector<Command> &Out);
   llvm::Error parseRun(unsigned Line, std::vector<Token> Args,

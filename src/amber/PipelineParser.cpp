@@ -5,12 +5,13 @@
 // slot replaces the earlier one, which is what DERIVE_PIPELINE relies on.
 //
 //===----------------------------------------------------------------------===//
-#include "amber/Graphics.h"
+#include "amber/GraphicsNames.h"
 #include "amber/ParserImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
 #include <set>
 
 using namespace llvm;
@@ -20,11 +21,196 @@ namespace spirv2llvm::amber::detail {
 namespace {
 
 const std::set<std::string> UnsupportedPipelineCommands = {
-    "SET",          "COMPILE_OPTIONS",
-    "STENCIL",
-    "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+    "SET", "COMPILE_OPTIONS", "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+
+std::optional<bool> onOff(StringRef V) {
+  if (V == "on")
+    return true;
+  if (V == "off")
+    return false;
+  return std::nullopt;
+}
 
 } // namespace
+
+Error Parser::parseMultisample(unsigned Line, ArrayRef<Token> Args,
+                               GraphicsStateDecl &St) {
+  // MULTISAMPLE / SAMPLE_SHADING f|off / SAMPLE_MASK m / ALPHA_TO_COVERAGE
+  // on|off / ALPHA_TO_ONE on|off / END (the sample count is the
+  // attachments').
+  if (!Args.empty())
+    return err(Line, "MULTISAMPLE: unexpected '" + Args[0].Text + "'");
+  MultisampleState &M = St.Multisample;
+  while (true) {
+    if (atEnd())
+      return err(Line, "MULTISAMPLE without END");
+    unsigned L = peek().Line;
+    std::string K = Toks[Pos++].Text;
+    if (K == "END")
+      return Error::success();
+    std::vector<Token> V = restOfLine(L);
+    if (V.size() != 1)
+      return err(L, "MULTISAMPLE " + K + " takes one value");
+    StringRef V0 = V[0].Text;
+    if (K == "SAMPLE_SHADING") {
+      double F = 0;
+      if (V0 != "off" && (!parseDouble(V0, F) || F < 0 || F > 1))
+        return err(L, "MULTISAMPLE SAMPLE_SHADING: expected a fraction from 0 "
+                      "to 1 or off, got '" + V0 + "'");
+      M.SampleShadingEnable = V0 != "off";
+      M.MinSampleShading = float(F);
+    } else if (K == "SAMPLE_MASK") {
+      uint64_t N;
+      if (!parseUnsigned(V0, N) || N > UINT32_MAX)
+        return err(L, "MULTISAMPLE SAMPLE_MASK: expected a 32-bit mask, got '" +
+                          V0 + "'");
+      M.SampleMask = uint32_t(N);
+    } else if (K == "ALPHA_TO_COVERAGE" || K == "ALPHA_TO_ONE") {
+      auto On = onOff(V0);
+      if (!On)
+        return err(L, "MULTISAMPLE " + K + " takes on or off");
+      (K == "ALPHA_TO_COVERAGE" ? M.AlphaToCoverageEnable
+                                : M.AlphaToOneEnable) = *On;
+    } else {
+      return err(L, "MULTISAMPLE: unexpected '" + K + "'");
+    }
+  }
+}
+
+Error Parser::parseStateBlock(unsigned Line, StringRef Cmd,
+                              ArrayRef<Token> Args, GraphicsStateDecl &St,
+                              bool &Skip) {
+  // STENCIL front|back|front_and_back: the faces the block sets.
+  std::vector<StencilOpState *> Faces;
+  DepthStencilState &DS = St.DepthStencil;
+  if (Cmd == "STENCIL") {
+    StringRef F = Args.empty() ? "" : StringRef(Args[0].Text);
+    if (Args.size() != 1 ||
+        (F != "front" && F != "back" && F != "front_and_back"))
+      return err(Line, "STENCIL: expected front, back or front_and_back");
+    if (F != "back")
+      Faces.push_back(&DS.Front);
+    if (F != "front")
+      Faces.push_back(&DS.Back);
+  } else if (!Args.empty()) {
+    return err(Line, Cmd + ": unexpected '" + Args[0].Text + "'");
+  }
+  if (Cmd == "BLEND")
+    St.Blend.BlendEnable = true;
+  while (true) {
+    if (atEnd())
+      return err(Line, Cmd + " without END");
+    unsigned L = peek().Line;
+    std::string K = Toks[Pos++].Text;
+    if (K == "END")
+      break;
+    std::vector<Token> V = restOfLine(L);
+    auto Bad = [&](const Twine &What) {
+      return err(L, Cmd + " " + K + ": " + What);
+    };
+    if (V.empty())
+      return Bad("needs a value");
+    StringRef V0 = V[0].Text;
+    // TEST / WRITE / CLAMP on|off
+    if ((Cmd == "DEPTH" && (K == "TEST" || K == "WRITE" || K == "CLAMP")) ||
+        (Cmd == "STENCIL" && K == "TEST")) {
+      auto On = onOff(V0);
+      if (!On || V.size() != 1)
+        return Bad("takes on or off");
+      bool &Field = Cmd == "STENCIL" ? DS.StencilTestEnable
+                    : K == "TEST"    ? DS.DepthTestEnable
+                    : K == "WRITE"   ? DS.DepthWriteEnable
+                                     : St.Raster.DepthClampEnable;
+      Field = *On;
+      continue;
+    }
+    if (K == "COMPARE_OP" && Cmd != "BLEND") {
+      auto Op = compareOpByName(V0);
+      if (!Op || V.size() != 1)
+        return Bad("unknown compare operation '" + V0 + "'");
+      if (Cmd == "DEPTH")
+        DS.DepthCompare = *Op;
+      for (StencilOpState *F : Faces)
+        F->Compare = *Op;
+      continue;
+    }
+    if (Cmd == "DEPTH" && K == "BOUNDS") {
+      // BOUNDS min a max b. Amber has no separate enable: bounds given
+      // turn the depth bounds test on (0..1 passes every stored depth).
+      double Lo, Hi;
+      if (V.size() != 4 || V[0].Text != "min" || V[2].Text != "max" ||
+          !parseDouble(V[1].Text, Lo) || !parseDouble(V[3].Text, Hi))
+        return Bad("expected min A max B");
+      DS.DepthBoundsTestEnable = true;
+      DS.MinDepthBounds = float(Lo);
+      DS.MaxDepthBounds = float(Hi);
+      continue;
+    }
+    if (Cmd == "DEPTH" && K == "BIAS") {
+      // BIAS constant c clamp c slope s: depth bias on with these factors.
+      double C, Cl, Sl;
+      if (V.size() != 6 || V[0].Text != "constant" || V[2].Text != "clamp" ||
+          V[4].Text != "slope" || !parseDouble(V[1].Text, C) ||
+          !parseDouble(V[3].Text, Cl) || !parseDouble(V[5].Text, Sl))
+        return Bad("expected constant C clamp C slope S");
+      RasterizationState &R = St.Raster;
+      R.DepthBiasEnable = true;
+      R.DepthBiasConstantFactor = float(C);
+      R.DepthBiasClamp = float(Cl);
+      R.DepthBiasSlopeFactor = float(Sl);
+      continue;
+    }
+    if (Cmd == "STENCIL" &&
+        (K == "FAIL_OP" || K == "PASS_OP" || K == "DEPTH_FAIL_OP")) {
+      auto Op = stencilOpByName(V0);
+      if (!Op || V.size() != 1)
+        return Bad("unknown stencil operation '" + V0 + "'");
+      for (StencilOpState *F : Faces)
+        (K == "FAIL_OP" ? F->FailOp
+         : K == "PASS_OP" ? F->PassOp
+                          : F->DepthFailOp) = *Op;
+      continue;
+    }
+    if (Cmd == "STENCIL" &&
+        (K == "COMPARE_MASK" || K == "WRITE_MASK" || K == "REFERENCE")) {
+      uint64_t N;
+      if (V.size() != 1 || !parseUnsigned(V0, N) || N > 255)
+        return Bad("expected an integer from 0 to 255, got '" + V0 + "'");
+      for (StencilOpState *F : Faces)
+        (K == "COMPARE_MASK" ? F->CompareMask
+         : K == "WRITE_MASK" ? F->WriteMask
+                             : F->Reference) = uint32_t(N);
+      continue;
+    }
+    if (Cmd == "BLEND" && (K == "SRC_COLOR_FACTOR" || K == "DST_COLOR_FACTOR" ||
+                           K == "SRC_ALPHA_FACTOR" || K == "DST_ALPHA_FACTOR")) {
+      auto F = blendFactorByName(V0);
+      if (!F || V.size() != 1)
+        return Bad("unknown blend factor '" + V0 + "'");
+      ColorBlendAttachment &B = St.Blend;
+      (K == "SRC_COLOR_FACTOR"   ? B.SrcColor
+       : K == "DST_COLOR_FACTOR" ? B.DstColor
+       : K == "SRC_ALPHA_FACTOR" ? B.SrcAlpha
+                                 : B.DstAlpha) = *F;
+      continue;
+    }
+    if (Cmd == "BLEND" && (K == "COLOR_OP" || K == "ALPHA_OP")) {
+      auto Op = blendOpByName(V0);
+      if (!Op && isAdvancedBlendOp(V0)) {
+        unsupported(L, "BLEND " + K + " " + V0 +
+                           " (VK_EXT_blend_operation_advanced)");
+        Skip = true;
+        return Error::success();
+      }
+      if (!Op || V.size() != 1)
+        return Bad("unknown blend operation '" + V0 + "'");
+      (K == "COLOR_OP" ? St.Blend.ColorOp : St.Blend.AlphaOp) = *Op;
+      continue;
+    }
+    return err(L, Cmd + ": unexpected '" + K + "'");
+  }
+  return Error::success();
+}
 
 Error Parser::parsePipeline(unsigned Line) {
   std::vector<Token> A = restOfLine(Line);
@@ -65,6 +251,8 @@ Error Parser::parseDerivePipeline(unsigned Line) {
 
 /// Whether two bindings name the same slot (a later BIND replaces).
 static bool sameSlot(const BindDecl &A, const BindDecl &B) {
+  if (A.Kind == BindKind::Resolve || B.Kind == BindKind::Resolve)
+    return A.Kind == B.Kind && A.Buffer == B.Buffer;
   if ((A.Kind == BindKind::Color) != (B.Kind == BindKind::Color) ||
       (A.Kind == BindKind::PushConstant) != (B.Kind == BindKind::PushConstant) ||
       (A.Kind == BindKind::DepthStencil) != (B.Kind == BindKind::DepthStencil))
@@ -176,9 +364,6 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           else
             return err(L, "BIND: unexpected '" + Args[I].Text + "'");
         }
-        if (!P.IsCompute && Args[0].Text == "SAMPLER_ARRAY")
-          deferUnsupported(L, "BIND " + Args[0].Text + " (" +
-                                  Twine(GraphicsImagesPending) + ")");
         llvm::erase_if(P.Binds,
                        [&](const BindDecl &O) { return sameSlot(O, Bd); });
         P.Binds.push_back(std::move(Bd));
@@ -229,9 +414,12 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         Bd.Kind = BindKind::PushConstant;
       else if (Kind == "color")
         Bd.Kind = BindKind::Color;
+      else if (Kind == "resolve")
+        Bd.Kind = BindKind::Resolve;
       else if (Kind == "depth_stencil") {
         Bd.Kind = BindKind::DepthStencil;
-        if (!S.findBuffer(Bd.Buffer)->Format.channel('D')) {
+        const BufferFormat &F = S.findBuffer(Bd.Buffer)->Format;
+        if (!F.channel('D') && !F.channel('S')) {
           unsupported(L, "depth/stencil format " +
                              S.findBuffer(Bd.Buffer)->Format.Name);
           return Error::success();
@@ -257,9 +445,15 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           Bd.Samplers.push_back(Args[I + 1].Text);
           I += 2;
         }
-        if (!P.IsCompute && !Bd.Array.empty())
-          deferUnsupported(L, "BIND BUFFER_ARRAY AS " + Kind + " (" +
-                                  Twine(GraphicsImagesPending) + ")");
+        for (const std::string &Name :
+             Bd.Array.empty() ? std::vector<std::string>{Bd.Buffer} : Bd.Array)
+          if (S.findBuffer(Name)->Samples > 1) {
+            // Shaders reading multisampled images (OpImageFetch with a
+            // sample, storage images) are not supported.
+            unsupported(L, "BIND BUFFER " + Name + " AS " + Kind +
+                               ": a multisampled image in a descriptor");
+            return Error::success();
+          }
       } else {
         unsupported(L, "BIND BUFFER AS " + Kind);
         return Error::success();
@@ -334,6 +528,8 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           V.Offset = uint32_t(N);
         else if (K == "STRIDE" && IsNum)
           V.Stride = uint32_t(N);
+        else if (K == "DIVISOR" && IsNum && N <= UINT32_MAX)
+          V.Divisor = uint32_t(N);
         else if (K == "RATE" && (Val == "vertex" || Val == "instance"))
           V.PerInstance = Val == "instance";
         else if (K == "FORMAT") {
@@ -369,71 +565,12 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
         (Args[I].Text == "MIN_DEPTH" ? P.MinDepth : P.MaxDepth) = D;
       }
       P.Viewport = V;
-    } else if (Cmd == "DEPTH") {
-      // DEPTH / TEST on|off / WRITE on|off / COMPARE_OP op / CLAMP off /
-      // BOUNDS min a max b / BIAS ... / END
-      DepthDecl D;
-      while (true) {
-        if (atEnd())
-          return err(L, "DEPTH without END");
-        unsigned DL = peek().Line;
-        std::string K = Toks[Pos++].Text;
-        if (K == "END")
-          break;
-        std::vector<Token> V = restOfLine(DL);
-        if (V.empty())
-          return err(DL, "DEPTH: " + K + " needs a value");
-        if (K == "TEST" || K == "WRITE") {
-          if (V[0].Text != "on" && V[0].Text != "off")
-            return err(DL, "DEPTH: " + K + " takes on or off");
-          (K == "TEST" ? D.Test : D.Write) = V[0].Text == "on";
-        } else if (K == "COMPARE_OP") {
-          D.CompareOp = V[0].Text;
-          if (!depthCompare(D.CompareOp, 0, 0))
-            return err(DL, "DEPTH: unknown COMPARE_OP '" + V[0].Text + "'");
-        } else if (K == "CLAMP" && V[0].Text == "off") {
-        } else if (K == "BOUNDS" && V.size() == 4 && V[1].Text == "0.0" &&
-                   V[3].Text == "1.0") {
-        } else if (K == "BIAS" && V.size() == 6 && V[1].Text == "0.0" &&
-                   V[3].Text == "0.0" && V[5].Text == "0.0") {
-          // Defaults: nothing to do.
-        } else {
-          unsupported(DL, "DEPTH " + K + " " + V[0].Text);
-          return Error::success();
-        }
-      }
-      P.Depth = D;
-    } else if (Cmd == "BLEND") {
-      // BLEND / SRC_COLOR_FACTOR f / DST_COLOR_FACTOR f / COLOR_OP op /
-      // SRC_ALPHA_FACTOR f / DST_ALPHA_FACTOR f / ALPHA_OP op / END
-      BlendDecl Bl;
-      Bl.Enabled = true;
-      while (true) {
-        if (atEnd())
-          return err(L, "BLEND without END");
-        unsigned BL = peek().Line;
-        std::string K = Toks[Pos++].Text;
-        if (K == "END")
-          break;
-        std::vector<Token> V = restOfLine(BL);
-        if (V.size() != 1)
-          return err(BL, "BLEND: " + K + " needs one value");
-        std::string *Field = K == "SRC_COLOR_FACTOR"   ? &Bl.SrcColor
-                             : K == "DST_COLOR_FACTOR" ? &Bl.DstColor
-                             : K == "COLOR_OP"         ? &Bl.ColorOp
-                             : K == "SRC_ALPHA_FACTOR" ? &Bl.SrcAlpha
-                             : K == "DST_ALPHA_FACTOR" ? &Bl.DstAlpha
-                             : K == "ALPHA_OP"         ? &Bl.AlphaOp
-                                                       : nullptr;
-        if (!Field)
-          return err(BL, "BLEND: unexpected '" + K + "'");
-        *Field = V[0].Text;
-      }
-      if (auto Msg = checkBlend(Bl)) {
-        unsupported(L, "BLEND: " + *Msg);
+    } else if (Cmd == "DEPTH" || Cmd == "STENCIL" || Cmd == "BLEND") {
+      bool Skip = false;
+      if (Error E = parseStateBlock(L, Cmd, Args, P.State, Skip))
+        return E;
+      if (Skip)
         return Error::success();
-      }
-      P.Blend = Bl;
     } else if (Cmd == "FRAMEBUFFER_SIZE") {
       uint64_t W, H;
       if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
@@ -462,15 +599,116 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
       if (atEnd())
         return err(L, "SUBGROUP without END");
       ++Pos;
-    } else if (Cmd == "POLYGON_MODE") {
-      // fill is what the rasterizer does; line and point SKIP.
-      if (Args.size() != 1 || (Args[0].Text != "fill" &&
-                               Args[0].Text != "line" &&
-                               Args[0].Text != "point"))
-        return err(L, "POLYGON_MODE: expected fill, line or point");
-      if (Args[0].Text != "fill") {
-        unsupported(L, "POLYGON_MODE " + Args[0].Text);
-        return Error::success();
+    } else if (Cmd == "POLYGON_MODE" || Cmd == "CULL_MODE" ||
+               Cmd == "FRONT_FACE" || Cmd == "LINE_WIDTH" ||
+               Cmd == "PRIMITIVE_RESTART") {
+      if (Args.size() != 1)
+        return err(L, Cmd + " takes one value");
+      StringRef V = Args[0].Text;
+      RasterizationState &R = P.State.Raster;
+      if (Cmd == "POLYGON_MODE") {
+        auto M = polygonModeByName(V);
+        if (!M)
+          return err(L, "POLYGON_MODE: expected fill, line or point, got '" +
+                            V + "'");
+        R.Polygon = *M;
+      } else if (Cmd == "CULL_MODE") {
+        auto M = cullModeByName(V);
+        if (!M)
+          return err(L, "CULL_MODE: expected none, front, back or "
+                        "front_and_back, got '" + V + "'");
+        R.Cull = *M;
+      } else if (Cmd == "FRONT_FACE") {
+        auto F = frontFaceByName(V);
+        if (!F)
+          return err(L, "FRONT_FACE: expected counter_clockwise or "
+                        "clockwise, got '" + V + "'");
+        R.Front = *F;
+      } else if (Cmd == "LINE_WIDTH") {
+        double W;
+        if (!parseDouble(V, W) || !(W > 0))
+          return err(L, "LINE_WIDTH: expected a positive number, got '" + V +
+                            "'");
+        R.LineWidth = float(W);
+      } else {
+        auto On = onOff(V);
+        if (!On)
+          return err(L, "PRIMITIVE_RESTART takes on or off, got '" + V + "'");
+        P.State.PrimitiveRestart = *On;
+      }
+    } else if (Cmd == "MULTISAMPLE") {
+      if (Error E = parseMultisample(L, Args, P.State))
+        return E;
+    } else if (Cmd == "BLEND_CONSTANTS" || Cmd == "SCISSOR") {
+      // BLEND_CONSTANTS r g b a; SCISSOR x y SIZE w h.
+      bool Scissor = Cmd == "SCISSOR";
+      double V[4];
+      bool Ok = Args.size() == (Scissor ? 5u : 4u) &&
+                (!Scissor || Args[2].Text == "SIZE");
+      for (unsigned I = 0, J = 0; Ok && J < 4; ++I) {
+        if (Scissor && I == 2)
+          continue;
+        Ok = parseDouble(Args[I].Text, V[J]);
+        // Scissor rectangles are integers, the size not negative.
+        if (Ok && Scissor)
+          Ok = V[J] == std::floor(V[J]) && std::abs(V[J]) < 2147483648.0 &&
+               (J < 2 || V[J] >= 0);
+        ++J;
+      }
+      if (!Ok)
+        return err(L, Scissor ? "SCISSOR: expected integers x y SIZE w h"
+                              : "BLEND_CONSTANTS: expected r g b a");
+      if (Scissor)
+        P.State.Scissor = Rect2D{int32_t(V[0]), int32_t(V[1]), uint32_t(V[2]),
+                                 uint32_t(V[3])};
+      else
+        for (unsigned I = 0; I < 4; ++I)
+          P.State.BlendConstants[I] = float(V[I]);
+    } else if (Cmd == "LOGIC_OP" || Cmd == "COLOR_WRITE_MASK" ||
+               Cmd == "RASTERIZER_DISCARD" || Cmd == "LINE_RASTERIZATION" ||
+               Cmd == "PROVOKING_VERTEX") {
+      if (Args.size() != 1)
+        return err(L, Cmd + " takes one value");
+      StringRef V = Args[0].Text;
+      GraphicsStateDecl &St = P.State;
+      if (Cmd == "LOGIC_OP") {
+        // LOGIC_OP op turns the logic op on, LOGIC_OP off turns it off.
+        auto Op = logicOpByName(V);
+        if (!Op && V != "off")
+          return err(L, "LOGIC_OP: unknown logic operation '" + V + "'");
+        St.LogicOpEnable = Op.has_value();
+        St.Logic = Op.value_or(LogicOp::Copy);
+      } else if (Cmd == "COLOR_WRITE_MASK") {
+        // Letters of the components written (RGBA, RG, ...), or none.
+        uint32_t Mask = 0;
+        bool Ok = !V.empty();
+        if (V != "none")
+          for (char C : V) {
+            size_t At = StringRef("RGBA").find(C);
+            Ok &= At != StringRef::npos && !(Mask & (1u << At));
+            if (At != StringRef::npos)
+              Mask |= 1u << At;
+          }
+        if (!Ok)
+          return err(L, "COLOR_WRITE_MASK: expected letters of RGBA or none, "
+                        "got '" + V + "'");
+        St.Blend.WriteMask = Mask;
+      } else if (Cmd == "RASTERIZER_DISCARD") {
+        auto On = onOff(V);
+        if (!On)
+          return err(L, "RASTERIZER_DISCARD takes on or off, got '" + V + "'");
+        St.Raster.RasterizerDiscardEnable = *On;
+      } else if (Cmd == "LINE_RASTERIZATION") {
+        auto M = lineRasterizationByName(V);
+        if (!M)
+          return err(L, "LINE_RASTERIZATION: expected default, rectangular, "
+                        "bresenham or rectangular_smooth, got '" + V + "'");
+        St.Raster.LineMode = *M;
+      } else {
+        if (V != "first" && V != "last")
+          return err(L, "PROVOKING_VERTEX: expected first or last, got '" + V +
+                            "'");
+        St.Raster.ProvokingVertexFirst = V == "first";
       }
     } else if (UnsupportedPipelineCommands.count(Cmd)) {
       unsupported(L, "pipeline command " + Cmd);

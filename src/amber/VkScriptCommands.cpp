@@ -8,6 +8,7 @@
 // framebuffer.
 //
 //===----------------------------------------------------------------------===//
+#include "amber/GraphicsNames.h"
 #include "amber/ParserImpl.h"
 #include "amber/VkScriptImpl.h"
 
@@ -167,6 +168,9 @@ Error VkParser::parseCommand(const VkLine &L, ArrayRef<std::string> W) {
       C.K = Command::ClearDepth;
       C.Nums = {ClearDepth, 0, 0, 0};
       S.Commands.push_back(C);
+      C.K = Command::ClearStencil;
+      C.Nums = {double(ClearStencil), 0, 0, 0};
+      S.Commands.push_back(C);
       C.K = Command::Clear;
       S.Commands.push_back(C);
       return Error::success();
@@ -187,10 +191,9 @@ Error VkParser::parseCommand(const VkLine &L, ArrayRef<std::string> W) {
     }
     if (What == "stencil") {
       uint64_t V;
-      if (W.size() != 3 || !parseUnsigned(W[2], V))
-        return err(L.No, "clear stencil needs an integer");
-      if (V != 0)
-        unsupported(L.No, "clear stencil " + W[2] + " (no stencil)");
+      if (W.size() != 3 || !parseUnsigned(W[2], V) || V > 255)
+        return err(L.No, "clear stencil needs an integer from 0 to 255");
+      ClearStencil = uint32_t(V);
       return Error::success();
     }
     return err(L.No, "clear: expected color, depth or stencil, got '" + What +
@@ -331,26 +334,32 @@ Error VkParser::parseDraw(const VkLine &L, ArrayRef<std::string> W) {
     return err(L.No, "draw arrays needs a topology");
   StringRef Topo = W[I++];
   Topo.consume_front("VK_PRIMITIVE_TOPOLOGY_");
+  // GL_ spellings of the OpenGL names.
   std::string T = StringSwitch<std::string>(Topo)
-                      .Cases("TRIANGLE_LIST", "GL_TRIANGLES", "TRIANGLE_LIST")
-                      .Cases("TRIANGLE_STRIP", "GL_TRIANGLE_STRIP",
-                             "TRIANGLE_STRIP")
-                      .Cases("TRIANGLE_FAN", "GL_TRIANGLE_FAN", "TRIANGLE_FAN")
-                      .Default("");
-  if (T.empty()) {
-    static const char *const Known[] = {
-        "PATCH_LIST", "POINT_LIST", "GL_LINE_STRIP_ADJACENCY", "GL_LINE_STRIP",
-        "GL_LINES", "GL_LINES_ADJACENCY", "GL_PATCHES", "GL_POINTS",
-        "GL_TRIANGLES_ADJACENCY", "GL_TRIANGLE_STRIP_ADJACENCY", "LINE_LIST",
-        "LINE_LIST_WITH_ADJACENCY", "LINE_STRIP", "LINE_STRIP_WITH_ADJACENCY",
-        "TRIANGLE_LIST_WITH_ADJACENCY", "TRIANGLE_STRIP_WITH_ADJACENCY"};
-    for (const char *N : Known)
-      if (Topo == N) {
-        unsupported(L.No, "topology " + Topo);
-        return Error::success();
-      }
-    return err(L.No, "unknown topology '" + Topo + "'");
+                      .Case("GL_POINTS", "POINT_LIST")
+                      .Case("GL_LINES", "LINE_LIST")
+                      .Case("GL_LINE_STRIP", "LINE_STRIP")
+                      .Case("GL_TRIANGLES", "TRIANGLE_LIST")
+                      .Case("GL_TRIANGLE_STRIP", "TRIANGLE_STRIP")
+                      .Case("GL_TRIANGLE_FAN", "TRIANGLE_FAN")
+                      .Case("GL_LINES_ADJACENCY", "LINE_LIST_WITH_ADJACENCY")
+                      .Case("GL_LINE_STRIP_ADJACENCY",
+                            "LINE_STRIP_WITH_ADJACENCY")
+                      .Case("GL_TRIANGLES_ADJACENCY",
+                            "TRIANGLE_LIST_WITH_ADJACENCY")
+                      .Case("GL_TRIANGLE_STRIP_ADJACENCY",
+                            "TRIANGLE_STRIP_WITH_ADJACENCY")
+                      .Case("GL_PATCHES", "PATCH_LIST")
+                      .Default(Topo.str());
+  if (isUnsupportedTopology(T)) {
+    unsupported(L.No, "topology " + Topo +
+                          " (needs geometry or tessellation shaders)");
+    return Error::success();
   }
+  auto TopoEnum = topologyByName(T);
+  if (!TopoEnum)
+    return err(L.No, "unknown topology '" + Topo + "'");
+  T = topologyName(*TopoEnum);
   C.Topology = T;
   uint64_t N[3] = {0, 0, 1};
   size_t Given = W.size() - I;
@@ -615,131 +624,161 @@ Error VkParser::parseSetting(const VkLine &L, ArrayRef<std::string> W,
   if (W.size() != 2)
     return Error::success();
   StringRef K = W[0], V = W[1];
+  GraphicsStateDecl &St = Graphics.State;
+  RasterizationState &R = St.Raster;
+  DepthStencilState &DS = St.DepthStencil;
+  ColorBlendAttachment &Bl = St.Blend;
+  Handled = true;
+  // A setting that changes the state makes the next draw use a new
+  // pipeline (as Amber's VkScript engine does).
+  GraphicsStateDecl Before = St;
+  auto Done = [&]() -> Error {
+    if (!(St == Before))
+      DrawPipeline.clear();
+    return Error::success();
+  };
   auto Bool = [&](bool &Field) -> Error {
     std::optional<bool> B = parseBool(V);
     if (!B)
       return err(L.No, K + " needs true or false, got '" + V + "'");
-    if (Field != *B)
-      DrawPipeline.clear();
     Field = *B;
-    return Error::success();
+    return Done();
   };
-  auto Name = [&](std::string &Field, StringRef Prefix,
-                  ArrayRef<StringRef> Supported) -> Error {
+  auto Number = [&](float &Field) -> Error {
+    double D;
+    if (!parseDouble(V, D))
+      return err(L.No, K + " needs a number, got '" + V + "'");
+    Field = float(D);
+    return Done();
+  };
+  auto UInt = [&](uint32_t &Field) -> Error {
+    uint64_t N;
+    if (!parseUnsigned(V, N) || N > UINT32_MAX)
+      return err(L.No, K + " needs an unsigned integer, got '" + V + "'");
+    Field = uint32_t(N);
+    return Done();
+  };
+  // An enumerant VK_PREFIX_NAME looked up by its lower-case NAME.
+  auto Enum = [&](auto &Field, StringRef Prefix, auto ByName) -> Error {
     std::optional<std::string> N = vkEnum(V, Prefix);
-    if (!N)
-      return err(L.No, K + " needs a " + Prefix + "* value, got '" + V + "'");
-    if (!is_contained(Supported, StringRef(*N))) {
-      unsupported(L.No, K + " " + V);
-      return Error::success();
-    }
-    if (Field != *N)
-      DrawPipeline.clear();
-    Field = *N;
-    return Error::success();
+    auto E = N ? ByName(*N) : std::nullopt;
+    if (!E)
+      return err(L.No, K + ": unknown " + Prefix + "* value '" + V + "'");
+    Field = *E;
+    return Done();
   };
-  static const StringRef Factors[] = {
-      "zero",          "one",           "src_color",
-      "one_minus_src_color", "dst_color", "one_minus_dst_color",
-      "src_alpha",     "one_minus_src_alpha", "dst_alpha",
-      "one_minus_dst_alpha", "src_alpha_saturate"};
-  static const StringRef Ops[] = {"add", "subtract", "reverse_subtract", "min",
-                                  "max"};
-  static const StringRef Compares[] = {
-      "never",   "less",      "equal",           "less_or_equal",
-      "greater", "not_equal", "greater_or_equal", "always"};
-  Handled = true;
-  BlendDecl &Bl = Graphics.Blend;
-  DepthDecl &D = Graphics.Depth;
+  auto Compare = [](StringRef N) { return compareOpByName(N); };
+  auto Stencil = [](StringRef N) { return stencilOpByName(N); };
+  auto Factor = [](StringRef N) { return blendFactorByName(N); };
   if (K == "depthTestEnable")
-    return Bool(D.Test);
+    return Bool(DS.DepthTestEnable);
   if (K == "depthWriteEnable")
-    return Bool(D.Write);
+    return Bool(DS.DepthWriteEnable);
+  if (K == "depthBoundsTestEnable")
+    return Bool(DS.DepthBoundsTestEnable);
+  if (K == "stencilTestEnable")
+    return Bool(DS.StencilTestEnable);
   if (K == "blendEnable")
-    return Bool(Bl.Enabled);
+    return Bool(Bl.BlendEnable);
+  if (K == "logicOpEnable")
+    return Bool(St.LogicOpEnable);
+  if (K == "primitiveRestartEnable")
+    return Bool(St.PrimitiveRestart);
+  if (K == "depthClampEnable")
+    return Bool(R.DepthClampEnable);
+  if (K == "rasterizerDiscardEnable")
+    return Bool(R.RasterizerDiscardEnable);
+  if (K == "depthBiasEnable")
+    return Bool(R.DepthBiasEnable);
+  if (K == "depthBiasConstantFactor")
+    return Number(R.DepthBiasConstantFactor);
+  if (K == "depthBiasClamp")
+    return Number(R.DepthBiasClamp);
+  if (K == "depthBiasSlopeFactor")
+    return Number(R.DepthBiasSlopeFactor);
+  if (K == "lineWidth")
+    return Number(R.LineWidth);
+  if (K == "minDepthBounds")
+    return Number(DS.MinDepthBounds);
+  if (K == "maxDepthBounds")
+    return Number(DS.MaxDepthBounds);
   if (K == "depthCompareOp")
-    return Name(D.CompareOp, "VK_COMPARE_OP_", Compares);
+    return Enum(DS.DepthCompare, "VK_COMPARE_OP_", Compare);
+  if (K == "cullMode")
+    return Enum(R.Cull, "VK_CULL_MODE_",
+                [](StringRef N) { return cullModeByName(N); });
+  if (K == "frontFace")
+    return Enum(R.Front, "VK_FRONT_FACE_",
+                [](StringRef N) { return frontFaceByName(N); });
+  if (K == "polygonMode")
+    return Enum(R.Polygon, "VK_POLYGON_MODE_",
+                [](StringRef N) { return polygonModeByName(N); });
+  if (K == "logicOp")
+    return Enum(St.Logic, "VK_LOGIC_OP_",
+                [](StringRef N) { return logicOpByName(N); });
   if (K == "srcColorBlendFactor")
-    return Name(Bl.SrcColor, "VK_BLEND_FACTOR_", Factors);
+    return Enum(Bl.SrcColor, "VK_BLEND_FACTOR_", Factor);
   if (K == "dstColorBlendFactor")
-    return Name(Bl.DstColor, "VK_BLEND_FACTOR_", Factors);
+    return Enum(Bl.DstColor, "VK_BLEND_FACTOR_", Factor);
   if (K == "srcAlphaBlendFactor")
-    return Name(Bl.SrcAlpha, "VK_BLEND_FACTOR_", Factors);
+    return Enum(Bl.SrcAlpha, "VK_BLEND_FACTOR_", Factor);
   if (K == "dstAlphaBlendFactor")
-    return Name(Bl.DstAlpha, "VK_BLEND_FACTOR_", Factors);
-  if (K == "colorBlendOp")
-    return Name(Bl.ColorOp, "VK_BLEND_OP_", Ops);
-  if (K == "alphaBlendOp")
-    return Name(Bl.AlphaOp, "VK_BLEND_OP_", Ops);
-  // Settings the rasterizer has only in their default state: anything
-  // else SKIPs naming the setting.
-  static const StringRef OffByDefault[] = {
-      "primitiveRestartEnable", "depthClampEnable", "rasterizerDiscardEnable",
-      "depthBiasEnable",        "logicOpEnable",    "depthBoundsTestEnable",
-      "stencilTestEnable"};
-  if (is_contained(OffByDefault, K)) {
-    std::optional<bool> B = parseBool(V);
-    if (!B)
-      return err(L.No, K + " needs true or false, got '" + V + "'");
-    if (*B)
-      unsupported(L.No, K + " true");
-    return Error::success();
-  }
-  struct Fixed {
-    const char *Setting, *Default;
-  };
-  static const Fixed OnlyDefault[] = {
-      {"cullMode", "VK_CULL_MODE_NONE"},
-      {"polygonMode", "VK_POLYGON_MODE_FILL"},
-      {"frontFace", "VK_FRONT_FACE_COUNTER_CLOCKWISE"}};
-  for (const Fixed &F : OnlyDefault)
-    if (K == F.Setting) {
-      if (V != F.Default)
-        unsupported(L.No, K + " " + V);
+    return Enum(Bl.DstAlpha, "VK_BLEND_FACTOR_", Factor);
+  if (K == "colorBlendOp" || K == "alphaBlendOp") {
+    std::optional<std::string> N = vkEnum(V, "VK_BLEND_OP_");
+    if (N && !blendOpByName(*N) && isAdvancedBlendOp(*N)) {
+      unsupported(L.No, K + " " + V + " (VK_EXT_blend_operation_advanced)");
       return Error::success();
     }
+    return Enum(K == "colorBlendOp" ? Bl.ColorOp : Bl.AlphaOp, "VK_BLEND_OP_",
+                [](StringRef N) { return blendOpByName(N); });
+  }
+  // front.failOp, back.compareOp, front.reference, ...
+  auto [Face, Field] = K.split('.');
+  if ((Face == "front" || Face == "back") && !Field.empty()) {
+    StencilOpState &F = Face == "front" ? DS.Front : DS.Back;
+    if (Field == "failOp")
+      return Enum(F.FailOp, "VK_STENCIL_OP_", Stencil);
+    if (Field == "passOp")
+      return Enum(F.PassOp, "VK_STENCIL_OP_", Stencil);
+    if (Field == "depthFailOp")
+      return Enum(F.DepthFailOp, "VK_STENCIL_OP_", Stencil);
+    if (Field == "compareOp")
+      return Enum(F.Compare, "VK_COMPARE_OP_", Compare);
+    if (Field == "compareMask")
+      return UInt(F.CompareMask);
+    if (Field == "writeMask")
+      return UInt(F.WriteMask);
+    if (Field == "reference")
+      return UInt(F.Reference);
+  }
   if (K == "topology") {
-    // Draws name their topology; only a triangle one is accepted here.
-    if (!V.contains("TRIANGLE") || V.contains("ADJACENCY"))
+    // Draws name their topology; the setting is only checked.
+    StringRef T = V;
+    T.consume_front("VK_PRIMITIVE_TOPOLOGY_");
+    if (isUnsupportedTopology(T))
       unsupported(L.No, K + " " + V);
+    else if (!topologyByName(T))
+      return err(L.No, "topology: unknown topology '" + V + "'");
     return Error::success();
   }
   if (K == "colorWriteMask") {
-    // All four channels (the default) only.
     SmallVector<StringRef, 4> Bits;
     V.split(Bits, '|');
     unsigned Mask = 0;
     uint64_t N;
     for (StringRef B : Bits) {
       if (B.starts_with("VK_COLOR_COMPONENT_") && B.ends_with("_BIT") &&
-          B.size() == 24)
-        Mask |= StringSwitch<unsigned>(B.substr(19, 1))
-                    .Case("R", 1)
-                    .Case("G", 2)
-                    .Case("B", 4)
-                    .Case("A", 8)
-                    .Default(0);
-      else if (parseUnsigned(B, N))
+          B.size() == 24 && StringRef("RGBA").contains(B[19]))
+        Mask |= 1u << StringRef("RGBA").find(B[19]);
+      else if (parseUnsigned(B, N) && N < 16)
         Mask |= unsigned(N);
       else
         return err(L.No, "colorWriteMask: unknown component '" + B + "'");
     }
-    if (Mask != 15)
-      unsupported(L.No, "colorWriteMask " + V);
-    return Error::success();
+    Bl.WriteMask = Mask;
+    return Done();
   }
-  // Values that do nothing without lines, depth bias, depth bounds, logic
-  // ops or the stencil test (all of which SKIP above when enabled).
-  static const StringRef NoEffect[] = {
-      "lineWidth",         "depthBiasConstantFactor", "depthBiasClamp",
-      "depthBiasSlopeFactor", "minDepthBounds",       "maxDepthBounds",
-      "logicOp",           "front.compareOp",         "back.compareOp",
-      "front.failOp",      "front.passOp",            "front.depthFailOp",
-      "back.failOp",       "back.passOp",             "back.depthFailOp",
-      "front.reference",   "back.reference",          "front.compareMask",
-      "back.compareMask",  "front.writeMask",         "back.writeMask"};
-  if (is_contained(NoEffect, K))
-    return Error::success();
   Handled = false;
   return Error::success();
 }

@@ -83,6 +83,7 @@ private:
   std::vector<Tolerance> Tolerances;
   std::array<double, 4> ClearColor = {0, 0, 0, 0};
   double ClearDepth = 1.0;
+  uint32_t ClearStencil = 0;
   /// Buffers the test made, bound to every pipeline at the end.
   std::vector<BindDecl> DataBinds;
   /// ResizeBuffer commands (index into S.Commands) and their element

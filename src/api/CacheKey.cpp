@@ -37,6 +37,7 @@ std::string translationCacheKey(ArrayRef<uint8_t> Bytes, StringRef FileName,
      << "\nopt=" << Opts.OptLevel
      << "\nrobust-buffer-access=" << Opts.RobustBufferAccess
      << "\nspeculate-small-blocks=" << Opts.SpeculateSmallBlocks
+     << "\ncontract=" << Opts.Contract
      << "\nspec=";
   // Values are text; the length prefix keeps "1=2,3" and "1=2" "3"
   // apart. The order given matters to the translator only for repeated

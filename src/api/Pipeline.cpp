@@ -7,6 +7,7 @@
 #include "target/Emit.h"
 #include "target/Optimizer.h"
 #include "spirv2llvm/Passes.h"
+#include "support/Contraction.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -220,6 +221,8 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   if (!R)
     return R.takeError();
   T.IR = std::move(R->IR);
+  if (!Opts.Contract)
+    T.IR->addModuleFlag(llvm::Module::Override, NoContractionMetadata, 1);
   T.EntrySymbol = R->EntrySymbol;
   T.EntryName = AM.EP->Name;
   T.Layout = std::move(R->Layout);

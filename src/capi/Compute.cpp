@@ -1,6 +1,7 @@
 //===- Compute.cpp - C API: compute shaders and their resources -----------===//
 #include "capi/Handles.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <new>
@@ -74,6 +75,20 @@ s2l_result s2l_resources_set_timeout(s2l_resources R, double Seconds) {
   if (!R || !std::isfinite(Seconds) || Seconds < 0 || Seconds > 3.2e7)
     return S2L_ERROR_INVALID_ARGUMENT;
   R->R.Timeout = std::chrono::nanoseconds(int64_t(Seconds * 1e9));
+  return S2L_SUCCESS;
+}
+
+s2l_result s2l_resources_set_cancel_flag(s2l_resources R,
+                                         const volatile uint32_t *Flag) {
+  if (!R)
+    return S2L_ERROR_INVALID_ARGUMENT;
+  // The runtime reads the flag as a std::atomic<uint32_t>, which is a
+  // lock-free uint32_t here (as generated code reads abi.h's cancel).
+  static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
+                alignof(std::atomic<uint32_t>) == alignof(uint32_t) &&
+                std::atomic<uint32_t>::is_always_lock_free);
+  R->R.Cancel = reinterpret_cast<const std::atomic<uint32_t> *>(
+      const_cast<const uint32_t *>(Flag));
   return S2L_SUCCESS;
 }
 

@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <new>
 #include <thread>
 
 using namespace llvm;
@@ -97,11 +99,19 @@ void resolve(const AttachmentView &Src, const s2l_image &Dst, uint32_t Width,
     }
 }
 
+/// "2 s", "0.25 s" (as dispatch() says it).
+std::string formatSeconds(std::chrono::nanoseconds D) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%g s", double(D.count()) / 1e9);
+  return Buf;
+}
+
 } // namespace
 
-Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
-                              const DrawCommand &Cmd, unsigned Threads) {
-  Impl &I = *P;
+/// GraphicsPipeline::draw without the out-of-memory net.
+static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
+                      const DrawResources &R, const DrawCommand &Cmd,
+                      unsigned Threads) {
   const GraphicsPipelineDesc &S = I.Desc;
   DrawContext Ctx(I, R);
   Ctx.Samples = S.Multisample.Samples;
@@ -242,8 +252,9 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
                          StatusCode::ExecutionFailed);
   switch (Ticket.reason()) {
   case StopKind::Deadline:
-    return Status::error("draw timed out (the time limit): shaders still "
-                         "running were stopped",
+    return Status::error("draw timed out after " + formatSeconds(R.Timeout) +
+                             " (the time limit): shaders still running were "
+                             "stopped at their next loop iteration",
                          StatusCode::ExecutionFailed);
   case StopKind::Cancelled:
     return Status::error("draw cancelled: the watchdog flag was set",
@@ -256,6 +267,25 @@ Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
       resolve(Ctx.Color[K], *Fb.Resolve[K], Ctx.FbWidth, Ctx.FbHeight,
               Ctx.Samples);
   return Status::success();
+}
+
+Status GraphicsPipeline::draw(const Framebuffer &Fb, const DrawResources &R,
+                              const DrawCommand &Cmd, unsigned Threads) {
+  // The stages keep one instance's vertices, primitives and bins in memory
+  // at once (about 160 bytes per vertex with a few varyings): a draw of
+  // MaxDrawVertices may need more memory than the host has. Allocations
+  // happen on this thread, so a failure is an error, not the end of the
+  // embedding process (with overcommit, the kernel may still kill it
+  // later instead; docs/robustness.md).
+  try {
+    return runDraw(*P, Fb, R, Cmd, Threads);
+  } catch (const std::bad_alloc &) {
+    return Status::error("draw ran out of memory: " +
+                             std::to_string(Cmd.Count) +
+                             (Cmd.Indexed ? " indices" : " vertices") +
+                             " per instance are shaded and set up at once",
+                         StatusCode::ExecutionFailed);
+  }
 }
 
 Status GraphicsPipeline::drawIndirect(const Framebuffer &Fb,

@@ -284,6 +284,13 @@ void FragmentStage::feedInputs() {
 void FragmentStage::flush() {
   if (Batch.empty())
     return;
+  // Once the draw is stopped (a fault, its time limit, the embedder's
+  // cancel flag) no further call starts, as no further workgroup starts in
+  // a dispatch: the rest of the tile is dropped.
+  if (Ctx.stopped()) {
+    Batch.clear();
+    return;
+  }
   const uint32_t S = Ctx.Samples;
   const uint32_t PixelMask = (1u << S) - 1;
   uint32_t Covered = 0;

@@ -42,6 +42,7 @@ Result<std::unique_ptr<JitShader>> compileStage(const ShaderStageDesc &S,
   T.Width = Width;
   T.OptLevel = 0; // the JIT optimizes
   T.SpecValues = S.SpecValues;
+  T.Contract = D.Contract;
   ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(S.Spirv.data()),
                           S.Spirv.size() * 4);
   std::string FileName = std::string(Name) + " shader";

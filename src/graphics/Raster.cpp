@@ -194,8 +194,11 @@ void rasterize(DrawContext &Ctx, const ShadedVertices &Verts,
         uint32_t Bin = Work[I];
         int32_t Tx = T.TX0 + int32_t(Bin % T.Cols);
         int32_t Ty = T.TY0 + int32_t(Bin / T.Cols);
-        for (uint32_t PI : T.Bins[Bin])
+        for (uint32_t PI : T.Bins[Bin]) {
+          if (Ctx.stopped())
+            break;
           rasterizeInTile(Ctx, FS, Prims[PI], Tx, Ty, PerSample);
+        }
         // Quads of the next tile never overlap this one's; flushing here
         // keeps a tile's writes within its own pass.
         FS.flush();

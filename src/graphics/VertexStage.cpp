@@ -114,6 +114,9 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
         if (G0 >= Groups)
           return;
         for (uint32_t G = G0; G < std::min(Groups, G0 + 16); ++G) {
+          // No further call once the draw is stopped (FragmentStage too).
+          if (Ctx.stopped())
+            return;
           uint32_t Base = G * W;
           unsigned N = unsigned(std::min<size_t>(W, Unique.size() - Base));
           P.Fetcher->fetch(Ctx.Res, &Unique[Base], N, Instance, FirstInstance,

@@ -98,6 +98,9 @@ compile(Translation &T, unsigned OptLevel,
       F.addFnAttr("probe-stack", "inline-asm");
   T.IR->setDataLayout((*TM)->createDataLayout());
   T.IR->setTargetTriple((*TM)->getTargetTriple().str());
+  // Contraction before optimization, so that InstCombine keeps the flags
+  // it propagates and code generation fuses.
+  allowContraction(*T.IR);
   if (T.OptLevel < OptLevel) {
     if (Large)
       optimizeLargeModule(*T.IR, TM->get());

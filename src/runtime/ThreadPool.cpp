@@ -2,6 +2,7 @@
 #include "runtime/ThreadPool.h"
 
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -36,9 +37,21 @@ public:
       ++Generation;
     }
     Wake.notify_all();
-    Job(0);
-    std::unique_lock<std::mutex> L(M);
-    Done.wait(L, [&] { return Pending == 0; });
+    // The other participants use the caller's frames (Job's captures):
+    // an exception of this thread's part (std::bad_alloc) must wait for
+    // them before it unwinds those frames.
+    std::exception_ptr Thrown;
+    try {
+      Job(0);
+    } catch (...) {
+      Thrown = std::current_exception();
+    }
+    {
+      std::unique_lock<std::mutex> L(M);
+      Done.wait(L, [&] { return Pending == 0; });
+    }
+    if (Thrown)
+      std::rethrow_exception(Thrown);
   }
 
 private:

@@ -1,7 +1,10 @@
 //===- Optimizer.cpp - Host target machine and LLVM pipelines -------------===//
 #include "target/Optimizer.h"
 
+#include "support/Contraction.h"
+
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
@@ -97,6 +100,24 @@ unsigned hostSimdWidth() {
     return 4u;
   }();
   return Width;
+}
+
+unsigned allowContraction(Module &M) {
+  unsigned N = 0;
+  if (M.getModuleFlag(NoContractionMetadata))
+    return 0;
+  unsigned Kind = M.getContext().getMDKindID(NoContractionMetadata);
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      unsigned Op = I.getOpcode();
+      if ((Op != Instruction::FAdd && Op != Instruction::FSub &&
+           Op != Instruction::FMul) ||
+          I.getMetadata(Kind))
+        continue;
+      I.setHasAllowContract(true);
+      ++N;
+    }
+  return N;
 }
 
 void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,

@@ -37,6 +37,13 @@ unsigned hostSimdWidth();
 void optimizeModule(llvm::Module &M, unsigned OptLevel,
                     llvm::TargetMachine *TM, bool Vectorize = true);
 
+/// Gives every floating-point add, subtract and multiply of \p M the
+/// `contract` flag except those marked NoContraction
+/// (support/Contraction.h), so that code generation fuses them into FMAs
+/// where the host has them, as SPIR-V allows and lavapipe does. Returns how
+/// many operations may now contract.
+unsigned allowContraction(llvm::Module &M);
+
 /// Blocks in the largest function of \p M.
 unsigned largestFunctionBlocks(const llvm::Module &M);
 

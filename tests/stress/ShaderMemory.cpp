@@ -15,18 +15,18 @@
 // freed memory resident on purpose; LeakSanitizer checks leaks there.
 //
 //===----------------------------------------------------------------------===//
+#include "ResidentSet.h"
+
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <malloc.h>
-
 using namespace spirv2llvm;
+using spirv2llvm::stress::settledKb;
 
 namespace {
 
@@ -41,16 +41,6 @@ void main() {
   d[gl_GlobalInvocationID.x] = s[63u - i] + float(i);
 }
 )";
-
-/// The resident set in KiB (/proc/self/status).
-long residentKb() {
-  std::ifstream In("/proc/self/status");
-  std::string Line;
-  while (std::getline(In, Line))
-    if (Line.rfind("VmRSS:", 0) == 0)
-      return std::atol(Line.c_str() + 6);
-  return 0;
-}
 
 std::unique_ptr<ComputeShader> create() {
   TranslateOptions Opts;
@@ -80,13 +70,6 @@ void dispatch(ComputeShader &S) {
     std::fprintf(stderr, "%s\n", D.message().c_str());
     std::exit(1);
   }
-}
-
-/// The resident set after giving freed memory back to the system, so
-/// that what malloc merely caches does not count.
-long settledKb() {
-  malloc_trim(0);
-  return residentKb();
 }
 
 } // namespace

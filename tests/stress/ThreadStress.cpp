@@ -8,7 +8,9 @@
 // runtime's moving parts: plain SIMD groups, fibers for barriers with
 // workgroup memory, atomics across workgroups, divergent loops, and
 // dispatches on the worker pool (Threads = 2) next to dispatches on the
-// calling thread alone (Threads = 1).
+// calling thread alone (Threads = 1). Then the same for graphics
+// pipelines and draws (GraphicsStress.cpp), including one pipeline drawing
+// from every thread at once.
 //
 // Built normally as a ctest, and with ThreadSanitizer by
 // scripts/test-tsan.sh, which builds this target only.
@@ -18,6 +20,8 @@
 // Exit status 0: every result matched; 1: a mismatch or error (printed).
 //
 //===----------------------------------------------------------------------===//
+#include "GraphicsStress.h"
+
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
 
@@ -204,12 +208,12 @@ int main(int Argc, char **Argv) {
     T.join();
 
   unsigned Runs = NumThreads * Reps * NumCases * 2;
-  if (Failures) {
+  if (Failures)
     std::fprintf(stderr, "%u of %u runs failed\n", Failures.load(), Runs);
-    return 1;
-  }
-  std::printf("%u threads x %zu shaders x %u repetitions: %u runs matched "
-              "the single-threaded results\n",
-              NumThreads, NumCases, Reps, Runs);
-  return 0;
+  else
+    std::printf("%u threads x %zu shaders x %u repetitions: %u runs matched "
+                "the single-threaded results\n",
+                NumThreads, NumCases, Reps, Runs);
+  unsigned GraphicsFailures = stress::runGraphicsStress(NumThreads, Reps);
+  return Failures || GraphicsFailures ? 1 : 0;
 }

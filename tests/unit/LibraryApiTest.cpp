@@ -25,6 +25,7 @@ extern "C" int s2l_test_out_of_range_enums(void);
 extern "C" int s2l_test_capi_images(char *Msg, size_t Size);
 extern "C" int s2l_test_capi_graphics_draw(char *Msg, size_t Size);
 extern "C" int s2l_test_capi_graphics_errors(char *Msg, size_t Size);
+extern "C" int s2l_test_capi_graphics_safety(char *Msg, size_t Size);
 extern "C" int s2l_test_capi_graphics_cache(const char *Dir, char *Msg,
                                             size_t Size);
 
@@ -281,6 +282,13 @@ TEST(CApi, GraphicsPipelineDrawsFromC) {
 TEST(CApi, GraphicsPipelineBadArgumentsFromC) {
   char Msg[512] = "";
   EXPECT_EQ(s2l_test_capi_graphics_errors(Msg, sizeof Msg), 0) << Msg;
+}
+
+// Draw time limits, the cancel flag and shader faults through the C API,
+// from C (CApiGraphicsSafety.c), as for dispatches.
+TEST(CApi, GraphicsDrawTimeoutCancelAndFaultFromC) {
+  char Msg[512] = "";
+  EXPECT_EQ(s2l_test_capi_graphics_safety(Msg, sizeof Msg), 0) << Msg;
 }
 
 // A pipeline's shaders stored in and loaded from a compile cache given in

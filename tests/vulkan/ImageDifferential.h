@@ -108,6 +108,10 @@ runOnJit(const std::vector<uint32_t> &Words, const ImageDiffCase &C,
   if (Bk == Backend::Simd)
     Opts.Width = Width;
   Opts.TargetEnv = "vulkan1.2";
+  // lavapipe (Mesa 22.3) rounds every multiply and add on its own; a fused
+  // coordinate lands on the other side of a texel edge (the
+  // address-mode cases).
+  Opts.Contract = false;
   auto T = translateBytes(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Words.data()),
                               Words.size() * 4),

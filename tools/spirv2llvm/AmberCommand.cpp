@@ -30,9 +30,10 @@ rendering) on the JIT and prints PASS, FAIL or SKIP per script, then a
 summary. docs/amber.md lists the supported AmberScript subset.
 
   --width 4|8|16   invocations per SIMD group (default 4)
-  --threads N      compute worker threads (default 0: all cores)
-  --no-helper-lanes  run only the covered pixels of a 2x2 quad (helper
-                   lanes inactive); exercises partial lane masks
+  --threads N      worker threads of dispatches and draws (default 0: all
+                   cores)
+  --no-helper-lanes  accepted, no effect: the rasterizer runs helper lanes
+                   unless the fragment shader writes memory
   --timeout S      a script still running after S seconds FAILs (default
                    300; 0: no limit)
   --no-fork        run scripts in this process (no timeout, and a crash

@@ -61,6 +61,8 @@ inline bool parseTranslationFlag(llvm::StringRef A, TranslateOptions &T) {
     T.SpeculateSmallBlocks = true;
   else if (A == "--no-speculate-small-blocks")
     T.SpeculateSmallBlocks = false;
+  else if (A == "--no-contract")
+    T.Contract = false;
   else
     return false;
   return true;

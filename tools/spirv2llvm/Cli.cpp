@@ -64,6 +64,9 @@ Input:
   --no-speculate-small-blocks  keep the any-lane branch around every
                           divergent block (default: short arithmetic blocks
                           run unguarded, docs/performance.md)
+  --no-contract           the JIT rounds every multiply and add on its own
+                          (default: a * b + c may fuse into an FMA where
+                          SPIR-V allows, i.e. without NoContraction)
   --robust-buffer-access  bounds-check buffer accesses (out of bounds: loads
                           read 0, stores and atomics are dropped)
   --spec ID=VALUE         set specialization constant SpecId ID

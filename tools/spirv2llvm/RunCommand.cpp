@@ -109,6 +109,7 @@ Dispatch:
   --robust-buffer-access  out-of-bounds loads read 0, stores are dropped
   --no-validate, --no-canonicalize, --no-inline
                           as for translation (spirv2llvm --help)
+  --no-contract           no fused multiply-adds (spirv2llvm --help)
   --no-speculate-small-blocks
                           keep the any-lane branch around every divergent
                           block (default: short arithmetic blocks run

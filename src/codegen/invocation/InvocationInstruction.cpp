@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/common/EmitterCommon.h"
+#include "codegen/common/NoContraction.h"
 #include "codegen/invocation/InvocationEmitter.h"
 
 #include "parser/OpcodeTable.h"
@@ -18,6 +19,7 @@ using namespace llvm;
 namespace spirv2llvm::invocation {
 
 void InvocationEmitter::emitInstruction(const Instruction &I) {
+  NoContractionScope Precise(B, M, I);
   bool Done = false;
   switch (opcodeInfo(I.Opcode).Family) {
   case OpcodeFamily::NoCode:

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/common/EmitterCommon.h"
+#include "codegen/common/NoContraction.h"
 #include "codegen/simd/SimdEmitter.h"
 
 #include "parser/OpcodeTable.h"
@@ -21,6 +22,7 @@ using llvm::Constant;
 using llvm::Type;
 
 void SimdEmitter::emitInstruction(const Instruction &I) {
+  NoContractionScope Precise(B, M, I);
   bool Done = false;
   switch (opcodeInfo(I.Opcode).Family) {
   case OpcodeFamily::NoCode:
