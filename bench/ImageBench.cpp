@@ -14,6 +14,7 @@
 // and spirv2llvm, medians, everything reused between dispatches.
 //
 //===----------------------------------------------------------------------===//
+#include "BenchUtil.h"
 #include "VulkanComputeRunner.h"
 
 #include "frontend/Frontend.h"
@@ -41,6 +42,7 @@
 using namespace llvm;
 using namespace spirv2llvm;
 using namespace spirv2llvm::vk;
+using namespace spirv2llvm::bench;
 
 namespace {
 
@@ -75,76 +77,6 @@ cl::opt<bool> NoCallCost("no-call-cost",
                          cl::desc("skip timing s2l_image_op from C++"));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
                            cl::init(2), cl::Prefix);
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point T) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
-}
-
-/// CPU time of the whole process (every thread, lavapipe's workers too) in
-/// milliseconds: unlike wall time it does not grow when other processes
-/// take the cores, so ratios of it stay meaningful on a loaded machine.
-double processCpuMs() {
-  timespec T;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &T);
-  return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
-}
-double threadCpuNs() {
-  timespec T;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
-  return T.tv_sec * 1e9 + double(T.tv_nsec);
-}
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  size_t M = V.size() / 2;
-  return V.size() % 2 ? V[M] : (V[M - 1] + V[M]) / 2;
-}
-
-[[noreturn]] void fail(const Twine &Msg) {
-  errs() << "s2l-image-bench: " << Msg << "\n";
-  std::exit(2);
-}
-
-template <typename T> T orFail(Expected<T> V, const Twine &What) {
-  if (!V)
-    fail(What + ": " + toString(V.takeError()));
-  return std::move(*V);
-}
-void orFail(Error E, const Twine &What) {
-  if (E)
-    fail(What + ": " + toString(std::move(E)));
-}
-template <typename T> T orFail(spirv2llvm::Result<T> V, const Twine &What) {
-  if (!V)
-    fail(What + ": " + V.status().message());
-  return std::move(*V);
-}
-void orFail(const spirv2llvm::Status &S, const Twine &What) {
-  if (!S.ok())
-    fail(What + ": " + S.message());
-}
-
-std::string cpuModel() {
-  std::ifstream In("/proc/cpuinfo");
-  std::string Line;
-  while (std::getline(In, Line))
-    if (Line.rfind("model name", 0) == 0)
-      return Line.substr(Line.find(':') + 2);
-  return "unknown CPU";
-}
-
-std::string cpuVectorIsa() {
-  std::ifstream In("/proc/cpuinfo");
-  std::string Line;
-  while (std::getline(In, Line))
-    if (Line.rfind("flags", 0) == 0) {
-      bool Avx512 = Line.find(" avx512f") != std::string::npos;
-      bool Avx2 = Line.find(" avx2") != std::string::npos;
-      return Avx512 ? "AVX-512" : Avx2 ? "AVX2" : "no AVX2";
-    }
-  return "unknown";
-}
 
 constexpr uint32_t Rgba8 = uint32_t(Format::R8G8B8A8_UNORM);
 
@@ -486,6 +418,7 @@ void printSampleParts(const ImageCase &C, uint32_t N) {
 } // namespace
 
 int main(int argc, char **argv) {
+  setBenchProgram("s2l-image-bench");
   cl::ParseCommandLineOptions(argc, argv,
                               "image sampling: spirv2llvm against lavapipe\n");
   if (Size < 16 || (Size & (Size - 1)))

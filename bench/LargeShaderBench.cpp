@@ -13,6 +13,7 @@
 // docs/performance.md; timing is never a pass/fail test.
 //
 //===----------------------------------------------------------------------===//
+#include "BenchUtil.h"
 #include "VulkanComputeRunner.h"
 
 #include "frontend/Frontend.h"
@@ -29,6 +30,7 @@
 
 using namespace llvm;
 using namespace spirv2llvm;
+using namespace spirv2llvm::bench;
 
 namespace {
 
@@ -45,34 +47,6 @@ cl::opt<std::string> DumpSpirv("dump-spirv",
                                cl::init(""));
 
 constexpr uint32_t Invocations = 4096, LocalSize = 64;
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point T) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
-}
-
-[[noreturn]] void fail(const Twine &Msg) {
-  errs() << "s2l-large-bench: " << Msg << "\n";
-  std::exit(2);
-}
-template <typename T> T orFail(Expected<T> V, const Twine &What) {
-  if (!V)
-    fail(What + ": " + toString(V.takeError()));
-  return std::move(*V);
-}
-void orFail(Error E, const Twine &What) {
-  if (E)
-    fail(What + ": " + toString(std::move(E)));
-}
-template <typename T> T orFail(spirv2llvm::Result<T> V, const Twine &What) {
-  if (!V)
-    fail(What + ": " + V.status().message());
-  return std::move(*V);
-}
-void orFail(const spirv2llvm::Status &S, const Twine &What) {
-  if (!S.ok())
-    fail(What + ": " + S.message());
-}
 
 /// The shader: each statement tests a different bit of the running value,
 /// so every branch is varying and neither side can fold it away.
@@ -96,6 +70,7 @@ std::string generateGlsl(unsigned N) {
 } // namespace
 
 int main(int argc, char **argv) {
+  setBenchProgram("s2l-large-bench");
   cl::ParseCommandLineOptions(argc, argv,
                               "one huge shader end to end, vs lavapipe\n");
   setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);

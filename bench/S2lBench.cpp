@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "BenchCases.h"
+#include "BenchUtil.h"
 #include "ProcessMemory.h"
 #include "VulkanComputeRunner.h"
 #include "cpp/Kernels.h"
@@ -80,54 +81,10 @@ cl::opt<bool> NoCpp("no-cpp", cl::desc("skip the plain C++ column"));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
                            cl::init(2), cl::Prefix);
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point T) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - T).count();
-}
-
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  size_t M = V.size() / 2;
-  return V.size() % 2 ? V[M] : (V[M - 1] + V[M]) / 2;
-}
-
-[[noreturn]] void fail(const Twine &Msg) {
-  errs() << "s2l-bench: " << Msg << "\n";
-  std::exit(2);
-}
-
-template <typename T> T orFail(Expected<T> V, const Twine &What) {
-  if (!V)
-    fail(What + ": " + toString(V.takeError()));
-  return std::move(*V);
-}
-void orFail(Error E, const Twine &What) {
-  if (E)
-    fail(What + ": " + toString(std::move(E)));
-}
-template <typename T> T orFail(spirv2llvm::Result<T> V, const Twine &What) {
-  if (!V)
-    fail(What + ": " + V.status().message());
-  return std::move(*V);
-}
-void orFail(const spirv2llvm::Status &S, const Twine &What) {
-  if (!S.ok())
-    fail(What + ": " + S.message());
-}
-
 std::unique_ptr<vk::VulkanComputeRunner> lavapipeWithThreads(unsigned N) {
   setenv("LP_NUM_THREADS", std::to_string(N).c_str(), 1);
   return orFail(vk::VulkanComputeRunner::create(),
                 "cannot create the lavapipe runner");
-}
-
-std::string cpuModel() {
-  std::ifstream In("/proc/cpuinfo");
-  std::string Line;
-  while (std::getline(In, Line))
-    if (Line.rfind("model name", 0) == 0)
-      return Line.substr(Line.find(':') + 2);
-  return "unknown CPU";
 }
 
 struct Row {
@@ -177,6 +134,7 @@ std::string agreement(const BenchCase &C,
 } // namespace
 
 int main(int argc, char **argv) {
+  setBenchProgram("s2l-bench");
   cl::ParseCommandLineOptions(argc, argv,
                               "spirv2llvm against lavapipe, per shader\n");
   unsigned All = MaxThreads ? MaxThreads

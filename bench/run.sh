@@ -9,7 +9,10 @@
 #  2. s2l-image-bench: bilinear, trilinear, texelFetch and imageStore on
 #     spirv2llvm and on lavapipe, and the cost of one s2l_image_op call
 #     (exit status 1 if outputs disagree beyond filtering tolerance);
-#  3. s2l-translate-bench: translation speed (SPIR-V words per second) and
+#  3. s2l-graphics-bench: the rasterizer (fill rate, small triangles, a lit
+#     MSAA mesh) on spirv2llvm at W = 4/8/16 and on lavapipe (exit status
+#     1 if the pictures disagree);
+#  4. s2l-translate-bench: translation speed (SPIR-V words per second) and
 #     JIT compile time per shader over the glslang corpus of
 #     ../shared/corpus, built into a temporary directory (skipped, with a
 #     note, when the corpus or glslangValidator is missing). Building the
@@ -26,7 +29,7 @@ for a in "$@"; do
 done
 
 if [ -f "$BUILD/build.ninja" ] || [ -f "$BUILD/Makefile" ]; then
-  cmake --build "$BUILD" --target s2l-bench s2l-image-bench s2l-translate-bench -j2 >/dev/null ||
+  cmake --build "$BUILD" --target s2l-bench s2l-image-bench s2l-graphics-bench s2l-translate-bench -j2 >/dev/null ||
     { echo "run.sh: build failed" >&2; exit 2; }
 fi
 BIN=$BUILD/bin
@@ -44,6 +47,13 @@ echo
 IMG_ARGS=()
 if [ $QUICK -eq 1 ]; then IMG_ARGS=(--seconds 0.05 --reps 3 --size 256); fi
 "$BIN/s2l-image-bench" "${IMG_ARGS[@]+"${IMG_ARGS[@]}"}" || status=1
+
+echo
+echo "## Graphics"
+echo
+GFX_ARGS=()
+if [ $QUICK -eq 1 ]; then GFX_ARGS=(--seconds 0.05 --reps 3 --scale 0.25); fi
+"$BIN/s2l-graphics-bench" "${GFX_ARGS[@]+"${GFX_ARGS[@]}"}" || status=1
 
 echo
 echo "## Translation speed"
