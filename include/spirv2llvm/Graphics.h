@@ -407,6 +407,10 @@ struct GraphicsLimits {
   static constexpr uint32_t MaxFramebufferSize = 16384;
   static constexpr uint32_t MaxVertexOutputComponents = 128;
   static constexpr uint64_t MaxDrawVertices = uint64_t(1) << 28;
+  /// Vertices (or indices) of one instance: a draw keeps one instance's
+  /// vertices and primitives in memory at once (about 160 bytes a vertex),
+  /// so this bounds a draw's memory to a few GiB.
+  static constexpr uint64_t MaxInstanceVertices = uint64_t(1) << 24;
   /// Width x height x samples of a framebuffer (8 samples of 8192^2).
   static constexpr uint64_t MaxFramebufferSamples = uint64_t(1) << 29;
 };

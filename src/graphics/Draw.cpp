@@ -180,6 +180,12 @@ static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
                            StatusCode::InvalidArgument);
   if (Status St = I.Fetcher->checkBuffers(R); !St.ok())
     return St;
+  if (Cmd.Count > GraphicsLimits::MaxInstanceVertices)
+    return invalid("the draw has " + std::to_string(Cmd.Count) +
+                   (Cmd.Indexed ? " indices" : " vertices") +
+                   " per instance (at most " +
+                   std::to_string(GraphicsLimits::MaxInstanceVertices) +
+                   ", which bounds the memory a draw holds)");
   if (uint64_t(Cmd.Count) * std::max(Cmd.InstanceCount, 1u) >
       GraphicsLimits::MaxDrawVertices)
     return invalid("the draw has " + std::to_string(Cmd.Count) +

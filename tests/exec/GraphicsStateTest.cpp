@@ -493,6 +493,10 @@ TEST_P(GraphicsStateTest, LimitsAndUnsupportedStateAreErrors) {
   Big.InstanceCount = 1u << 10;
   S = (*P)->draw(Fb, R, Big);
   EXPECT_NE(S.message().find("instances"), std::string::npos) << S.message();
+  // Too many vertices in one instance: what a draw holds in memory.
+  S = (*P)->draw(Fb, R, DrawCommand{(1u << 24) + 1});
+  EXPECT_NE(S.message().find("per instance"), std::string::npos)
+      << S.message();
   // Attachments of different sizes.
   GraphicsPipelineDesc DD = desc();
   DD.DepthStencilFormat = Format::D32_SFLOAT;
