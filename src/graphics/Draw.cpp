@@ -234,9 +234,13 @@ static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
   DrawStats Stats;
   std::vector<Primitive> Prims;
   assemble(S.Topology, S.Rasterization.ProvokingVertexFirst, Indices, Prims);
-  ShadedVertices Verts;
-  std::vector<uint32_t> Slot;
-  std::vector<SetupPrim> Setup;
+  // Kept per calling thread across draws: a fresh 30 MB vector of set-up
+  // primitives faulted its pages in on every draw of 100,000 triangles
+  // (17% of the draw). Draws on other threads have their own.
+  thread_local ShadedVertices Verts;
+  thread_local std::vector<uint32_t> Slot;
+  thread_local std::vector<SetupPrim> Setup;
+  Verts.Words.clear();
   for (uint32_t Inst = 0; Inst < Cmd.InstanceCount && !Ctx.stopped(); ++Inst) {
     uint32_t Instance = Cmd.FirstInstance + Inst;
     shadeVertices(Ctx, Indices, Instance, Cmd.FirstInstance, Verts, Slot);
