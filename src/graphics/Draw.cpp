@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "graphics/DrawContext.h"
 
+#include "runtime/ThreadPool.h"
 #include "runtime/Watchdog.h"
 #include "support/StatusBridge.h"
 
@@ -72,31 +73,35 @@ Status attachment(const s2l_image *Img, Format Expected, uint32_t Samples,
 }
 
 /// The average of a pixel's samples into a single-sampled image.
+/// Rows are split over \p Threads workers (rows are independent).
 void resolve(const AttachmentView &Src, const s2l_image &Dst, uint32_t Width,
-             uint32_t Height, uint32_t Samples) {
+             uint32_t Height, uint32_t Samples, unsigned Threads) {
   const FormatInfo *FI = formatInfo(Src.Fmt);
   const s2l_image_level &L = Dst.level[0];
   uint8_t *Base = static_cast<uint8_t *>(Dst.data) + L.offset;
   bool Float = FI->view() == ViewKind::Float;
-  for (uint32_t Y = 0; Y < Height; ++Y)
-    for (uint32_t X = 0; X < Width; ++X) {
-      uint8_t *D = Base + Y * L.row_pitch + uint64_t(X) * FI->BlockBytes;
-      if (!Float) {
-        // Integer formats resolve to sample 0 (Vulkan).
-        std::memcpy(D, Src.texel(X, Y, 0), FI->BlockBytes);
-        continue;
-      }
-      Float4 Sum = {0, 0, 0, 0};
-      for (uint32_t S = 0; S < Samples; ++S) {
-        Float4 V;
-        (void)decodeTexel(Src.Fmt, Src.texel(X, Y, S), V);
+  Threads = std::clamp<unsigned>(Height / 16, 1, std::max(Threads, 1u));
+  runOnWorkers(Threads, [&](unsigned T) {
+    for (uint32_t Y = T; Y < Height; Y += Threads)
+      for (uint32_t X = 0; X < Width; ++X) {
+        uint8_t *D = Base + Y * L.row_pitch + uint64_t(X) * FI->BlockBytes;
+        if (!Float) {
+          // Integer formats resolve to sample 0 (Vulkan).
+          std::memcpy(D, Src.texel(X, Y, 0), FI->BlockBytes);
+          continue;
+        }
+        Float4 Sum = {0, 0, 0, 0};
+        for (uint32_t S = 0; S < Samples; ++S) {
+          Float4 V;
+          (void)decodeTexel(Src.Fmt, Src.texel(X, Y, S), V);
+          for (int C = 0; C < 4; ++C)
+            Sum[C] += V[C];
+        }
         for (int C = 0; C < 4; ++C)
-          Sum[C] += V[C];
+          Sum[C] /= float(Samples);
+        (void)encodeTexel(Src.Fmt, Sum, D);
       }
-      for (int C = 0; C < 4; ++C)
-        Sum[C] /= float(Samples);
-      (void)encodeTexel(Src.Fmt, Sum, D);
-    }
+  });
 }
 
 /// "2 s", "0.25 s" (as dispatch() says it).
@@ -275,7 +280,7 @@ static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
   for (size_t K = 0; K < Fb.Resolve.size(); ++K)
     if (Fb.Resolve[K])
       resolve(Ctx.Color[K], *Fb.Resolve[K], Ctx.FbWidth, Ctx.FbHeight,
-              Ctx.Samples);
+              Ctx.Samples, Ctx.Threads);
   return Status::success();
 }
 
