@@ -192,7 +192,11 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
   // The sample count is the attachments' (Vulkan: all the same).
   std::optional<uint32_t> Samples;
   for (const BindDecl &B : P.Binds) {
-    BufferDecl &Buf = *S.findBuffer(B.Buffer);
+    // Images and samplers are bound too; only attachments matter here.
+    BufferDecl *BufP = S.findBuffer(B.Buffer);
+    if (!BufP)
+      continue;
+    BufferDecl &Buf = *BufP;
     if (B.Kind == BindKind::Color || B.Kind == BindKind::DepthStencil) {
       if (Samples && *Samples != Buf.Samples)
         return makeError(formatv("pipeline '{0}': attachment '{1}' has {2} "
