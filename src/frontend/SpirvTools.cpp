@@ -17,6 +17,7 @@
 #include "frontend/Frontend.h"
 #include "frontend/PreOptimizerCheck.h"
 #include "support/Diagnostic.h"
+#include "support/Limits.h"
 
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.hpp11>
@@ -27,6 +28,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -140,7 +142,77 @@ llvm::Expected<std::vector<uint32_t>> assembleSpirv(llvm::StringRef Text,
                    tidyMessage(First.Message));
 }
 
+/// Stage inputs and outputs larger than limits::MaxValueScalars, found
+/// from the raw words before the validator runs: SPIRV-Tools' interface
+/// checks allocate per location, and a 16M-element output array took more
+/// than 3 GB there (a fuzz finding). The translator refuses such variables
+/// anyway (Parser.cpp); this says so first.
+static llvm::Error checkInterfaceSizes(llvm::ArrayRef<uint32_t> Words) {
+  std::unordered_map<uint32_t, uint64_t> Scalars, Constants, Pointee;
+  auto Of = [&](uint32_t Id) -> uint64_t {
+    auto It = Scalars.find(Id);
+    return It == Scalars.end() ? 1 : It->second;
+  };
+  const uint64_t Cap = uint64_t(1) << 40; // saturate: no overflow
+  auto Mul = [&](uint64_t A, uint64_t B) {
+    return B && A > Cap / B ? Cap : std::min(A * B, Cap);
+  };
+  for (size_t P = 5; P < Words.size();) {
+    uint32_t Op = Words[P] & 0xffff, N = Words[P] >> 16;
+    if (N == 0 || P + N > Words.size())
+      break; // malformed: the validator says where
+    const uint32_t *W = &Words[P];
+    switch (spv::Op(Op)) {
+    case spv::Op::OpConstant:
+      if (N >= 4)
+        Constants[W[2]] = W[3];
+      break;
+    case spv::Op::OpTypeVector:
+    case spv::Op::OpTypeMatrix:
+      if (N >= 4)
+        Scalars[W[1]] = Mul(Of(W[2]), W[3]);
+      break;
+    case spv::Op::OpTypeArray:
+      if (N >= 4) {
+        auto C = Constants.find(W[3]);
+        Scalars[W[1]] = Mul(Of(W[2]), C == Constants.end() ? 1 : C->second);
+      }
+      break;
+    case spv::Op::OpTypeStruct: {
+      uint64_t Sum = 0;
+      for (uint32_t K = 2; K < N; ++K)
+        Sum = std::min(Sum + Of(W[K]), Cap);
+      Scalars[W[1]] = Sum;
+      break;
+    }
+    case spv::Op::OpTypePointer:
+      if (N >= 4)
+        Pointee[W[1]] = W[3];
+      break;
+    case spv::Op::OpVariable: {
+      if (N < 4 || (W[3] != uint32_t(spv::StorageClass::Input) &&
+                    W[3] != uint32_t(spv::StorageClass::Output)))
+        break;
+      auto T = Pointee.find(W[1]);
+      uint64_t S = T == Pointee.end() ? 1 : Of(uint32_t(T->second));
+      if (S > limits::MaxValueScalars)
+        return makeError("stage input or output %" + llvm::Twine(W[2]) +
+                         " has " + llvm::Twine(S) +
+                         " scalars; the limit is " +
+                         llvm::Twine(limits::MaxValueScalars));
+      break;
+    }
+    default:
+      break;
+    }
+    P += N;
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error validateSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env) {
+  if (llvm::Error E = checkInterfaceSizes(Words))
+    return E;
   spvtools::SpirvTools Tools(Env);
   FirstError First;
   Tools.SetMessageConsumer(First.consumer());

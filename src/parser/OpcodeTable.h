@@ -93,6 +93,9 @@ enum class OperandShape : uint8_t {
   GroupInt,
   GroupFloat,
   GroupBool,
+  /// OpBitcast: integer, float or pointer scalars and vectors, never
+  /// booleans (which have no bit pattern).
+  Bitcast,
 };
 
 namespace OpcodeFlag {

@@ -401,6 +401,25 @@ Error TypeChecker::checkShape(const Instruction &I, const Type *R) {
                             " is not a boolean vector");
     return Error::success();
   }
+  case OperandShape::Bitcast: {
+    if (Error E = NeedOperands(1))
+      return E;
+    auto Bits = [&](const Type *T) {
+      return T && (T->Kind == TypeKind::Pointer ||
+                   isScalarOrVectorOf(T, TypeKind::Int) ||
+                   isScalarOrVectorOf(T, TypeKind::Float));
+    };
+    if (!Bits(R))
+      return errorAt(I, "result type " +
+                            (I.ResultType ? name(I.ResultType.value())
+                                          : std::string("(none)")) +
+                            " is not an integer, float or pointer scalar or "
+                            "vector");
+    if (!Bits(typeOfValue(I.Operands[0])))
+      return wrongOperand(I, I.Operands[0],
+                          "an integer, float or pointer scalar or vector");
+    return Error::success();
+  }
   case OperandShape::FloatToInt:
     return Convert(TypeKind::Float, TypeKind::Int,
                    "an integer scalar or vector");

@@ -24,7 +24,7 @@ KINDS = ["Other", "Bool", "Int", "Float"]
 SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
           "FloatCompare", "FloatTest", "BoolReduce", "FloatToInt", "IntToFloat", "IntToInt",
-          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool"]
+          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
 

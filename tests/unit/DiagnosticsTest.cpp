@@ -1020,3 +1020,63 @@ TEST(DiagnosticsFuzzFindings, SampledImageOfWrongTypes) {
   expectRejectedUnvalidated(Asm, "OpSampledImage: operands or result are not a sampled "
                        "image");
 }
+
+// OpBitcast of a boolean (novalidate, seed 1, session 15): LLVM has no
+// bitcast from i1, IR that does not verify. OpBitcast has its own operand
+// shape now: integer, float or pointer scalars and vectors.
+TEST(DiagnosticsFuzzFindings, BitcastOfABoolean) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+       %true = OpConstantTrue %bool
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %b = OpBitcast %uint %true
+               OpReturn
+               OpFunctionEnd
+)";
+  expectRejectedUnvalidated(Asm, "OpBitcast: operand");
+}
+
+// A stage output of 16M vec4s (validate, seed 1, session 15): SPIRV-Tools'
+// interface validation allocated more than 3 GB for its locations. Such
+// variables are refused before the validator runs, as the translator
+// refuses them anyway.
+TEST(DiagnosticsFuzzFindings, HugeStageOutputBeforeTheValidator) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint Vertex %main "main" %out
+               OpDecorate %out Location 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+    %v4float = OpTypeVector %float 4
+       %uint = OpTypeInt 32 0
+     %uint_n = OpConstant %uint 16777219
+        %arr = OpTypeArray %v4float %uint_n
+        %ptr = OpTypePointer Output %arr
+        %out = OpVariable %ptr Output
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  spirv2llvm::TranslateOptions Opts;
+  Opts.Kind = spirv2llvm::InputKind::Assembly;
+  auto T = spirv2llvm::translateBytes(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Asm),
+                              std::strlen(Asm)),
+      "fuzz.spvasm", Opts);
+  ASSERT_FALSE(!!T);
+  std::string Msg = llvm::toString(T.takeError());
+  EXPECT_NE(Msg.find("has 67108876 scalars; the limit is 16384"),
+            std::string::npos)
+      << Msg;
+}
