@@ -397,10 +397,20 @@ Error ModuleBuilder::buildConstant(const Instruction &I, uint32_t Index) {
     if (I.Operands.size() != Want)
       return errorAt(I, "expected " + Twine(Want) + " constituents, got " +
                             Twine(I.Operands.size()));
-    for (uint32_t E : I.Operands) {
-      if (!M.findConstant(E))
+    for (size_t K = 0; K < I.Operands.size(); ++K) {
+      uint32_t E = I.Operands[K];
+      const Constant *EC = M.findConstant(E);
+      if (!EC)
         return errorAt(I, "constituent " + name(E) +
                               " is not a constant declared before it");
+      // Each constituent has the element's (or member's) type: code
+      // generation builds the composite from them as they are.
+      TypeId Expected =
+          T->Kind == TypeKind::Struct ? T->Members[K] : T->Element;
+      if (EC->Type != Expected)
+        return errorAt(I, "constituent " + name(E) + " has type " +
+                              name(EC->Type.value()) + ", not " +
+                              name(Expected.value()));
       C.Elements.push_back(ValueId(E));
     }
     break;

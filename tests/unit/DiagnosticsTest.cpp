@@ -1080,3 +1080,30 @@ TEST(DiagnosticsFuzzFindings, HugeStageOutputBeforeTheValidator) {
             std::string::npos)
       << Msg;
 }
+
+// A float array constant with an integer constituent (novalidate, seed 1,
+// session 15): a comparison of that element became an fcmp of an integer
+// and a float, IR that does not verify. Constituents must have the
+// element's type.
+TEST(DiagnosticsFuzzFindings, ConstantCompositeOfTheWrongElementType) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+     %uint_2 = OpConstant %uint 2
+        %arr = OpTypeArray %float %uint_2
+    %float_1 = OpConstant %float 1
+          %c = OpConstantComposite %arr %float_1 %uint_2
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  expectRejectedUnvalidated(Asm, "constituent %uint_2 has type %uint, not "
+                                 "%float");
+}
