@@ -31,16 +31,8 @@ layout(location = 0) out vec4 vcolor;
 void main() { gl_Position = vec4(pos, 0.0, 1.0); vcolor = color; }
 )";
 
-const char *ColorFS = R"(#version 450
-layout(location = 0) in vec4 vcolor;
-layout(location = 0) out vec4 o;
-void main() { o = vcolor; }
-)";
 
-struct Vertex {
-  float X, Y;
-  float R, G, B, A;
-};
+using Vertex = ColorVertex;
 
 class GraphicsPipelineTest : public ::testing::TestWithParam<unsigned> {
 protected:

@@ -30,16 +30,8 @@ void main() {
 }
 )";
 
-const char *ColorFS = R"(#version 450
-layout(location = 0) in vec4 vcolor;
-layout(location = 0) out vec4 o;
-void main() { o = vcolor; }
-)";
 
-struct Vtx {
-  float X, Y;
-  float R, G, B, A;
-};
+using Vtx = ColorVertex;
 
 class GraphicsStateTest : public ::testing::TestWithParam<unsigned> {
 protected:

@@ -27,6 +27,19 @@ inline std::vector<uint32_t> glsl(const std::string &Src,
   return *W;
 }
 
+/// A fragment shader writing its interpolated colour, and the vertex both
+/// test files feed it: a position (pixels or NDC) and an RGBA colour.
+inline const char *ColorFS = R"(#version 450
+layout(location = 0) in vec4 vcolor;
+layout(location = 0) out vec4 o;
+void main() { o = vcolor; }
+)";
+
+struct ColorVertex {
+  float X, Y;
+  float R, G, B, A;
+};
+
 inline Image image(Format F, uint32_t W, uint32_t H, uint32_t Samples = 1) {
   auto I = Image::create({F, S2L_VIEW_2D, W, H, 1, 1, 1, Samples});
   EXPECT_TRUE(bool(I)) << I.status().message();
