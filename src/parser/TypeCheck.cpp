@@ -56,6 +56,7 @@ private:
   Error checkConstruct(const Instruction &I);
   Error checkValueSize(const Instruction &I);
   Error checkSubgroup(const Instruction &I);
+  Error checkMatrixOp(const Instruction &I, const Type *R);
   Error checkCompositeIndices(const Instruction &I, uint32_t Composite,
                               size_t FirstIndex, uint32_t Expected);
 
@@ -454,6 +455,116 @@ Error TypeChecker::checkShape(const Instruction &I, const Type *R) {
   return Error::success();
 }
 
+/// A float vector's or matrix's shape: Columns is 0 for a vector, Rows its
+/// component count; Component is the float scalar type.
+struct FloatShape {
+  bool Ok = false;
+  uint32_t Columns = 0, Rows = 0, Component = 0;
+};
+
+static FloatShape floatShape(const Module &M, const Type *T) {
+  FloatShape S;
+  if (!T)
+    return S;
+  if (T->Kind == TypeKind::Matrix) {
+    const Type *Col = M.findType(T->Element.value());
+    if (!Col || Col->Kind != TypeKind::Vector)
+      return S;
+    S.Columns = T->Count;
+    T = Col;
+  }
+  if (T->Kind != TypeKind::Vector)
+    return S;
+  const Type *C = M.findType(T->Element.value());
+  if (!C || C->Kind != TypeKind::Float)
+    return S;
+  S.Ok = true;
+  S.Rows = T->Count;
+  S.Component = C->Id.value();
+  return S;
+}
+
+Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R) {
+  size_t N = I.Opcode == Op::OpTranspose ? 1 : 2;
+  if (Error E = needOperands(I, N))
+    return E;
+  FloatShape RS = floatShape(M, R);
+  bool WantMatrixResult = I.Opcode != Op::OpVectorTimesScalar &&
+                          I.Opcode != Op::OpVectorTimesMatrix &&
+                          I.Opcode != Op::OpMatrixTimesVector;
+  if (!RS.Ok || (RS.Columns != 0) != WantMatrixResult)
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          (WantMatrixResult ? " is not a float matrix"
+                                            : " is not a float vector"));
+  FloatShape A = floatShape(M, typeOfValue(I.Operands[0]));
+  FloatShape B;
+  if (N == 2)
+    B = floatShape(M, typeOfValue(I.Operands[1]));
+  auto Want = [&](size_t K, const Twine &What) {
+    return wrongOperand(I, I.Operands[K], What);
+  };
+  auto SameComponent = [&](const FloatShape &S) {
+    return sameType(S.Component, RS.Component);
+  };
+  auto IsResultScalar = [&](size_t K) {
+    const Type *T = typeOfValue(I.Operands[K]);
+    return T && T->Kind == TypeKind::Float && sameType(T->Id.value(),
+                                                       RS.Component);
+  };
+  std::string Comp = name(RS.Component);
+  switch (I.Opcode) {
+  case Op::OpTranspose:
+    if (!A.Ok || !A.Columns || A.Columns != RS.Rows || A.Rows != RS.Columns ||
+        !SameComponent(A))
+      return Want(0, "a matrix of " + Comp + " of the transposed shape");
+    break;
+  case Op::OpVectorTimesScalar:
+  case Op::OpMatrixTimesScalar:
+    if (!sameType(M.typeOf(I.Operands[0]).value(), I.ResultType.value()))
+      return Want(0, "of the result type " + name(I.ResultType.value()));
+    if (!IsResultScalar(1))
+      return Want(1, "a scalar " + Comp);
+    break;
+  case Op::OpVectorTimesMatrix:
+    // vector(K) x matrix(Rows K, Columns = result size)
+    if (!B.Ok || !B.Columns || B.Columns != RS.Rows || !SameComponent(B))
+      return Want(1, "a matrix of " + Comp + " with as many columns as "
+                                              "the result has components");
+    if (!A.Ok || A.Columns || A.Rows != B.Rows || !SameComponent(A))
+      return Want(0, "a vector of " + Comp + " the size of the matrix's "
+                                              "columns");
+    break;
+  case Op::OpMatrixTimesVector:
+    if (!A.Ok || !A.Columns || A.Rows != RS.Rows || !SameComponent(A))
+      return Want(0, "a matrix of " + Comp + " whose columns have the "
+                                              "result's type");
+    if (!B.Ok || B.Columns || B.Rows != A.Columns || !SameComponent(B))
+      return Want(1, "a vector of " + Comp + " with one component per "
+                                              "matrix column");
+    break;
+  case Op::OpMatrixTimesMatrix:
+    if (!A.Ok || !A.Columns || A.Rows != RS.Rows || !SameComponent(A))
+      return Want(0, "a matrix of " + Comp + " whose columns have the "
+                                              "result's column type");
+    if (!B.Ok || !B.Columns || B.Columns != RS.Columns ||
+        B.Rows != A.Columns || !SameComponent(B))
+      return Want(1, "a matrix of " + Comp + " with the result's column "
+                                              "count and the left "
+                                              "operand's column count as rows");
+    break;
+  case Op::OpOuterProduct:
+    if (!A.Ok || A.Columns || A.Rows != RS.Rows || !SameComponent(A))
+      return Want(0, "a vector of the result's column type");
+    if (!B.Ok || B.Columns || B.Rows != RS.Columns || !SameComponent(B))
+      return Want(1, "a vector of " + Comp + " with one component per "
+                                              "result column");
+    break;
+  default:
+    break;
+  }
+  return Error::success();
+}
+
 Error TypeChecker::check(const Function &F, const Instruction &I) {
   const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
   if (opcodeInfo(I.Opcode).Shape != OperandShape::None)
@@ -540,35 +651,17 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   case Op::OpSubgroupFirstInvocationKHR:
   case Op::OpSubgroupAllEqualKHR:
     return checkSubgroup(I);
-  // Matrix operations: the emitter reads columns and rows from the
-  // operands' matrix types.
+  // Matrix operations and OpVectorTimesScalar: the emitter reads columns
+  // and rows from the types, so every dimension must agree (spirv-val's
+  // rules).
   case Op::OpTranspose:
+  case Op::OpVectorTimesScalar:
   case Op::OpMatrixTimesScalar:
   case Op::OpVectorTimesMatrix:
   case Op::OpMatrixTimesVector:
   case Op::OpMatrixTimesMatrix:
-  case Op::OpOuterProduct: {
-    size_t N = I.Opcode == Op::OpTranspose ? 1 : 2;
-    if (Error E = needOperands(I, N))
-      return E;
-    for (size_t K = 0; K < N; ++K) {
-      bool WantMatrix =
-          (K == 0 && (I.Opcode == Op::OpTranspose ||
-                      I.Opcode == Op::OpMatrixTimesScalar ||
-                      I.Opcode == Op::OpMatrixTimesVector ||
-                      I.Opcode == Op::OpMatrixTimesMatrix)) ||
-          (K == 1 && (I.Opcode == Op::OpVectorTimesMatrix ||
-                      I.Opcode == Op::OpMatrixTimesMatrix));
-      bool WantVector = !WantMatrix && !(K == 1 && I.Opcode ==
-                                         Op::OpMatrixTimesScalar);
-      const Type *T = typeOfValue(I.Operands[K]);
-      if (WantMatrix && (!T || T->Kind != TypeKind::Matrix))
-        return wrongOperand(I, I.Operands[K], "a matrix");
-      if (WantVector && (!T || T->Kind != TypeKind::Vector))
-        return wrongOperand(I, I.Operands[K], "a vector");
-    }
-    return Error::success();
-  }
+  case Op::OpOuterProduct:
+    return checkMatrixOp(I, R);
   // Dot product: float vectors of one type, the result their component.
   case Op::OpDot: {
     if (Error E = needOperands(I, 2))

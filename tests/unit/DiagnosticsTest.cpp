@@ -1107,3 +1107,96 @@ TEST(DiagnosticsFuzzFindings, ConstantCompositeOfTheWrongElementType) {
   expectRejectedUnvalidated(Asm, "constituent %uint_2 has type %uint, not "
                                  "%float");
 }
+
+// OpVectorTimesScalar whose "scalar" is a vec4 (novalidate, seed 1, CI of
+// session 15): the SIMD back end splatted the vector into <4 x <4 x
+// float>>, IR that does not verify. The matrix family was checked only for
+// matrix-or-vector operands; now every dimension is checked as spirv-val
+// does. One module per wrong shape, all refused by both back ends.
+TEST(DiagnosticsFuzzFindings, MatrixAndVectorProductShapes) {
+  const char *Head = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+    %v2float = OpTypeVector %float 2
+    %v3float = OpTypeVector %float 3
+    %v4float = OpTypeVector %float 4
+     %mat2v3 = OpTypeMatrix %v3float 2
+     %mat3v2 = OpTypeMatrix %v2float 3
+     %mat4v4 = OpTypeMatrix %v4float 4
+     %mat2v2 = OpTypeMatrix %v2float 2
+          %f = OpConstant %float 1
+         %v2 = OpConstantComposite %v2float %f %f
+         %v3 = OpConstantComposite %v3float %f %f %f
+         %v4 = OpConstantComposite %v4float %f %f %f %f
+        %m23 = OpConstantComposite %mat2v3 %v3 %v3
+        %m44 = OpConstantComposite %mat4v4 %v4 %v4 %v4 %v4
+        %m22 = OpConstantComposite %mat2v2 %v2 %v2
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+)";
+  const char *Tail = R"(
+               OpReturn
+               OpFunctionEnd
+)";
+  // The opcode with "operand" and the rule broken (between them the
+  // operand's name and type).
+  struct Case {
+    const char *Body, *Op, *Rule;
+  } Cases[] = {
+      {"%r = OpVectorTimesScalar %v4float %v4 %v4",
+       "OpVectorTimesScalar: operand", "is not a scalar %float"},
+      {"%r = OpMatrixTimesScalar %mat4v4 %m44 %v4",
+       "OpMatrixTimesScalar: operand", "is not a scalar %float"},
+      {"%r = OpVectorTimesScalar %v3float %v4 %f",
+       "OpVectorTimesScalar: operand", "is not of the result type"},
+      {"%r = OpMatrixTimesVector %v3float %m23 %v3",
+       "OpMatrixTimesVector: operand", "is not a vector of %float with one "
+       "component per matrix column"},
+      {"%r = OpVectorTimesMatrix %v2float %v2 %m23",
+       "OpVectorTimesMatrix: operand", "is not a vector of %float the size"},
+      {"%r = OpMatrixTimesMatrix %mat4v4 %m23 %m44",
+       "OpMatrixTimesMatrix: operand", "is not a matrix of %float whose "
+       "columns"},
+      {"%r = OpTranspose %mat2v3 %m23",
+       "OpTranspose: operand", "is not a matrix of %float of the "
+       "transposed shape"},
+      {"%r = OpOuterProduct %mat2v3 %v3 %v3",
+       "OpOuterProduct: operand", "is not a vector of %float with one "
+       "component per result column"},
+      {"%r = OpMatrixTimesVector %v3float %v3 %v2",
+       "OpMatrixTimesVector: operand", "is not a matrix"},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Body);
+    std::string Asm = std::string(Head) + "          " + C.Body + Tail;
+    expectRejectedUnvalidated(Asm.c_str(), C.Op);
+    expectRejectedUnvalidated(Asm.c_str(), C.Rule);
+  }
+  // The right shapes still translate.
+  std::string Good = std::string(Head) +
+                     "%a = OpMatrixTimesVector %v3float %m23 %v2\n"
+                     "%b = OpVectorTimesMatrix %v2float %v3 %m23\n"
+                     "%c = OpTranspose %mat3v2 %m23\n"
+                     "%d = OpMatrixTimesMatrix %mat2v3 %m23 %m22\n"
+                     "%e = OpOuterProduct %mat2v3 %v3 %v2\n"
+                     "%g = OpMatrixTimesScalar %mat2v3 %m23 %f\n"
+                     "%h = OpVectorTimesScalar %v4float %v4 %f\n" +
+                     Tail;
+  for (spirv2llvm::Backend Bk :
+       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
+    spirv2llvm::TranslateOptions Opts;
+    Opts.Kind = spirv2llvm::InputKind::Assembly;
+    Opts.Validate = false;
+    Opts.Backend = Bk;
+    auto T = spirv2llvm::translateBytes(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Good.data()),
+                                Good.size()),
+        "good.spvasm", Opts);
+    EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
+  }
+}
