@@ -662,6 +662,33 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   case Op::OpMatrixTimesMatrix:
   case Op::OpOuterProduct:
     return checkMatrixOp(I, R);
+  // Extended arithmetic: a struct of two members of one integer scalar or
+  // vector type, and both operands of that type (signedness aside).
+  case Op::OpIAddCarry:
+  case Op::OpISubBorrow:
+  case Op::OpUMulExtended:
+  case Op::OpSMulExtended: {
+    if (Error E = needOperands(I, 2))
+      return E;
+    const Type *Member = nullptr;
+    if (R && R->Kind == TypeKind::Struct && R->Members.size() == 2 &&
+        sameType(R->Members[0].value(), R->Members[1].value())) {
+      const Type *T = M.findType(R->Members[0].value());
+      const Type *S = scalarOf(M, T);
+      if (S && S->Kind == TypeKind::Int)
+        Member = T;
+    }
+    if (!Member)
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not a struct of two members of one integer "
+                            "scalar or vector type");
+    for (size_t K = 0; K < 2; ++K)
+      if (!sameType(M.typeOf(I.Operands[K]).value(), Member->Id.value()))
+        return wrongOperand(I, I.Operands[K],
+                            "of the result members' type " +
+                                name(Member->Id.value()));
+    return Error::success();
+  }
   // Dot product: float vectors of one type, the result their component.
   case Op::OpDot: {
     if (Error E = needOperands(I, 2))

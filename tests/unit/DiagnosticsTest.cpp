@@ -1200,3 +1200,65 @@ TEST(DiagnosticsFuzzFindings, MatrixAndVectorProductShapes) {
     EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
   }
 }
+
+// OpUMulExtended whose result type is a vec4 of floats and whose operands
+// are a vec4 and a float (novalidate, session 16): the SIMD back end
+// extended a missing component (a null value). The extended-arithmetic
+// instructions now check their struct result and operand types.
+TEST(DiagnosticsFuzzFindings, ExtendedArithmeticTypes) {
+  const char *Head = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+    %v4float = OpTypeVector %float 4
+       %uint = OpTypeInt 32 0
+     %v2uint = OpTypeVector %uint 2
+       %pair = OpTypeStruct %uint %uint
+     %pairv2 = OpTypeStruct %v2uint %v2uint
+      %mixed = OpTypeStruct %uint %v2uint
+          %f = OpConstant %float 1
+         %v4 = OpConstantComposite %v4float %f %f %f %f
+          %u = OpConstant %uint 7
+         %u2 = OpConstantComposite %v2uint %u %u
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+)";
+  const char *Tail = R"(
+               OpReturn
+               OpFunctionEnd
+)";
+  struct Case {
+    const char *Body, *Want;
+  } Cases[] = {
+      {"%r = OpUMulExtended %v4float %v4 %f",
+       "OpUMulExtended: result type %v4float is not a struct of two members"},
+      {"%r = OpIAddCarry %mixed %u %u2",
+       "OpIAddCarry: result type %_struct_10 is not a struct of two members"},
+      {"%r = OpSMulExtended %pair %u %u2", "is not of the result members' type"},
+      {"%r = OpISubBorrow %pairv2 %f %u2", "is not of the result members' type"},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Body);
+    std::string Asm = std::string(Head) + "          " + C.Body + Tail;
+    expectRejectedUnvalidated(Asm.c_str(), C.Want);
+  }
+  std::string Good = std::string(Head) +
+                     "%a = OpUMulExtended %pair %u %u\n"
+                     "%b = OpIAddCarry %pairv2 %u2 %u2\n" + Tail;
+  for (spirv2llvm::Backend Bk :
+       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
+    spirv2llvm::TranslateOptions Opts;
+    Opts.Kind = spirv2llvm::InputKind::Assembly;
+    Opts.Validate = false;
+    Opts.Backend = Bk;
+    auto T = spirv2llvm::translateBytes(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Good.data()),
+                                Good.size()),
+        "good.spvasm", Opts);
+    EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
+  }
+}
