@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/common/DescriptorArrays.h"
 #include "codegen/common/ImageInstr.h"
+#include "codegen/simd/ImageDescriptors.h"
 #include "codegen/simd/SimdEmitter.h"
 
 #include "parser/SpirvNames.h"
@@ -253,6 +254,11 @@ bool SimdEmitter::emitImage(const Instruction &I) {
                                    V ? splat(Q) : Q);
     }
   }
+  // 2D RGBA8 samples and fetches in vectors when the bound descriptors
+  // allow (EmitInlineSample.cpp); the call below is then the fallback.
+  InlineSample Fast = D.Op == S2L_IMAGE_OP_FETCH
+                           ? emitInlineFetch(D, Handle, Coord)
+                           : emitInlineSample(D, Handle, Coord);
   LaneValue GradX, GradY;
   uint32_t Flags = D.Flags;
   Value *ImplicitLod = nullptr;
@@ -395,6 +401,22 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     for (unsigned C = 0; C < D.ResultComps; ++C)
       R.Comps.push_back(Result(C, D.ResultFloat ? F32 : I32));
   }
+  if (Fast.Join) {
+    // Both paths' texels meet here (the inline one only takes varying
+    // coordinates, so the result is varying).
+    for (Value *&C : R.Comps)
+      C = splat(C);
+    BasicBlock *SlowEnd = B.GetInsertBlock();
+    B.CreateBr(Fast.Join);
+    B.SetInsertPoint(Fast.Join);
+    for (unsigned C = 0; C < D.ResultComps; ++C) {
+      PHINode *P = B.CreatePHI(R.Comps[C]->getType(), 2, "sample");
+      P->addIncoming(Fast.Comps[C], Fast.FastEnd);
+      P->addIncoming(R.Comps[C], SlowEnd);
+      R.Comps[C] = P;
+    }
+    R.Varying = true;
+  }
   set(Id, coerce(std::move(R), isVarying(Id)));
   return true;
 }
@@ -421,21 +443,6 @@ const InlineFormat *inlineFormat(uint32_t VkFormat) {
   return nullptr;
 }
 
-/// s2l_image as LLVM sees it (abi.h), for the fields inlined accesses read.
-StructType *imageStructType(LLVMContext &Ctx) {
-  if (StructType *T = StructType::getTypeByName(Ctx, "s2l_image"))
-    return T;
-  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  StructType *Level =
-      StructType::create(Ctx, {I64, I64, I64, I32, I32, I32, I32},
-                         "s2l_image_level");
-  return StructType::create(
-      Ctx,
-      {PointerType::getUnqual(Ctx), I32, I32, I32, I32, I32, I32,
-       ArrayType::get(Level, S2L_MAX_IMAGE_LEVELS)},
-      "s2l_image");
-}
-
 } // namespace
 
 // OpImageRead / OpImageWrite of a storage image whose format the shader
@@ -460,14 +467,7 @@ bool SimdEmitter::emitInlineStorageAccess(const Instruction &I,
   StructType *ImageTy = imageStructType(Ctx);
   // A null handle reads the fields of a zeroed image: every coordinate is
   // then out of range.
-  GlobalVariable *Zero = LM->getGlobalVariable("s2l.null.image", true);
-  if (!Zero)
-    Zero = new GlobalVariable(*LM, ImageTy, /*isConstant=*/true,
-                              GlobalValue::PrivateLinkage,
-                              Constant::getNullValue(ImageTy),
-                              "s2l.null.image");
-  Value *Img = B.CreateIntToPtr(Handle.Comps[0], Ptr);
-  Img = B.CreateSelect(B.CreateIsNull(Img), Zero, Img);
+  Value *Img = descriptorOrZero(B, *LM, Handle.Comps[0], ImageTy);
   auto Field = [&](std::initializer_list<unsigned> Path, Type *T,
                    const char *Name) {
     SmallVector<Value *, 4> Idx{B.getInt32(0)};

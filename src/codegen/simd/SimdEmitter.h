@@ -238,6 +238,19 @@ private:
   bool emitImageTexelPointer(const Instruction &I);
   /// Reads and writes of storage images of a declared format, inline.
   bool emitInlineStorageAccess(const Instruction &I, const ImageInstr &D);
+  /// A sample that may run inline (EmitInlineSample.cpp): when the
+  /// instruction qualifies, emits the descriptor check, the inline path
+  /// (ending in FastEnd, which branches to Join, its result in Comps) and
+  /// leaves the builder at the start of the fallback; else Join is null.
+  struct InlineSample {
+    llvm::BasicBlock *FastEnd = nullptr, *Join = nullptr;
+    llvm::SmallVector<llvm::Value *, 4> Comps;
+  };
+  InlineSample emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
+                                const LaneValue &Coord);
+  /// The same for OpImageFetch of an RGBA8 2D image at a uniform level.
+  InlineSample emitInlineFetch(const ImageInstr &D, const LaneValue &Handle,
+                               const LaneValue &Coord);
   bool isOpaqueRef(uint32_t Ptr) const;
   /// The OpaqueRefs of the UniformConstant variables, at function entry.
   void createOpaqueBindings(llvm::Value *&Sets);

@@ -1,0 +1,422 @@
+//===- EmitInlineSample.cpp - RGBA8 2D samples in vectors -----------------===//
+//
+// A sampled image is a call of s2l_image_op per lane (EmitImage.cpp): about
+// 225 ns a bilinear sample, against lavapipe's 5 (docs/performance.md,
+// "Images"). The common case of textures, a 2D R8G8B8A8_UNORM image of one
+// level with a nearest or linear sampler that repeats or clamps to the
+// edge, runs here in W-lane vectors instead: the texel addresses from the
+// coordinates, one masked gather per corner, the UNORM conversion and the
+// filter weights in vectors.
+//
+// The format and the sampler are known only when the descriptors are bound,
+// so the instruction tests them (uniform loads and compares, a branch) and
+// falls back to the call when anything differs: other formats, mip chains,
+// different min and mag filters (the level of detail would then decide the
+// filter), anisotropy, depth compare, unnormalized coordinates, the other
+// address modes, arrays, offsets. llvmpipe specializes its sampling code to
+// the bound state at draw time; a check per instruction costs a few
+// compares and keeps one compiled shader for every binding.
+//
+// The results are the runtime's to the bit (SamplerFilter.cpp): u = s *
+// width in float, floor(u) for nearest, floor((u - 0.5) * 256) in double
+// for linear (8 bits of sub-texel weight), the spec's wrap, c / 255
+// correctly rounded, and the corners summed in the same order, with the
+// operations marked NoContraction so that the JIT does not fuse them.
+// `-s2l-inline-sampling=false` turns the path off (for A/B benchmarks).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/common/ImageInstr.h"
+#include "codegen/simd/ImageDescriptors.h"
+#include "codegen/simd/SimdEmitter.h"
+
+#include "spirv2llvm/abi.h"
+#include "support/Contraction.h"
+
+#include "llvm/Support/CommandLine.h"
+
+using namespace llvm;
+
+namespace spirv2llvm::simd {
+
+using llvm::Constant;
+using llvm::Function;
+using llvm::Type;
+
+namespace {
+
+cl::opt<bool> InlineSampling(
+    "s2l-inline-sampling", cl::Hidden, cl::init(true),
+    cl::desc("sample 2D RGBA8 images of one level inline when the bound "
+             "sampler allows (else: a runtime call per lane)"));
+
+constexpr uint32_t FormatR8G8B8A8Unorm = 37;
+constexpr uint32_t AddressRepeat = 0, AddressClampToEdge = 2;
+/// The largest side the inline path takes: index arithmetic stays in 32
+/// bits (|index| <= 2^28 + 1 after floorToInt's clamp).
+constexpr uint32_t MaxSide = 1u << 16;
+
+/// Field \p Path (indices after the pointer's) of the struct \p T at \p P.
+Value *loadField(IRBuilder<> &B, StructType *T, Value *P,
+                 ArrayRef<Value *> Path, Type *FieldTy, const Twine &Name) {
+  SmallVector<Value *, 4> Idx{B.getInt32(0)};
+  Idx.append(Path.begin(), Path.end());
+  return B.CreateLoad(FieldTy, B.CreateInBoundsGEP(T, P, Idx), Name);
+}
+
+/// Component \p K of W packed RGBA8 texels as floats: c / 255 correctly
+/// rounded (the double product is within 2^-53 of it, and c / 255 is never
+/// that close to a float rounding boundary), as the runtime's table.
+Value *decodeUnorm8(IRBuilder<> &B, Value *Texel, unsigned K, unsigned W,
+                    unsigned ExactKind) {
+  auto *V32 = FixedVectorType::get(B.getInt32Ty(), W);
+  auto *VD = FixedVectorType::get(B.getDoubleTy(), W);
+  Value *Byte = B.CreateAnd(B.CreateLShr(Texel, ConstantInt::get(V32, 8 * K)),
+                            ConstantInt::get(V32, 255));
+  Value *D = B.CreateFMul(B.CreateUIToFP(Byte, VD),
+                          ConstantFP::get(VD, 1.0 / 255.0));
+  cast<llvm::Instruction>(D)->setMetadata(
+      ExactKind, MDNode::get(B.getContext(), {}));
+  return B.CreateFPTrunc(D, FixedVectorType::get(B.getFloatTy(), W));
+}
+
+} // namespace
+
+SimdEmitter::InlineSample
+SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
+                              const LaneValue &Coord) {
+  InlineSample R;
+  if (!InlineSampling || D.Op != S2L_IMAGE_OP_SAMPLE || D.Dref || D.Sparse ||
+      D.Dim != 1 /* 2D */ || D.Arrayed || D.MS ||
+      D.Kind != S2L_IMAGE_FLOAT || D.Offset || D.Offsets || D.MinLod ||
+      !D.HasSampler || !D.ResultFloat || D.ResultComps == 0 ||
+      D.ResultComps > 4 || Handle.Comps.size() < 2 || Coord.Comps.size() < 2)
+    return R;
+  // Uniform descriptors (the check is one branch), varying coordinates
+  // (else the call runs once for the whole group anyway).
+  if (Handle.Comps[0]->getType()->isVectorTy() ||
+      Handle.Comps[1]->getType()->isVectorTy() ||
+      !Coord.Comps[0]->getType()->getScalarType()->isFloatTy() ||
+      !Coord.Comps[1]->getType()->getScalarType()->isFloatTy() ||
+      (!Coord.Comps[0]->getType()->isVectorTy() &&
+       !Coord.Comps[1]->getType()->isVectorTy()))
+    return R;
+
+  Type *I32 = B.getInt32Ty(), *F32 = B.getFloatTy(), *Ptr = B.getPtrTy();
+  VectorType *V32 = FixedVectorType::get(I32, W);
+  VectorType *V64 = FixedVectorType::get(B.getInt64Ty(), W);
+  VectorType *VF = FixedVectorType::get(F32, W);
+  VectorType *VD = FixedVectorType::get(B.getDoubleTy(), W);
+  StructType *ImageTy = imageStructType(Ctx);
+  StructType *SamplerTy = samplerStructType(Ctx);
+  Value *Img = descriptorOrZero(B, *LM, Handle.Comps[0], ImageTy);
+  Value *Smp = descriptorOrZero(B, *LM, Handle.Comps[1], SamplerTy);
+  auto Field = [&](StructType *T, Value *P, std::initializer_list<unsigned> Path,
+                   Type *FieldTy, const char *Name) -> Value * {
+    SmallVector<Value *, 4> Idx;
+    for (unsigned K : Path)
+      Idx.push_back(B.getInt32(K));
+    return loadField(B, T, P, Idx, FieldTy, Name);
+  };
+  Value *Data = Field(ImageTy, Img, {0}, Ptr, "img.data");
+  Value *Offset0 = Field(ImageTy, Img, {7, 0, 0}, B.getInt64Ty(), "img.offset");
+  Value *Row = Field(ImageTy, Img, {7, 0, 1}, B.getInt64Ty(), "img.row");
+  Value *Width = Field(ImageTy, Img, {7, 0, 3}, I32, "img.width");
+  Value *Height = Field(ImageTy, Img, {7, 0, 4}, I32, "img.height");
+  Value *Filter = Field(SamplerTy, Smp, {SamplerMagFilter}, I32, "smp.mag");
+  Value *ModeU = Field(SamplerTy, Smp, {SamplerAddressMode, 0}, I32, "smp.u");
+  Value *ModeV = Field(SamplerTy, Smp, {SamplerAddressMode, 1}, I32, "smp.v");
+
+  auto Is = [&](Value *V, uint32_t K) { return B.CreateICmpEQ(V, B.getInt32(K)); };
+  auto RepeatOrClamp = [&](Value *Mode) {
+    return B.CreateOr(Is(Mode, AddressRepeat), Is(Mode, AddressClampToEdge));
+  };
+  auto Side = [&](Value *S) {
+    return B.CreateAnd(B.CreateICmpNE(S, B.getInt32(0)),
+                       B.CreateICmpULE(S, B.getInt32(MaxSide)));
+  };
+  // Texel offsets in 32 bits (a gather of W lanes in one instruction):
+  // the level spans less than 2 GiB.
+  Value *Span = B.CreateMul(Row, B.CreateZExt(Height, B.getInt64Ty()));
+  Value *Ok = B.CreateICmpULE(Span, B.getInt64(INT32_MAX));
+  for (Value *C :
+       {Is(Field(ImageTy, Img, {1}, I32, "img.format"), FormatR8G8B8A8Unorm),
+        Is(Field(ImageTy, Img, {2}, I32, "img.view"), S2L_VIEW_2D),
+        Is(Field(ImageTy, Img, {4}, I32, "img.levels"), 1),
+        Is(Field(ImageTy, Img, {5}, I32, "img.samples"), 1),
+        B.CreateIsNotNull(Data), Side(Width), Side(Height),
+        B.CreateICmpEQ(Filter,
+                       Field(SamplerTy, Smp, {SamplerMinFilter}, I32, "smp.min")),
+        B.CreateICmpULE(Filter, B.getInt32(1)), RepeatOrClamp(ModeU),
+        RepeatOrClamp(ModeV),
+        B.CreateNot(B.CreateFCmpOGT(
+            Field(SamplerTy, Smp, {SamplerMaxAnisotropy}, F32, "smp.aniso"),
+            ConstantFP::get(F32, 1.0))),
+        Is(Field(SamplerTy, Smp, {SamplerCompareEnable}, I32, "smp.compare"), 0),
+        Is(Field(SamplerTy, Smp, {SamplerUnnormalized}, I32, "smp.unnorm"), 0)})
+    Ok = B.CreateAnd(Ok, C);
+
+  Function *Fn = B.GetInsertBlock()->getParent();
+  BasicBlock *Fast = BasicBlock::Create(Ctx, "sample.inline", Fn);
+  BasicBlock *Nearest = BasicBlock::Create(Ctx, "sample.nearest", Fn);
+  BasicBlock *Linear = BasicBlock::Create(Ctx, "sample.linear", Fn);
+  BasicBlock *Slow = BasicBlock::Create(Ctx, "sample.call", Fn);
+  R.Join = BasicBlock::Create(Ctx, "sample.join", Fn);
+  BasicBlock *FastJoin = BasicBlock::Create(Ctx, "sample.inline.join", Fn);
+  B.CreateCondBr(Ok, Fast, Slow);
+
+  unsigned ExactKind = Ctx.getMDKindID(NoContractionMetadata);
+  auto Exact = [&](Value *V) {
+    if (auto *I = dyn_cast<llvm::Instruction>(V))
+      I->setMetadata(ExactKind, MDNode::get(Ctx, {}));
+    return V;
+  };
+  auto VecI = [&](Value *S) { return B.CreateVectorSplat(W, S); };
+
+  B.SetInsertPoint(Fast);
+  // u = s * width, v = t * height, in float (filterLevel).
+  Value *U = Exact(B.CreateFMul(splat(Coord.Comps[0]),
+                                VecI(B.CreateUIToFP(Width, F32)), "u"));
+  Value *V = Exact(B.CreateFMul(splat(Coord.Comps[1]),
+                                VecI(B.CreateUIToFP(Height, F32)), "v"));
+  Value *Zero32 = Constant::getNullValue(V32);
+  // The spec's wrap for repeat and clamp to edge (wrapIndex) of the
+  // indices \p Idx on one axis, behind a branch on the (uniform) mode.
+  // floorMod in double with a correction step: exact for these magnitudes.
+  auto Wrap = [&](SmallVector<Value *, 2> Idx, Value *Size, Value *Mode,
+                  const char *Axis) {
+    Value *SizeV = VecI(Size);
+    BasicBlock *Repeat =
+        BasicBlock::Create(Ctx, Twine("wrap.repeat.") + Axis, Fn);
+    BasicBlock *Clamp = BasicBlock::Create(Ctx, Twine("wrap.clamp.") + Axis, Fn);
+    BasicBlock *Done = BasicBlock::Create(Ctx, Twine("wrap.") + Axis, Fn);
+    B.CreateCondBr(Is(Mode, AddressRepeat), Repeat, Clamp);
+    B.SetInsertPoint(Repeat);
+    Value *Recip = B.CreateFDiv(ConstantFP::get(B.getDoubleTy(), 1.0),
+                                B.CreateUIToFP(Size, B.getDoubleTy()));
+    SmallVector<Value *, 2> Rep, Cl;
+    for (Value *I : Idx) {
+      Value *Q = B.CreateUnaryIntrinsic(
+          Intrinsic::floor, B.CreateFMul(B.CreateSIToFP(I, VD), VecI(Recip)));
+      Value *Rem = B.CreateSub(I, B.CreateMul(B.CreateFPToSI(Q, V32), SizeV));
+      Rem = B.CreateSelect(B.CreateICmpSLT(Rem, Zero32),
+                           B.CreateAdd(Rem, SizeV), Rem);
+      Rem = B.CreateSelect(B.CreateICmpSGE(Rem, SizeV),
+                           B.CreateSub(Rem, SizeV), Rem);
+      Rep.push_back(Rem);
+    }
+    B.CreateBr(Done);
+    B.SetInsertPoint(Clamp);
+    for (Value *I : Idx)
+      Cl.push_back(B.CreateBinaryIntrinsic(
+          Intrinsic::smax,
+          B.CreateBinaryIntrinsic(Intrinsic::smin, I,
+                                  B.CreateSub(SizeV, ConstantInt::get(V32, 1))),
+          Zero32));
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    SmallVector<Value *, 2> Out;
+    for (size_t K = 0; K < Idx.size(); ++K) {
+      PHINode *P = B.CreatePHI(V32, 2);
+      P->addIncoming(Rep[K], Repeat);
+      P->addIncoming(Cl[K], Clamp);
+      Out.push_back(P);
+    }
+    return Out;
+  };
+  Value *Base = B.CreateGEP(B.getInt8Ty(), Data, Offset0, "img.level0");
+  Value *Row32 = VecI(B.CreateTrunc(Row, I32));
+  auto Gather = [&](Value *X, Value *Y) {
+    // In range after the wrap, and the level spans < 2 GiB: no overflow.
+    Value *Off = B.CreateAdd(B.CreateNUWMul(Y, Row32),
+                             B.CreateShl(X, ConstantInt::get(V32, 2)));
+    // An i32 index vector: x86 gathers W lanes with 32-bit indices.
+    Value *Ptrs = B.CreateGEP(B.getInt8Ty(), VecI(Base), Off, "texel.addr");
+    return B.CreateMaskedGather(V32, Ptrs, Align(4), CurMask, Zero32, "texel");
+  };
+  auto Decode = [&](Value *Texel, unsigned K) {
+    return decodeUnorm8(B, Texel, K, W, ExactKind);
+  };
+  B.CreateCondBr(Is(Filter, 1), Linear, Nearest);
+
+  // Nearest: floorToInt (NaN 0, clamped to +-2^28).
+  B.SetInsertPoint(Nearest);
+  auto FloorToInt = [&](Value *X) {
+    constexpr float Limit = 1 << 28;
+    Value *C = B.CreateBinaryIntrinsic(
+        Intrinsic::minnum,
+        B.CreateBinaryIntrinsic(Intrinsic::maxnum, X,
+                                ConstantFP::get(VF, -Limit)),
+        ConstantFP::get(VF, Limit));
+    Value *I = B.CreateFPToSI(B.CreateUnaryIntrinsic(Intrinsic::floor, C), V32);
+    return B.CreateSelect(B.CreateFCmpUNO(X, X), Zero32, I);
+  };
+  Value *NearX = Wrap({FloorToInt(U)}, Width, ModeU, "u")[0];
+  Value *NearY = Wrap({FloorToInt(V)}, Height, ModeV, "v")[0];
+  Value *NearTexel = Gather(NearX, NearY);
+  SmallVector<Value *, 4> NearOut;
+  for (unsigned K = 0; K < D.ResultComps; ++K)
+    NearOut.push_back(Decode(NearTexel, K));
+  BasicBlock *NearestEnd = B.GetInsertBlock();
+  B.CreateBr(FastJoin);
+
+  // Linear: i0 = floor(u - 0.5) and alpha with 8 fraction bits
+  // (linearCoord), the four corners wrapped, weighted and summed in the
+  // runtime's order (corner bit 0: i + 1, bit 1: j + 1).
+  B.SetInsertPoint(Linear);
+  auto LinearCoord = [&](Value *X, Value *&I0, Value *&Alpha) {
+    constexpr double Limit = double(1ll << 36);
+    Value *Xd = B.CreateFPExt(X, VD);
+    Value *Q = B.CreateUnaryIntrinsic(
+        Intrinsic::floor,
+        Exact(B.CreateFMul(Exact(B.CreateFSub(Xd, ConstantFP::get(VD, 0.5))),
+                           ConstantFP::get(VD, 256.0))));
+    Q = B.CreateBinaryIntrinsic(
+        Intrinsic::minnum,
+        B.CreateBinaryIntrinsic(Intrinsic::maxnum, Q,
+                                ConstantFP::get(VD, -Limit)),
+        ConstantFP::get(VD, Limit));
+    Value *Qi = B.CreateSelect(B.CreateFCmpUNO(X, X),
+                               Constant::getNullValue(V64),
+                               B.CreateFPToSI(Q, V64));
+    I0 = B.CreateTrunc(B.CreateAShr(Qi, ConstantInt::get(V64, 8)), V32);
+    Alpha = Exact(B.CreateFMul(
+        B.CreateUIToFP(B.CreateTrunc(B.CreateAnd(Qi, ConstantInt::get(V64, 255)),
+                                     V32),
+                       VF),
+        ConstantFP::get(VF, 1.0 / 256.0)));
+  };
+  Value *I0, *Alpha, *J0, *Beta;
+  LinearCoord(U, I0, Alpha);
+  LinearCoord(V, J0, Beta);
+  Value *One32 = ConstantInt::get(V32, 1);
+  SmallVector<Value *, 2> X =
+      Wrap({I0, B.CreateAdd(I0, One32)}, Width, ModeU, "u");
+  SmallVector<Value *, 2> Y =
+      Wrap({J0, B.CreateAdd(J0, One32)}, Height, ModeV, "v");
+  Value *OneF = ConstantFP::get(VF, 1.0);
+  Value *WX[2] = {Exact(B.CreateFSub(OneF, Alpha)), Alpha};
+  Value *WY[2] = {Exact(B.CreateFSub(OneF, Beta)), Beta};
+  SmallVector<Value *, 4> LinOut(D.ResultComps, nullptr);
+  for (unsigned C = 0; C < 4; ++C) {
+    Value *Texel = Gather(X[C & 1], Y[C >> 1]);
+    Value *Weight = Exact(B.CreateFMul(WX[C & 1], WY[C >> 1]));
+    for (unsigned K = 0; K < D.ResultComps; ++K) {
+      Value *Term = Exact(B.CreateFMul(Weight, Decode(Texel, K)));
+      LinOut[K] = LinOut[K] ? Exact(B.CreateFAdd(LinOut[K], Term)) : Term;
+    }
+  }
+  BasicBlock *LinearEnd = B.GetInsertBlock();
+  B.CreateBr(FastJoin);
+
+  B.SetInsertPoint(FastJoin);
+  for (unsigned K = 0; K < D.ResultComps; ++K) {
+    PHINode *P = B.CreatePHI(VF, 2, "sample.texel");
+    P->addIncoming(NearOut[K], NearestEnd);
+    P->addIncoming(LinOut[K], LinearEnd);
+    R.Comps.push_back(P);
+  }
+  R.FastEnd = FastJoin;
+  B.CreateBr(R.Join);
+  B.SetInsertPoint(Slow);
+  return R;
+}
+
+// OpImageFetch of a 2D sampled image, in vectors when the bound image is
+// R8G8B8A8_UNORM and the level is uniform and exists: bounds, address and
+// conversion as the storage-image path (EmitImage.cpp); lanes outside the
+// level read zero, as s2l_image_op's robust access does.
+SimdEmitter::InlineSample
+SimdEmitter::emitInlineFetch(const ImageInstr &D, const LaneValue &Handle,
+                             const LaneValue &Coord) {
+  InlineSample R;
+  if (!InlineSampling || D.Op != S2L_IMAGE_OP_FETCH || D.Sparse ||
+      D.Dim != 1 /* 2D */ || D.Arrayed || D.MS || D.Kind != S2L_IMAGE_FLOAT ||
+      D.Offset || D.Sample || !D.ResultFloat || D.ResultComps == 0 ||
+      D.ResultComps > 4 || Handle.Comps.empty() || Coord.Comps.size() < 2 ||
+      Handle.Comps[0]->getType()->isVectorTy())
+    return R;
+  Value *Lod = nullptr;
+  if (D.Lod) {
+    LaneValue L = get(D.Lod);
+    if (L.Comps.empty() || L.Comps[0]->getType()->isVectorTy() ||
+        !L.Comps[0]->getType()->isIntegerTy())
+      return R;
+    Lod = B.CreateSExtOrTrunc(L.Comps[0], B.getInt32Ty());
+  }
+  for (unsigned K = 0; K < 2; ++K)
+    if (!Coord.Comps[K]->getType()->getScalarType()->isIntegerTy())
+      return R;
+  if (!Coord.Comps[0]->getType()->isVectorTy() &&
+      !Coord.Comps[1]->getType()->isVectorTy())
+    return R;
+
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
+  VectorType *V32 = FixedVectorType::get(I32, W);
+  StructType *ImageTy = imageStructType(Ctx);
+  Value *Img = descriptorOrZero(B, *LM, Handle.Comps[0], ImageTy);
+  if (!Lod)
+    Lod = B.getInt32(0);
+  // The level index is checked before its fields are read: a level past
+  // the array would be outside the descriptor.
+  Value *Levels = loadField(B, ImageTy, Img, {B.getInt32(4)}, I32, "img.levels");
+  Value *LevelOk = B.CreateAnd(
+      B.CreateICmpULT(Lod, Levels),
+      B.CreateICmpULT(Lod, B.getInt32(S2L_MAX_IMAGE_LEVELS)));
+  Value *Level = B.CreateSelect(LevelOk, Lod, B.getInt32(0));
+  auto LevelField = [&](unsigned K, Type *T, const char *Name) {
+    return loadField(B, ImageTy, Img, {B.getInt32(7), Level, B.getInt32(K)}, T,
+                     Name);
+  };
+  Value *Data = loadField(B, ImageTy, Img, {B.getInt32(0)}, Ptr, "img.data");
+  Value *Offset = LevelField(0, I64, "img.offset");
+  Value *Row = LevelField(1, I64, "img.row");
+  Value *Width = LevelField(3, I32, "img.width");
+  Value *Height = LevelField(4, I32, "img.height");
+  auto Is = [&](Value *V, uint32_t K) { return B.CreateICmpEQ(V, B.getInt32(K)); };
+  Value *Span = B.CreateMul(Row, B.CreateZExt(Height, I64));
+  Value *Ok = B.CreateAnd(LevelOk, B.CreateICmpULE(Span, B.getInt64(INT32_MAX)));
+  for (Value *C :
+       {Is(loadField(B, ImageTy, Img, {B.getInt32(1)}, I32, "img.format"),
+           FormatR8G8B8A8Unorm),
+        Is(loadField(B, ImageTy, Img, {B.getInt32(2)}, I32, "img.view"),
+           S2L_VIEW_2D),
+        Is(loadField(B, ImageTy, Img, {B.getInt32(5)}, I32, "img.samples"), 1),
+        B.CreateIsNotNull(Data), B.CreateICmpULE(Width, B.getInt32(MaxSide)),
+        B.CreateICmpULE(Height, B.getInt32(MaxSide))})
+    Ok = B.CreateAnd(Ok, C);
+
+  Function *Fn = B.GetInsertBlock()->getParent();
+  BasicBlock *Fast = BasicBlock::Create(Ctx, "fetch.inline", Fn);
+  BasicBlock *Slow = BasicBlock::Create(Ctx, "fetch.call", Fn);
+  R.Join = BasicBlock::Create(Ctx, "fetch.join", Fn);
+  B.CreateCondBr(Ok, Fast, Slow);
+  B.SetInsertPoint(Fast);
+  Value *Zero32 = Constant::getNullValue(V32);
+  auto Lanes = [&](Value *C) {
+    return splat(B.CreateSExtOrTrunc(
+        C, C->getType()->isVectorTy() ? (Type *)V32 : I32));
+  };
+  Value *X = Lanes(Coord.Comps[0]), *Y = Lanes(Coord.Comps[1]);
+  // Unsigned compares reject negative coordinates too.
+  Value *In = B.CreateAnd(B.CreateICmpULT(X, B.CreateVectorSplat(W, Width)),
+                          B.CreateICmpULT(Y, B.CreateVectorSplat(W, Height)));
+  X = B.CreateSelect(In, X, Zero32);
+  Y = B.CreateSelect(In, Y, Zero32);
+  Value *Base = B.CreateGEP(B.getInt8Ty(), Data, Offset, "img.level");
+  Value *Off = B.CreateAdd(
+      B.CreateMul(Y, B.CreateVectorSplat(W, B.CreateTrunc(Row, I32))),
+      B.CreateShl(X, ConstantInt::get(V32, 2)));
+  Value *Ptrs = B.CreateGEP(B.getInt8Ty(), B.CreateVectorSplat(W, Base), Off,
+                            "texel.addr");
+  Value *Texel = B.CreateMaskedGather(V32, Ptrs, Align(4),
+                                      B.CreateAnd(CurMask, In), Zero32, "texel");
+  unsigned ExactKind = Ctx.getMDKindID(NoContractionMetadata);
+  for (unsigned K = 0; K < D.ResultComps; ++K)
+    R.Comps.push_back(decodeUnorm8(B, Texel, K, W, ExactKind));
+  R.FastEnd = B.GetInsertBlock();
+  B.CreateBr(R.Join);
+  B.SetInsertPoint(Slow);
+  return R;
+}
+
+} // namespace spirv2llvm::simd
