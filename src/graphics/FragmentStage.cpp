@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "graphics/FragmentStage.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -321,6 +323,42 @@ void FragmentStage::merge(uint32_t Alive) {
     std::memcpy(&X, &Out[Offset + 4 * Lane], 4);
     return X;
   };
+  // What does not change from lane to lane, decided once per call: the
+  // late tests only when there is a depth/stencil attachment to test
+  // (depthStencil passes everything without one), and per colour output
+  // its attachment, merger and value kind.
+  const bool LateTests = !Early && Ctx.DepthStencil.Data;
+  struct OutputPlan {
+    const ColorOutput *O;
+    const AttachmentView *A;
+    const ColorMerger *M;
+    ColorValue::Kind K;
+    uint32_t Alpha1; // the bits of alpha 1 when not written or AlphaToOne
+    bool ForceAlpha;
+  };
+  llvm::SmallVector<OutputPlan, 8> Plans;
+  const ColorOutput *CoverageAlpha = nullptr;
+  if (P.Fragment)
+    for (const ColorOutput &O : P.ColorOutputs) {
+      if (St.Multisample.AlphaToCoverageEnable && !CoverageAlpha &&
+          O.Location == 0 && O.NumComponents == 4 &&
+          O.Type.Kind == ScalarKind::Float)
+        CoverageAlpha = &O;
+      const AttachmentView &A = Ctx.Color[O.Location];
+      const std::optional<ColorMerger> &M = P.Mergers[O.Location];
+      if (!A.Data || !M)
+        continue;
+      ColorValue::Kind K = O.Type.Kind == ScalarKind::Float
+                               ? ColorValue::Kind::Float
+                           : O.Type.Kind == ScalarKind::Int
+                               ? ColorValue::Kind::SInt
+                               : ColorValue::Kind::UInt;
+      bool Float = K == ColorValue::Kind::Float;
+      // Alpha to one: after alpha gave the coverage (Vulkan).
+      Plans.push_back({&O, &A, &*M, K, Float ? 0x3f800000u : 1u,
+                       St.Multisample.AlphaToOneEnable && O.Location == 0 &&
+                           Float});
+    }
   for (unsigned Lane = 0; Lane < Batch.size() * 4; ++Lane) {
     if (!(Alive & (1u << Lane)))
       continue;
@@ -331,19 +369,15 @@ void FragmentStage::merge(uint32_t Alive) {
     Cov &= St.Multisample.SampleMask;
     if (P.SampleMaskOffset)
       Cov &= Word(*P.SampleMaskOffset, Lane);
-    if (St.Multisample.AlphaToCoverageEnable && P.Fragment) {
-      for (const ColorOutput &O : P.ColorOutputs)
-        if (O.Location == 0 && O.NumComponents == 4 &&
-            O.Type.Kind == ScalarKind::Float) {
-          float A;
-          uint32_t Bits = Word(O.Offsets[3], Lane);
-          std::memcpy(&A, &Bits, 4);
-          uint32_t N = uint32_t(
-              std::lround(std::clamp(A, 0.0f, 1.0f) * float(S)));
-          Cov &= N >= 32 ? ~0u : (1u << N) - 1;
-        }
+    if (CoverageAlpha) {
+      float A;
+      uint32_t Bits = Word(CoverageAlpha->Offsets[3], Lane);
+      std::memcpy(&A, &Bits, 4);
+      uint32_t N =
+          uint32_t(std::lround(std::clamp(A, 0.0f, 1.0f) * float(S)));
+      Cov &= N >= 32 ? ~0u : (1u << N) - 1;
     }
-    if (!Early && Cov) {
+    if (LateTests && Cov) {
       float FragDepth = 0;
       if (P.FragDepthOffset) {
         uint32_t Bits = Word(*P.FragDepthOffset, Lane);
@@ -362,33 +396,26 @@ void FragmentStage::merge(uint32_t Alive) {
           Cov &= ~(1u << Smp);
       }
     }
-    if (!Cov || !P.Fragment)
+    if (!Cov)
       continue;
-    for (const ColorOutput &O : P.ColorOutputs) {
-      const AttachmentView &A = Ctx.Color[O.Location];
-      const std::optional<ColorMerger> &M = P.Mergers[O.Location];
-      if (!A.Data || !M)
-        continue;
+    for (const OutputPlan &Pl : Plans) {
       ColorValue V;
-      V.K = O.Type.Kind == ScalarKind::Float ? ColorValue::Kind::Float
-            : O.Type.Kind == ScalarKind::Int ? ColorValue::Kind::SInt
-                                             : ColorValue::Kind::UInt;
-      uint32_t Bits[4] = {0, 0, 0, 0};
-      if (V.K == ColorValue::Kind::Float)
-        Bits[3] = 0x3f800000; // alpha 1 when not written
-      else
-        Bits[3] = 1;
-      for (unsigned C = 0; C < O.NumComponents; ++C)
-        Bits[C] = Word(O.Offsets[C], Lane);
-      // Alpha to one: after alpha gave the coverage (Vulkan).
-      if (St.Multisample.AlphaToOneEnable && O.Location == 0 &&
-          V.K == ColorValue::Kind::Float)
-        Bits[3] = 0x3f800000;
+      V.K = Pl.K;
+      uint32_t Bits[4] = {0, 0, 0, Pl.Alpha1};
+      for (unsigned C = 0; C < Pl.O->NumComponents; ++C)
+        Bits[C] = Word(Pl.O->Offsets[C], Lane);
+      if (Pl.ForceAlpha)
+        Bits[3] = Pl.Alpha1;
       std::memcpy(V.U, Bits, 16);
+      if (S == 1) {
+        Pl.M->merge(V, nullptr, St.Blend.Constants,
+                    Pl.A->texel(uint32_t(X), uint32_t(Y), 0));
+        continue;
+      }
       for (uint32_t Smp = 0; Smp < S; ++Smp)
         if (Cov & (1u << Smp))
-          M->merge(V, nullptr, St.Blend.Constants,
-                   A.texel(uint32_t(X), uint32_t(Y), Smp));
+          Pl.M->merge(V, nullptr, St.Blend.Constants,
+                      Pl.A->texel(uint32_t(X), uint32_t(Y), Smp));
     }
   }
 }
