@@ -235,6 +235,12 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     if (M.kindOf(Op(1)) != IdKind::Type)
       return errorAt(I, "pointee type " + name(Op(1)) + " is " +
                             kindName(M.kindOf(Op(1))) + ", not a type");
+    // Declared before (or a forward pointer), and not the pointer itself:
+    // code that strips pointers must not go round in circles.
+    if (Op(1) == T.Id.value())
+      return errorAt(I, "pointer type " + name(Op(1)) + " points to itself");
+    if (Error E = expectType(I, Op(1), "pointee type"))
+      return E;
     break;
   case spv::Op::OpTypeFunction:
     T.Kind = TypeKind::Function;
@@ -252,6 +258,8 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     T.Element = TypeId(Op(0));
     if (I.Operands.size() < 7)
       return errorAt(I, "OpTypeImage needs 7 operands");
+    if (Error E = expectType(I, Op(0), "sampled type"))
+      return E;
     T.ImageDim = Op(1);
     T.ImageDepth = Op(2);
     T.ImageArrayed = Op(3);
@@ -265,6 +273,10 @@ Error ModuleBuilder::buildType(const Instruction &I) {
   case spv::Op::OpTypeSampledImage:
     T.Kind = TypeKind::SampledImage;
     T.Element = TypeId(Op(0));
+    if (!M.findType(Op(0)) || M.type(T.Element).Kind != TypeKind::Image)
+      return errorAt(I, "image type " + name(Op(0)) +
+                            " is not an image type declared before this "
+                            "instruction");
     break;
   default:
     T.Kind = TypeKind::Unsupported;

@@ -1262,3 +1262,45 @@ TEST(DiagnosticsFuzzFindings, ExtendedArithmeticTypes) {
     EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
   }
 }
+
+// A sampled image type of itself (novalidate, session 16): the walk from a
+// handle to its image type went round forever (a hang, found as a fuzzer
+// timeout). Sampled image types must name an image type declared before
+// them, pointers a pointee other than themselves.
+TEST(DiagnosticsFuzzFindings, TypesThatNameThemselves) {
+  const char *Head = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+)";
+  const char *Tail = R"(
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  struct Case {
+    const char *Types, *Want;
+  } Cases[] = {
+      {"%si = OpTypeSampledImage %si\n%p = OpTypePointer UniformConstant %si\n"
+       "%v = OpVariable %p UniformConstant",
+       "OpTypeSampledImage: image type %5 is not an image type declared "
+       "before this instruction"},
+      {"%si = OpTypeSampledImage %float",
+       "image type %float is not an image type"},
+      {"%p = OpTypePointer Function %p", "OpTypePointer: pointer type"
+                                         " %_ptr_Function_5 points to itself"},
+      {"%img = OpTypeImage %img 2D 0 0 0 1 Unknown",
+       "OpTypeImage: sampled type %5 is not a type declared before this "
+       "instruction"},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Types);
+    std::string Asm = std::string(Head) + C.Types + Tail;
+    expectRejectedUnvalidated(Asm.c_str(), C.Want);
+  }
+}

@@ -70,9 +70,14 @@ uint32_t vkFormatOfImageFormat(uint32_t F) {
 
 const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id) {
   const spirv2llvm::Type *T = M.findType(M.typeOf(Id).value());
-  while (T && (T->Kind == TypeKind::Pointer || T->Kind == TypeKind::Array ||
-               T->Kind == TypeKind::RuntimeArray ||
-               T->Kind == TypeKind::SampledImage))
+  // Bounded: the parser rules out cycles, and a handle type is a few
+  // levels deep (pointer, arrays, sampled image).
+  for (unsigned Depth = 0;
+       Depth < 64 && T &&
+       (T->Kind == TypeKind::Pointer || T->Kind == TypeKind::Array ||
+        T->Kind == TypeKind::RuntimeArray ||
+        T->Kind == TypeKind::SampledImage);
+       ++Depth)
     T = M.findType(T->Element.value());
   return T && T->Kind == TypeKind::Image ? T : nullptr;
 }
