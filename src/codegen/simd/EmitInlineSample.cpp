@@ -20,8 +20,9 @@
 // The results are the runtime's to the bit (SamplerFilter.cpp): u = s *
 // width in float, floor(u) for nearest, floor((u - 0.5) * 256) in double
 // for linear (8 bits of sub-texel weight), the spec's wrap, c / 255
-// correctly rounded, and the corners summed in the same order, with the
-// operations marked NoContraction so that the JIT does not fuse them.
+// correctly rounded (decodeUnorm8), and the corners summed in the same
+// order, with the operations marked NoContraction so that the JIT does not
+// fuse them.
 // `-s2l-inline-sampling=false` turns the path off (for A/B benchmarks).
 //
 //===----------------------------------------------------------------------===//
@@ -64,19 +65,28 @@ Value *loadField(IRBuilder<> &B, StructType *T, Value *P,
 }
 
 /// Component \p K of W packed RGBA8 texels as floats: c / 255 correctly
-/// rounded (the double product is within 2^-53 of it, and c / 255 is never
-/// that close to a float rounding boundary), as the runtime's table.
+/// rounded, as the runtime's table, in three float operations: 1/255 split
+/// into Hi (cut to 16 bits, so c * Hi is exact for c < 256) and Lo;
+/// c * Lo is off by about 2^-40 of the result, and c / 255 is never
+/// closer than about 2^-33 of itself to a float rounding boundary, so
+/// the sum rounds to c / 255's float (checked for every c by
+/// ImageInlineExec's tests, which compare with the runtime bit for bit).
 Value *decodeUnorm8(IRBuilder<> &B, Value *Texel, unsigned K, unsigned W,
                     unsigned ExactKind) {
   auto *V32 = FixedVectorType::get(B.getInt32Ty(), W);
-  auto *VD = FixedVectorType::get(B.getDoubleTy(), W);
+  auto *VF = FixedVectorType::get(B.getFloatTy(), W);
+  constexpr float Hi = 0x1.01p-8f; // 1/255 cut to 16 bits (9 significant)
+  constexpr float Lo = float(1.0 / 255.0 - double(Hi));
   Value *Byte = B.CreateAnd(B.CreateLShr(Texel, ConstantInt::get(V32, 8 * K)),
                             ConstantInt::get(V32, 255));
-  Value *D = B.CreateFMul(B.CreateUIToFP(Byte, VD),
-                          ConstantFP::get(VD, 1.0 / 255.0));
-  cast<llvm::Instruction>(D)->setMetadata(
-      ExactKind, MDNode::get(B.getContext(), {}));
-  return B.CreateFPTrunc(D, FixedVectorType::get(B.getFloatTy(), W));
+  Value *C = B.CreateUIToFP(Byte, VF);
+  auto Exact = [&](Value *V) {
+    cast<llvm::Instruction>(V)->setMetadata(ExactKind,
+                                            MDNode::get(B.getContext(), {}));
+    return V;
+  };
+  return Exact(B.CreateFAdd(Exact(B.CreateFMul(C, ConstantFP::get(VF, Hi))),
+                            Exact(B.CreateFMul(C, ConstantFP::get(VF, Lo)))));
 }
 
 } // namespace
