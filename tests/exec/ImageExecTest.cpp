@@ -352,7 +352,7 @@ TEST(ImageInlineExec, StorageAccessMatchesTheRuntime) {
   }
 }
 
-// 2D RGBA8 samples of one-level images run inline in the SIMD back end
+// 2D RGBA8 and BGRA8 samples of one-level images run inline in the SIMD back end
 // when the bound sampler allows (simd/EmitInlineSample.cpp), and must give
 // the runtime's bits (the one-invocation back end calls s2l_image_op):
 // nearest and linear filters, repeat and clamp to edge on either axis, at
@@ -403,6 +403,8 @@ TEST(ImageInlineExec, SamplesMatchTheRuntime) {
       {"linear repeat", 1, 1, 0, 0, 1, Format::R8G8B8A8_UNORM},
       {"nearest repeat/clamp", 0, 0, 0, 2, 1, Format::R8G8B8A8_UNORM},
       {"linear clamp/repeat", 1, 1, 2, 0, 1, Format::R8G8B8A8_UNORM},
+      {"linear bgra8 repeat", 1, 1, 0, 0, 1, Format::B8G8R8A8_UNORM},
+      {"nearest bgra8 clamp", 0, 0, 2, 2, 1, Format::B8G8R8A8_UNORM},
       // The fallback.
       {"linear mirrored repeat", 1, 1, 1, 2, 1, Format::R8G8B8A8_UNORM},
       {"linear border", 1, 1, 3, 3, 1, Format::R8G8B8A8_UNORM},
@@ -517,6 +519,7 @@ TEST(ImageInlineExec, FetchesMatchTheRuntime) {
       {"rgba8 level 1 of 2", Format::R8G8B8A8_UNORM, 2, 1},
       {"rgba8 level 2 of 2", Format::R8G8B8A8_UNORM, 2, 2},
       {"rgba8 level -1", Format::R8G8B8A8_UNORM, 2, -1},
+      {"bgra8 level 1 of 2", Format::B8G8R8A8_UNORM, 2, 1},
       {"rgba16f", Format::R16G16B16A16_SFLOAT, 1, 0},
   };
   uint32_t Seed = 99;

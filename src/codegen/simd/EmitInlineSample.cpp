@@ -1,12 +1,12 @@
-//===- EmitInlineSample.cpp - RGBA8 2D samples in vectors -----------------===//
+//===- EmitInlineSample.cpp - 8-bit RGBA 2D samples in vectors ------------===//
 //
 // A sampled image is a call of s2l_image_op per lane (EmitImage.cpp): about
 // 225 ns a bilinear sample, against lavapipe's 5 (docs/performance.md,
-// "Images"). The common case of textures, a 2D R8G8B8A8_UNORM image of one
-// level with a nearest or linear sampler that repeats or clamps to the
-// edge, runs here in W-lane vectors instead: the texel addresses from the
-// coordinates, one masked gather per corner, the UNORM conversion and the
-// filter weights in vectors.
+// "Images"). The common case of textures, a 2D R8G8B8A8_UNORM or
+// B8G8R8A8_UNORM image of one level with a nearest or linear sampler that
+// repeats or clamps to the edge, runs here in W-lane vectors instead: the
+// texel addresses from the coordinates, one masked gather per corner, the
+// UNORM conversion and the filter weights in vectors.
 //
 // The format and the sampler are known only when the descriptors are bound,
 // so the instruction tests them (uniform loads and compares, a branch) and
@@ -50,7 +50,7 @@ cl::opt<bool> InlineSampling(
     cl::desc("sample 2D RGBA8 images of one level inline when the bound "
              "sampler allows (else: a runtime call per lane)"));
 
-constexpr uint32_t FormatR8G8B8A8Unorm = 37;
+constexpr uint32_t FormatR8G8B8A8Unorm = 37, FormatB8G8R8A8Unorm = 44;
 constexpr uint32_t AddressRepeat = 0, AddressClampToEdge = 2;
 /// The largest side the inline path takes: index arithmetic stays in 32
 /// bits (|index| <= 2^28 + 1 after floorToInt's clamp).
@@ -64,22 +64,29 @@ Value *loadField(IRBuilder<> &B, StructType *T, Value *P,
   return B.CreateLoad(FieldTy, B.CreateInBoundsGEP(T, P, Idx), Name);
 }
 
-/// Component \p K of W packed RGBA8 texels as floats: c / 255 correctly
+/// Component \p K (0 red) of W packed texels of 8-bit UNORM components,
+/// in R8G8B8A8 order or, when \p Bgra (a uniform i1), B8G8R8A8, as floats:
+/// c / 255 correctly
 /// rounded, as the runtime's table, in three float operations: 1/255 split
 /// into Hi (cut to 16 bits, so c * Hi is exact for c < 256) and Lo;
 /// c * Lo is off by about 2^-40 of the result, and c / 255 is never
 /// closer than about 2^-33 of itself to a float rounding boundary, so
 /// the sum rounds to c / 255's float (checked for every c by
 /// ImageInlineExec's tests, which compare with the runtime bit for bit).
-Value *decodeUnorm8(IRBuilder<> &B, Value *Texel, unsigned K, unsigned W,
-                    unsigned ExactKind) {
+Value *decodeUnorm8(IRBuilder<> &B, Value *Texel, unsigned K, Value *Bgra,
+                    unsigned W, unsigned ExactKind) {
   auto *V32 = FixedVectorType::get(B.getInt32Ty(), W);
   auto *VF = FixedVectorType::get(B.getFloatTy(), W);
+  // B8G8R8A8 holds red in byte 2 and blue in byte 0.
+  unsigned Byte = K, Swapped = K == 0 ? 2 : K == 2 ? 0 : K;
+  Value *Shift = B.CreateVectorSplat(
+      W, Byte == Swapped ? (Value *)B.getInt32(8 * Byte)
+                         : B.CreateSelect(Bgra, B.getInt32(8 * Swapped),
+                                          B.getInt32(8 * Byte)));
   constexpr float Hi = 0x1.01p-8f; // 1/255 cut to 16 bits (9 significant)
   constexpr float Lo = float(1.0 / 255.0 - double(Hi));
-  Value *Byte = B.CreateAnd(B.CreateLShr(Texel, ConstantInt::get(V32, 8 * K)),
-                            ConstantInt::get(V32, 255));
-  Value *C = B.CreateUIToFP(Byte, VF);
+  Value *C = B.CreateUIToFP(
+      B.CreateAnd(B.CreateLShr(Texel, Shift), ConstantInt::get(V32, 255)), VF);
   auto Exact = [&](Value *V) {
     cast<llvm::Instruction>(V)->setMetadata(ExactKind,
                                             MDNode::get(B.getContext(), {}));
@@ -148,8 +155,10 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
   // the level spans less than 2 GiB.
   Value *Span = B.CreateMul(Row, B.CreateZExt(Height, B.getInt64Ty()));
   Value *Ok = B.CreateICmpULE(Span, B.getInt64(INT32_MAX));
+  Value *Format = Field(ImageTy, Img, {1}, I32, "img.format");
+  Value *Bgra = Is(Format, FormatB8G8R8A8Unorm);
   for (Value *C :
-       {Is(Field(ImageTy, Img, {1}, I32, "img.format"), FormatR8G8B8A8Unorm),
+       {B.CreateOr(Is(Format, FormatR8G8B8A8Unorm), Bgra),
         Is(Field(ImageTy, Img, {2}, I32, "img.view"), S2L_VIEW_2D),
         Is(Field(ImageTy, Img, {4}, I32, "img.levels"), 1),
         Is(Field(ImageTy, Img, {5}, I32, "img.samples"), 1),
@@ -244,7 +253,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     return B.CreateMaskedGather(V32, Ptrs, Align(4), CurMask, Zero32, "texel");
   };
   auto Decode = [&](Value *Texel, unsigned K) {
-    return decodeUnorm8(B, Texel, K, W, ExactKind);
+    return decodeUnorm8(B, Texel, K, Bgra, W, ExactKind);
   };
   B.CreateCondBr(Is(Filter, 1), Linear, Nearest);
 
@@ -332,7 +341,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
 }
 
 // OpImageFetch of a 2D sampled image, in vectors when the bound image is
-// R8G8B8A8_UNORM and the level is uniform and exists: bounds, address and
+// R8G8B8A8_UNORM or B8G8R8A8_UNORM and the level is uniform and exists: bounds, address and
 // conversion as the storage-image path (EmitImage.cpp); lanes outside the
 // level read zero, as s2l_image_op's robust access does.
 SimdEmitter::InlineSample
@@ -385,9 +394,11 @@ SimdEmitter::emitInlineFetch(const ImageInstr &D, const LaneValue &Handle,
   auto Is = [&](Value *V, uint32_t K) { return B.CreateICmpEQ(V, B.getInt32(K)); };
   Value *Span = B.CreateMul(Row, B.CreateZExt(Height, I64));
   Value *Ok = B.CreateAnd(LevelOk, B.CreateICmpULE(Span, B.getInt64(INT32_MAX)));
+  Value *Format =
+      loadField(B, ImageTy, Img, {B.getInt32(1)}, I32, "img.format");
+  Value *Bgra = Is(Format, FormatB8G8R8A8Unorm);
   for (Value *C :
-       {Is(loadField(B, ImageTy, Img, {B.getInt32(1)}, I32, "img.format"),
-           FormatR8G8B8A8Unorm),
+       {B.CreateOr(Is(Format, FormatR8G8B8A8Unorm), Bgra),
         Is(loadField(B, ImageTy, Img, {B.getInt32(2)}, I32, "img.view"),
            S2L_VIEW_2D),
         Is(loadField(B, ImageTy, Img, {B.getInt32(5)}, I32, "img.samples"), 1),
@@ -422,7 +433,7 @@ SimdEmitter::emitInlineFetch(const ImageInstr &D, const LaneValue &Handle,
                                       B.CreateAnd(CurMask, In), Zero32, "texel");
   unsigned ExactKind = Ctx.getMDKindID(NoContractionMetadata);
   for (unsigned K = 0; K < D.ResultComps; ++K)
-    R.Comps.push_back(decodeUnorm8(B, Texel, K, W, ExactKind));
+    R.Comps.push_back(decodeUnorm8(B, Texel, K, Bgra, W, ExactKind));
   R.FastEnd = B.GetInsertBlock();
   B.CreateBr(R.Join);
   B.SetInsertPoint(Slow);
