@@ -43,19 +43,31 @@ Error fromStatus(const Status &St) {
 /// rows of width * element size * samples: a pixel's samples one after
 /// the other).
 Expected<s2l_image> attachmentImage(BufferDecl &B, uint32_t W, uint32_t H,
-                                    const Twine &What) {
+                                    uint32_t Level, const Twine &What) {
   auto F = libraryFormat(B.Format, What + " '" + B.Name + "'");
   if (!F)
     return F.takeError();
   uint64_t Pitch = uint64_t(W) * B.Format.ElementSize * B.Samples;
-  if (B.Data.size() < Pitch * H)
+  // A level of a mip chain (BASE_MIP_LEVEL): its place in the buffer.
+  uint64_t Offset = 0;
+  if (B.MipLevels > 1) {
+    BufferDecl::MipLevel Lv = B.mipLevel(Level);
+    if (Lv.Width != W || Lv.Height != H)
+      return makeError(formatv("{0} '{1}': mip level {2} is {3}x{4}, the "
+                               "framebuffer {5}x{6}",
+                               What.str(), B.Name, Level, Lv.Width, Lv.Height,
+                               W, H)
+                           .str());
+    Offset = Lv.Offset;
+  }
+  if (B.Data.size() < Offset + Pitch * H)
     return makeError(formatv("{0} '{1}' has {2} bytes, a {3}x{4} "
                              "framebuffer needs {5}",
                              What.str(), B.Name, B.Data.size(), W, H,
-                             Pitch * H)
+                             Offset + Pitch * H)
                          .str());
   s2l_image I = {};
-  I.data = B.Data.data();
+  I.data = B.Data.data() + Offset;
   I.format = uint32_t(*F);
   I.view_type = S2L_VIEW_2D;
   I.layers = 1;
@@ -320,7 +332,7 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
     if (B.Kind != BindKind::Color && B.Kind != BindKind::DepthStencil)
       continue;
     BufferDecl &Buf = *S.findBuffer(B.Buffer);
-    auto I = attachmentImage(Buf, P.FbWidth, P.FbHeight,
+    auto I = attachmentImage(Buf, P.FbWidth, P.FbHeight, B.BaseMipLevel,
                              B.Kind == BindKind::Color
                                  ? "colour attachment"
                                  : "depth/stencil attachment");
@@ -339,7 +351,9 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
     BufferDecl &RB = *S.findBuffer(Resolves[NextResolve++]->Buffer);
     if (RB.Samples != 1)
       return makeError("resolve target '" + RB.Name + "' is multisampled");
-    auto RI = attachmentImage(RB, P.FbWidth, P.FbHeight, "resolve target");
+    auto RI = attachmentImage(RB, P.FbWidth, P.FbHeight,
+                              Resolves[NextResolve - 1]->BaseMipLevel,
+                              "resolve target");
     if (!RI)
       return RI.takeError();
     Views.push_back(*RI);

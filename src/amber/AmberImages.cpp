@@ -84,6 +84,12 @@ Expected<const s2l_image *> ImageBindings::image(Script &S, const BindDecl &B,
     D.Width = Buf.Width;
     D.Height = Buf.ImageDim == 1 ? 1 : Buf.Height;
     D.Depth = Buf.ImageDim == 3 ? Buf.Depth : 1;
+    D.Levels = Buf.MipLevels;
+    if (B.BaseMipLevel >= Buf.MipLevels)
+      return makeError(formatv("buffer '{0}': BASE_MIP_LEVEL {1}, but it has "
+                               "{2} mip levels",
+                               Name, B.BaseMipLevel, Buf.MipLevels)
+                           .str());
   }
   Result<Image> I = Image::create(D);
   if (!I.ok())
@@ -94,6 +100,12 @@ Expected<const s2l_image *> ImageBindings::image(Script &S, const BindDecl &B,
                          .str());
   s2l_image Desc = I->descriptor();
   Desc.data = Buf.Data.data();
+  // The view starts at BASE_MIP_LEVEL.
+  if (uint32_t Base = Texel ? 0 : B.BaseMipLevel) {
+    for (uint32_t L = Base; L < Desc.levels; ++L)
+      Desc.level[L - Base] = Desc.level[L];
+    Desc.levels -= Base;
+  }
   Images.push_back(Desc);
   return &Images.back();
 }

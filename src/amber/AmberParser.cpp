@@ -300,10 +300,11 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
     }
     if (B.Samples != 1 && B.Samples != 2 && B.Samples != 4 && B.Samples != 8)
       return err(Line, "BUFFER " + B.Name + ": SAMPLES must be 1, 2, 4 or 8");
-    if (B.MipLevels > 1)
-      deferUnsupported(Line, "BUFFER ... MIP_LEVELS (" + Twine(ImagesPending) +
-                                 ")");
     if (I + 2 < A.size() && A[I].Text == "FILE" && A[I + 1].Text == "PNG") {
+      // Amber fills the other levels of a chain from level 0 by blits.
+      if (B.MipLevels > 1)
+        deferUnsupported(Line, "BUFFER ... MIP_LEVELS with FILE (levels "
+                               "made by blits: not supported yet)");
       // A 2D image of the PNG's size, its 8-bit RGBA texels in the
       // buffer's channel order (R8G8B8A8 or B8G8R8A8, UNORM or SRGB).
       B.PngPath = A[I + 2].Text;

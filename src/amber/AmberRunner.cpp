@@ -210,20 +210,29 @@ Error Runner::prepareFramebuffers() {
       // attachments (vk-gl-cts texture/conversion/snorm_clamp declares a
       // 32x32 image and draws into a default-sized framebuffer); a BUFFER
       // shared by pipelines of different sizes is an error.
-      if (Buf.Width && !Buf.ImageDim &&
-          (Buf.Width != P.FbWidth || Buf.Height != P.FbHeight))
-        return makeError(formatv("line {0}: color buffer '{1}' is {2}x{3}, "
-                                 "the framebuffer {4}x{5}",
-                                 P.Line, B.Buffer, Buf.Width, Buf.Height,
-                                 P.FbWidth, P.FbHeight)
+      // A mip level (BASE_MIP_LEVEL b) of a chain is the framebuffer: level
+      // 0 is then 2^b times its size.
+      if (B.BaseMipLevel >= Buf.MipLevels || B.BaseMipLevel > 14)
+        return makeError(formatv("line {0}: BASE_MIP_LEVEL {1} of buffer "
+                                 "'{2}', which has {3} mip levels",
+                                 P.Line, B.BaseMipLevel, B.Buffer,
+                                 Buf.MipLevels)
                              .str());
-      Buf.Width = P.FbWidth;
-      Buf.Height = P.FbHeight;
+      uint32_t Width0 = P.FbWidth << B.BaseMipLevel,
+               Height0 = P.FbHeight << B.BaseMipLevel;
+      if (Buf.Width && !Buf.ImageDim &&
+          (Buf.Width != Width0 || Buf.Height != Height0))
+        return makeError(formatv("line {0}: color buffer '{1}' is {2}x{3}, "
+                                 "the framebuffer {4}x{5} at level {6}",
+                                 P.Line, B.Buffer, Buf.Width, Buf.Height,
+                                 P.FbWidth, P.FbHeight, B.BaseMipLevel)
+                             .str());
+      Buf.Width = Width0;
+      Buf.Height = Height0;
       // A multisampled attachment holds each pixel's samples one after
       // the other (the rasterizer's layout); EXPECT cannot read it, as in
       // Amber, where only its resolve target can be read.
-      Buf.Data.resize(uint64_t(P.FbWidth) * P.FbHeight *
-                      Buf.Format.ElementSize * Buf.Samples);
+      Buf.Data.resize(Buf.mipChainBytes());
     }
   }
   return Error::success();
@@ -334,8 +343,12 @@ void Runner::clear(PipelineDecl &P) {
           writeComponentDouble(*Co, V, &Px[Co->Offset]);
         }
     }
-    for (uint64_t I = 0; I + F.ElementSize <= B.Data.size();
-         I += F.ElementSize)
+    // The attachment's level of the buffer's mip chain.
+    BufferDecl::MipLevel Lv = B.mipLevel(Bd.BaseMipLevel);
+    uint64_t End = std::min<uint64_t>(B.Data.size(), Lv.Offset + Lv.bytes());
+    if (B.MipLevels == 1)
+      End = B.Data.size();
+    for (uint64_t I = Lv.Offset; I + F.ElementSize <= End; I += F.ElementSize)
       std::memcpy(&B.Data[I], Px.data(), F.ElementSize);
   }
 }

@@ -13,6 +13,7 @@
 #include "amber/BufferFormats.h"
 #include "spirv2llvm/Graphics.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -51,6 +52,29 @@ struct BufferDecl {
   /// images are supported).
   std::string PngPath;
   unsigned Line = 0;
+
+  /// Where level \p L of a 2D image buffer's mip chain lives: the levels
+  /// follow level 0 tightly packed (spirv2llvm::Image's layout), so EXPECT
+  /// and PNG dumps of the buffer read level 0 as before.
+  struct MipLevel {
+    uint64_t Offset = 0, Pitch = 0;
+    uint32_t Width = 0, Height = 0;
+    uint64_t bytes() const { return Pitch * Height; }
+  };
+  MipLevel mipLevel(uint32_t L) const {
+    MipLevel M;
+    for (uint32_t K = 0; K <= L; ++K) {
+      M.Offset += K ? M.bytes() : 0;
+      M.Width = std::max(1u, Width >> K);
+      M.Height = std::max(1u, Height >> K);
+      M.Pitch = uint64_t(M.Width) * Format.ElementSize * Samples;
+    }
+    return M;
+  }
+  uint64_t mipChainBytes() const {
+    MipLevel Last = mipLevel(MipLevels - 1);
+    return Last.Offset + Last.bytes();
+  }
 };
 
 /// SAMPLER name [MAG_FILTER f] ...: Vulkan sampler state by Amber's names.

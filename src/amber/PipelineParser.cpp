@@ -496,12 +496,9 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
           Bd.Binding = uint32_t(N);
         else if (K == "LOCATION")
           Bd.Location = uint32_t(N);
-        else if (K == "BASE_MIP_LEVEL") {
+        else if (K == "BASE_MIP_LEVEL")
           Bd.BaseMipLevel = uint32_t(std::min<uint64_t>(N, UINT32_MAX));
-          if (N)
-            deferUnsupported(L, "BIND ... BASE_MIP_LEVEL (" +
-                                    Twine(ImagesPending) + ")");
-        } else
+        else
           return err(L, "BIND: unexpected '" + K + "'");
         ++I;
       }
