@@ -218,8 +218,17 @@ Error Runner::prepareFramebuffers() {
                                  P.Line, B.BaseMipLevel, B.Buffer,
                                  Buf.MipLevels)
                              .str());
-      uint32_t Width0 = P.FbWidth << B.BaseMipLevel,
-               Height0 = P.FbHeight << B.BaseMipLevel;
+      uint64_t Width0 = uint64_t(P.FbWidth) << B.BaseMipLevel,
+               Height0 = uint64_t(P.FbHeight) << B.BaseMipLevel;
+      if (Width0 > GraphicsLimits::MaxFramebufferSize ||
+          Height0 > GraphicsLimits::MaxFramebufferSize)
+        return makeError(formatv("line {0}: buffer '{1}': level 0 of a "
+                                 "{2}x{3} framebuffer at BASE_MIP_LEVEL {4} "
+                                 "would be {5}x{6} (at most {7} a side)",
+                                 P.Line, B.Buffer, P.FbWidth, P.FbHeight,
+                                 B.BaseMipLevel, Width0, Height0,
+                                 GraphicsLimits::MaxFramebufferSize)
+                             .str());
       if (Buf.Width && !Buf.ImageDim &&
           (Buf.Width != Width0 || Buf.Height != Height0))
         return makeError(formatv("line {0}: color buffer '{1}' is {2}x{3}, "
@@ -227,8 +236,8 @@ Error Runner::prepareFramebuffers() {
                                  P.Line, B.Buffer, Buf.Width, Buf.Height,
                                  P.FbWidth, P.FbHeight, B.BaseMipLevel)
                              .str());
-      Buf.Width = Width0;
-      Buf.Height = Height0;
+      Buf.Width = uint32_t(Width0);
+      Buf.Height = uint32_t(Height0);
       // A multisampled attachment holds each pixel's samples one after
       // the other (the rasterizer's layout); EXPECT cannot read it, as in
       // Amber, where only its resolve target can be read.
