@@ -52,6 +52,18 @@ Image makeImage(Format F, uint32_t W, uint32_t H, uint32_t Levels = 1) {
   return std::move(*I);
 }
 
+/// A W x H image of \p Levels levels of random bytes (a linear
+/// congruential generator on \p Seed).
+Image randomImage(Format F, uint32_t W, uint32_t H, uint32_t Levels,
+                  uint32_t &Seed) {
+  Image I = makeImage(F, W, H, Levels);
+  for (uint8_t &Byte : I.bytes()) {
+    Seed = Seed * 1664525u + 1013904223u;
+    Byte = uint8_t(Seed >> 24);
+  }
+  return I;
+}
+
 /// The byte of component C of texel (X, Y) of level L in the test images.
 uint8_t pattern(uint32_t L, uint32_t X, uint32_t Y, uint32_t C) {
   return uint8_t(X * 40 + Y * 7 + C * 50 + L * 100 + 3);
@@ -432,18 +444,10 @@ TEST(ImageInlineExec, SamplesMatchTheRuntime) {
   };
   for (const Config &C : Configs) {
     SCOPED_TRACE(C.Name);
-    ImageDesc D;
-    D.Fmt = C.Fmt;
-    D.Width = 7;
-    D.Height = 5;
-    D.Levels = C.Levels;
-    auto Img = Image::create(D);
-    ASSERT_TRUE(Img.ok()) << Img.status().message();
-    for (uint8_t &Byte : Img->bytes())
-      Byte = uint8_t(Next() >> 24);
+    Image Img = randomImage(C.Fmt, 7, 5, C.Levels, Seed);
     if (C.Fmt == Format::R16G16B16A16_SFLOAT)
-      for (size_t K = 1; K < Img->bytes().size(); K += 2)
-        Img->bytes()[K] &= 0x3b; // finite halves below 1
+      for (size_t K = 1; K < Img.bytes().size(); K += 2)
+        Img.bytes()[K] &= 0x3b; // finite halves below 1
     s2l_sampler Smp = {};
     Smp.mag_filter = C.Mag;
     Smp.min_filter = C.Min;
@@ -458,7 +462,7 @@ TEST(ImageInlineExec, SamplesMatchTheRuntime) {
       ASSERT_TRUE(S);
       std::memset(&Out, 0xab, sizeof(Out));
       DispatchResources R;
-      R.bindCombinedImageSampler(0, 0, &Img->descriptor(), &Smp);
+      R.bindCombinedImageSampler(0, 0, &Img.descriptor(), &Smp);
       R.bind(0, 1, In, sizeof(In));
       R.bind(0, 2, &Out, sizeof(Out));
       Status St = S->dispatch({1, 1, 1}, R, 1);
@@ -525,17 +529,7 @@ TEST(ImageInlineExec, FetchesMatchTheRuntime) {
   uint32_t Seed = 99;
   for (const Config &C : Configs) {
     SCOPED_TRACE(C.Name);
-    ImageDesc D;
-    D.Fmt = C.Fmt;
-    D.Width = 9;
-    D.Height = 6;
-    D.Levels = C.Levels;
-    auto Img = Image::create(D);
-    ASSERT_TRUE(Img.ok()) << Img.status().message();
-    for (uint8_t &Byte : Img->bytes()) {
-      Seed = Seed * 1664525u + 1013904223u;
-      Byte = uint8_t(Seed >> 24);
-    }
+    Image Img = randomImage(C.Fmt, 9, 6, C.Levels, Seed);
     s2l_sampler Smp = {};
     Smp.max_lod = 1000;
     Smp.max_anisotropy = 1;
@@ -547,7 +541,7 @@ TEST(ImageInlineExec, FetchesMatchTheRuntime) {
       ASSERT_TRUE(S);
       std::memset(&Out, 0xab, sizeof(Out));
       DispatchResources R;
-      R.bindCombinedImageSampler(0, 0, &Img->descriptor(), &Smp);
+      R.bindCombinedImageSampler(0, 0, &Img.descriptor(), &Smp);
       R.bind(0, 1, &Out, sizeof(Out));
       R.PushConstants.resize(4);
       std::memcpy(R.PushConstants.data(), &C.Lod, 4);
@@ -563,7 +557,7 @@ TEST(ImageInlineExec, FetchesMatchTheRuntime) {
         bool In = X >= 0 && X < 9 && Y >= 0 && Y < 6;
         for (uint32_t K = 0; K < 4; ++K)
           EXPECT_EQ(Ref.F[I][K],
-                    In ? float(Img->texelAddress(0, X, Y, 0)[K]) / 255.0f
+                    In ? float(Img.texelAddress(0, X, Y, 0)[K]) / 255.0f
                        : 0.0f)
               << "lane " << I << "." << K;
       }

@@ -924,6 +924,23 @@ TEST(DiagnosticsMissingFile, CannotRead) {
 // targets' seed corpus (built from tests/lit) does not change with them.
 // Each assembles, without validation, in both back ends and must fail
 // with \p Want (not an internal error).
+/// The well-formed counterpart of expectRejectedUnvalidated: both back
+/// ends translate \p Asm without validation.
+static void expectAcceptedUnvalidated(const std::string &Asm) {
+  for (spirv2llvm::Backend Bk :
+       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
+    spirv2llvm::TranslateOptions Opts;
+    Opts.Kind = spirv2llvm::InputKind::Assembly;
+    Opts.Validate = false;
+    Opts.Backend = Bk;
+    auto T = spirv2llvm::translateBytes(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Asm.data()),
+                                Asm.size()),
+        "good.spvasm", Opts);
+    EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
+  }
+}
+
 static void expectRejectedUnvalidated(const char *Asm, const char *Want) {
   for (spirv2llvm::Backend Bk :
        {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
@@ -1187,18 +1204,7 @@ TEST(DiagnosticsFuzzFindings, MatrixAndVectorProductShapes) {
                      "%g = OpMatrixTimesScalar %mat2v3 %m23 %f\n"
                      "%h = OpVectorTimesScalar %v4float %v4 %f\n" +
                      Tail;
-  for (spirv2llvm::Backend Bk :
-       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
-    spirv2llvm::TranslateOptions Opts;
-    Opts.Kind = spirv2llvm::InputKind::Assembly;
-    Opts.Validate = false;
-    Opts.Backend = Bk;
-    auto T = spirv2llvm::translateBytes(
-        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Good.data()),
-                                Good.size()),
-        "good.spvasm", Opts);
-    EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
-  }
+  expectAcceptedUnvalidated(Good);
 }
 
 // OpUMulExtended whose result type is a vec4 of floats and whose operands
@@ -1249,18 +1255,7 @@ TEST(DiagnosticsFuzzFindings, ExtendedArithmeticTypes) {
   std::string Good = std::string(Head) +
                      "%a = OpUMulExtended %pair %u %u\n"
                      "%b = OpIAddCarry %pairv2 %u2 %u2\n" + Tail;
-  for (spirv2llvm::Backend Bk :
-       {spirv2llvm::Backend::Simd, spirv2llvm::Backend::Invocation}) {
-    spirv2llvm::TranslateOptions Opts;
-    Opts.Kind = spirv2llvm::InputKind::Assembly;
-    Opts.Validate = false;
-    Opts.Backend = Bk;
-    auto T = spirv2llvm::translateBytes(
-        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Good.data()),
-                                Good.size()),
-        "good.spvasm", Opts);
-    EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
-  }
+  expectAcceptedUnvalidated(Good);
 }
 
 // A sampled image type of itself (novalidate, session 16): the walk from a
