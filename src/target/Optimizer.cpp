@@ -28,6 +28,16 @@ cl::opt<unsigned> LargeShaderBlocks(
     "s2l-large-shader-blocks", cl::Hidden, cl::init(2000),
     cl::desc("JIT: functions with more blocks than this get the cheap "
              "pipeline and -O0 code generation instead of -O1..-O3"));
+/// For measuring another host's code on this one (an AVX2 machine's on an
+/// AVX-512 one: -s2l-jit-cpu=haswell): the JIT generates code for this CPU
+/// and its features instead of the host's. The code must still run here,
+/// so name an older CPU of the same family. The default width and the
+/// compile cache's key stay the host's: give --width explicitly and leave
+/// the cache off.
+cl::opt<std::string> JitCpu(
+    "s2l-jit-cpu", cl::Hidden, cl::init(""),
+    cl::desc("JIT: generate code for this CPU (LLVM's name, e.g. haswell) "
+             "and its features instead of the host's"));
 } // namespace
 
 Expected<orc::JITTargetMachineBuilder> hostMachineBuilder(unsigned OptLevel) {
@@ -52,6 +62,10 @@ Expected<orc::JITTargetMachineBuilder> hostMachineBuilder(unsigned OptLevel) {
   if (!Host)
     return orc::JITTargetMachineBuilder::detectHost(); // the error again
   std::optional<orc::JITTargetMachineBuilder> JTMB = *Host;
+  if (!JitCpu.empty()) {
+    JTMB->setCPU(JitCpu);
+    JTMB->getFeatures() = SubtargetFeatures();
+  }
   JTMB->setCodeGenOptLevel(OptLevel == 0   ? CodeGenOptLevel::None
                            : OptLevel == 1 ? CodeGenOptLevel::Less
                            : OptLevel == 2 ? CodeGenOptLevel::Default
