@@ -152,15 +152,16 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
                        B.CreateICmpULE(S, B.getInt32(MaxSide)));
   };
   // Texel offsets in 32 bits (a gather of W lanes in one instruction):
-  // the level spans less than 2 GiB.
-  Value *Span = B.CreateMul(Row, B.CreateZExt(Height, B.getInt64Ty()));
-  Value *Ok = B.CreateICmpULE(Span, B.getInt64(INT32_MAX));
+  // level 0 ends below 2 GiB (other levels are checked per lane).
+  Value *End0 = B.CreateAdd(
+      Offset0, B.CreateMul(Row, B.CreateZExt(Height, B.getInt64Ty())));
+  Value *Ok = B.CreateAnd(B.CreateICmpULE(End0, B.getInt64(INT32_MAX)),
+                          B.CreateICmpULE(Offset0, B.getInt64(INT32_MAX)));
   Value *Format = Field(ImageTy, Img, {1}, I32, "img.format");
   Value *Bgra = Is(Format, FormatB8G8R8A8Unorm);
   for (Value *C :
        {B.CreateOr(Is(Format, FormatR8G8B8A8Unorm), Bgra),
         Is(Field(ImageTy, Img, {2}, I32, "img.view"), S2L_VIEW_2D),
-        Is(Field(ImageTy, Img, {4}, I32, "img.levels"), 1),
         Is(Field(ImageTy, Img, {5}, I32, "img.samples"), 1),
         B.CreateIsNotNull(Data), Side(Width), Side(Height),
         B.CreateICmpEQ(Filter,
@@ -174,10 +175,32 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
         Is(Field(SamplerTy, Smp, {SamplerUnnormalized}, I32, "smp.unnorm"), 0)})
     Ok = B.CreateAnd(Ok, C);
 
+  // Mip chains: only with an explicit level of detail (textureLod), so
+  // that the level is a float expression per lane (the implicit and
+  // gradient forms take a log2, which the runtime computes with libm).
+  Value *LodLane = nullptr;
+  if (D.Lod && !D.Bias && !D.GradX) {
+    LaneValue L = get(D.Lod);
+    if (!L.Comps.empty() && L.Comps[0]->getType()->getScalarType()->isFloatTy())
+      LodLane = splat(L.Comps[0]);
+  } else if (D.ImplicitLod && !D.Bias &&
+             EP.Model != spv::ExecutionModel::Fragment) {
+    LodLane = ConstantFP::get(VF, 0.0); // no quads: lod 0 (EmitImage.cpp)
+  }
+  Value *Levels = Field(ImageTy, Img, {4}, I32, "img.levels");
+  Value *MipMode = Field(SamplerTy, Smp, {SamplerMipmapMode}, I32, "smp.mip");
+  Value *OneLevel = Is(Levels, 1);
+  Value *LevelsOk =
+      LodLane ? B.CreateOr(OneLevel,
+                           B.CreateAnd(B.CreateICmpULE(
+                                           Levels,
+                                           B.getInt32(S2L_MAX_IMAGE_LEVELS)),
+                                       B.CreateICmpULE(MipMode, B.getInt32(1))))
+              : OneLevel;
+  Ok = B.CreateAnd(Ok, LevelsOk);
+
   Function *Fn = B.GetInsertBlock()->getParent();
   BasicBlock *Fast = BasicBlock::Create(Ctx, "sample.inline", Fn);
-  BasicBlock *Nearest = BasicBlock::Create(Ctx, "sample.nearest", Fn);
-  BasicBlock *Linear = BasicBlock::Create(Ctx, "sample.linear", Fn);
   BasicBlock *Slow = BasicBlock::Create(Ctx, "sample.call", Fn);
   R.Join = BasicBlock::Create(Ctx, "sample.join", Fn);
   BasicBlock *FastJoin = BasicBlock::Create(Ctx, "sample.inline.join", Fn);
@@ -190,32 +213,30 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     return V;
   };
   auto VecI = [&](Value *S) { return B.CreateVectorSplat(W, S); };
-
-  B.SetInsertPoint(Fast);
-  // u = s * width, v = t * height, in float (filterLevel).
-  Value *U = Exact(B.CreateFMul(splat(Coord.Comps[0]),
-                                VecI(B.CreateUIToFP(Width, F32)), "u"));
-  Value *V = Exact(B.CreateFMul(splat(Coord.Comps[1]),
-                                VecI(B.CreateUIToFP(Height, F32)), "v"));
   Value *Zero32 = Constant::getNullValue(V32);
+
+  // One level's fields per lane (splats for one-level images).
+  struct LevelLanes {
+    Value *Offset, *Row, *Width, *Height; // <W x i32>
+  };
   // The spec's wrap for repeat and clamp to edge (wrapIndex) of the
-  // indices \p Idx on one axis, behind a branch on the (uniform) mode.
-  // floorMod in double with a correction step: exact for these magnitudes.
-  auto Wrap = [&](SmallVector<Value *, 2> Idx, Value *Size, Value *Mode,
+  // indices \p Idx on one axis of sizes \p SizeV, behind a branch on the
+  // (uniform) mode. floorMod in double with a correction step: exact for
+  // these magnitudes.
+  auto Wrap = [&](SmallVector<Value *, 2> Idx, Value *SizeV, Value *Mode,
                   const char *Axis) {
-    Value *SizeV = VecI(Size);
     BasicBlock *Repeat =
         BasicBlock::Create(Ctx, Twine("wrap.repeat.") + Axis, Fn);
     BasicBlock *Clamp = BasicBlock::Create(Ctx, Twine("wrap.clamp.") + Axis, Fn);
     BasicBlock *Done = BasicBlock::Create(Ctx, Twine("wrap.") + Axis, Fn);
     B.CreateCondBr(Is(Mode, AddressRepeat), Repeat, Clamp);
     B.SetInsertPoint(Repeat);
-    Value *Recip = B.CreateFDiv(ConstantFP::get(B.getDoubleTy(), 1.0),
-                                B.CreateUIToFP(Size, B.getDoubleTy()));
+    Value *Recip =
+        B.CreateFDiv(ConstantFP::get(VD, 1.0), B.CreateUIToFP(SizeV, VD));
     SmallVector<Value *, 2> Rep, Cl;
     for (Value *I : Idx) {
       Value *Q = B.CreateUnaryIntrinsic(
-          Intrinsic::floor, B.CreateFMul(B.CreateSIToFP(I, VD), VecI(Recip)));
+          Intrinsic::floor, B.CreateFMul(B.CreateSIToFP(I, VD), Recip));
       Value *Rem = B.CreateSub(I, B.CreateMul(B.CreateFPToSI(Q, V32), SizeV));
       Rem = B.CreateSelect(B.CreateICmpSLT(Rem, Zero32),
                            B.CreateAdd(Rem, SizeV), Rem);
@@ -223,6 +244,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
                            B.CreateSub(Rem, SizeV), Rem);
       Rep.push_back(Rem);
     }
+    BasicBlock *RepeatEnd = B.GetInsertBlock();
     B.CreateBr(Done);
     B.SetInsertPoint(Clamp);
     for (Value *I : Idx)
@@ -231,34 +253,21 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
           B.CreateBinaryIntrinsic(Intrinsic::smin, I,
                                   B.CreateSub(SizeV, ConstantInt::get(V32, 1))),
           Zero32));
+    BasicBlock *ClampEnd = B.GetInsertBlock();
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
     SmallVector<Value *, 2> Out;
     for (size_t K = 0; K < Idx.size(); ++K) {
       PHINode *P = B.CreatePHI(V32, 2);
-      P->addIncoming(Rep[K], Repeat);
-      P->addIncoming(Cl[K], Clamp);
+      P->addIncoming(Rep[K], RepeatEnd);
+      P->addIncoming(Cl[K], ClampEnd);
       Out.push_back(P);
     }
     return Out;
   };
-  Value *Base = B.CreateGEP(B.getInt8Ty(), Data, Offset0, "img.level0");
-  Value *Row32 = VecI(B.CreateTrunc(Row, I32));
-  auto Gather = [&](Value *X, Value *Y) {
-    // In range after the wrap, and the level spans < 2 GiB: no overflow.
-    Value *Off = B.CreateAdd(B.CreateNUWMul(Y, Row32),
-                             B.CreateShl(X, ConstantInt::get(V32, 2)));
-    // An i32 index vector: x86 gathers W lanes with 32-bit indices.
-    Value *Ptrs = B.CreateGEP(B.getInt8Ty(), VecI(Base), Off, "texel.addr");
-    return B.CreateMaskedGather(V32, Ptrs, Align(4), CurMask, Zero32, "texel");
-  };
   auto Decode = [&](Value *Texel, unsigned K) {
     return decodeUnorm8(B, Texel, K, Bgra, W, ExactKind);
   };
-  B.CreateCondBr(Is(Filter, 1), Linear, Nearest);
-
-  // Nearest: floorToInt (NaN 0, clamped to +-2^28).
-  B.SetInsertPoint(Nearest);
   auto FloorToInt = [&](Value *X) {
     constexpr float Limit = 1 << 28;
     Value *C = B.CreateBinaryIntrinsic(
@@ -269,19 +278,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     Value *I = B.CreateFPToSI(B.CreateUnaryIntrinsic(Intrinsic::floor, C), V32);
     return B.CreateSelect(B.CreateFCmpUNO(X, X), Zero32, I);
   };
-  Value *NearX = Wrap({FloorToInt(U)}, Width, ModeU, "u")[0];
-  Value *NearY = Wrap({FloorToInt(V)}, Height, ModeV, "v")[0];
-  Value *NearTexel = Gather(NearX, NearY);
-  SmallVector<Value *, 4> NearOut;
-  for (unsigned K = 0; K < D.ResultComps; ++K)
-    NearOut.push_back(Decode(NearTexel, K));
-  BasicBlock *NearestEnd = B.GetInsertBlock();
-  B.CreateBr(FastJoin);
-
-  // Linear: i0 = floor(u - 0.5) and alpha with 8 fraction bits
-  // (linearCoord), the four corners wrapped, weighted and summed in the
-  // runtime's order (corner bit 0: i + 1, bit 1: j + 1).
-  B.SetInsertPoint(Linear);
+  // i0 = floor(u - 0.5) and alpha with 8 fraction bits (linearCoord).
   auto LinearCoord = [&](Value *X, Value *&I0, Value *&Alpha) {
     constexpr double Limit = double(1ll << 36);
     Value *Xd = B.CreateFPExt(X, VD);
@@ -304,34 +301,206 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
                        VF),
         ConstantFP::get(VF, 1.0 / 256.0)));
   };
-  Value *I0, *Alpha, *J0, *Beta;
-  LinearCoord(U, I0, Alpha);
-  LinearCoord(V, J0, Beta);
-  Value *One32 = ConstantInt::get(V32, 1);
-  SmallVector<Value *, 2> X =
-      Wrap({I0, B.CreateAdd(I0, One32)}, Width, ModeU, "u");
-  SmallVector<Value *, 2> Y =
-      Wrap({J0, B.CreateAdd(J0, One32)}, Height, ModeV, "v");
-  Value *OneF = ConstantFP::get(VF, 1.0);
-  Value *WX[2] = {Exact(B.CreateFSub(OneF, Alpha)), Alpha};
-  Value *WY[2] = {Exact(B.CreateFSub(OneF, Beta)), Beta};
-  SmallVector<Value *, 4> LinOut(D.ResultComps, nullptr);
-  for (unsigned C = 0; C < 4; ++C) {
-    Value *Texel = Gather(X[C & 1], Y[C >> 1]);
-    Value *Weight = Exact(B.CreateFMul(WX[C & 1], WY[C >> 1]));
-    for (unsigned K = 0; K < D.ResultComps; ++K) {
-      Value *Term = Exact(B.CreateFMul(Weight, Decode(Texel, K)));
-      LinOut[K] = LinOut[K] ? Exact(B.CreateFAdd(LinOut[K], Term)) : Term;
+
+  // filterLevel for one level: u = s * width, v = t * height in float,
+  // then nearest (floorToInt) or linear (the four corners wrapped,
+  // weighted and summed in the runtime's order: corner bit 0 is i + 1,
+  // bit 1 is j + 1), behind a branch on the sampler's filter.
+  auto FilterLevel = [&](const LevelLanes &L) {
+    Value *U = Exact(B.CreateFMul(splat(Coord.Comps[0]),
+                                  B.CreateUIToFP(L.Width, VF), "u"));
+    Value *V = Exact(B.CreateFMul(splat(Coord.Comps[1]),
+                                  B.CreateUIToFP(L.Height, VF), "v"));
+    // In range after the wrap, and the level ends below 2 GiB: an i32
+    // index vector, which x86 gathers W lanes at a time.
+    auto Gather = [&](Value *X, Value *Y) {
+      Value *Off = B.CreateAdd(
+          L.Offset, B.CreateAdd(B.CreateNUWMul(Y, L.Row),
+                                B.CreateShl(X, ConstantInt::get(V32, 2))));
+      Value *Ptrs = B.CreateGEP(B.getInt8Ty(), VecI(Data), Off, "texel.addr");
+      return B.CreateMaskedGather(V32, Ptrs, Align(4), CurMask, Zero32,
+                                  "texel");
+    };
+    BasicBlock *Nearest = BasicBlock::Create(Ctx, "sample.nearest", Fn);
+    BasicBlock *Linear = BasicBlock::Create(Ctx, "sample.linear", Fn);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "sample.filtered", Fn);
+    B.CreateCondBr(Is(Filter, 1), Linear, Nearest);
+
+    B.SetInsertPoint(Nearest);
+    Value *NearX = Wrap({FloorToInt(U)}, L.Width, ModeU, "u")[0];
+    Value *NearY = Wrap({FloorToInt(V)}, L.Height, ModeV, "v")[0];
+    Value *NearTexel = Gather(NearX, NearY);
+    SmallVector<Value *, 4> NearOut;
+    for (unsigned K = 0; K < D.ResultComps; ++K)
+      NearOut.push_back(Decode(NearTexel, K));
+    BasicBlock *NearestEnd = B.GetInsertBlock();
+    B.CreateBr(Done);
+
+    B.SetInsertPoint(Linear);
+    Value *I0, *Alpha, *J0, *Beta;
+    LinearCoord(U, I0, Alpha);
+    LinearCoord(V, J0, Beta);
+    Value *One32 = ConstantInt::get(V32, 1);
+    SmallVector<Value *, 2> X =
+        Wrap({I0, B.CreateAdd(I0, One32)}, L.Width, ModeU, "u");
+    SmallVector<Value *, 2> Y =
+        Wrap({J0, B.CreateAdd(J0, One32)}, L.Height, ModeV, "v");
+    Value *OneF = ConstantFP::get(VF, 1.0);
+    Value *WX[2] = {Exact(B.CreateFSub(OneF, Alpha)), Alpha};
+    Value *WY[2] = {Exact(B.CreateFSub(OneF, Beta)), Beta};
+    SmallVector<Value *, 4> LinOut(D.ResultComps, nullptr);
+    for (unsigned C = 0; C < 4; ++C) {
+      Value *Texel = Gather(X[C & 1], Y[C >> 1]);
+      Value *Weight = Exact(B.CreateFMul(WX[C & 1], WY[C >> 1]));
+      for (unsigned K = 0; K < D.ResultComps; ++K) {
+        Value *Term = Exact(B.CreateFMul(Weight, Decode(Texel, K)));
+        LinOut[K] = LinOut[K] ? Exact(B.CreateFAdd(LinOut[K], Term)) : Term;
+      }
     }
-  }
-  BasicBlock *LinearEnd = B.GetInsertBlock();
+    BasicBlock *LinearEnd = B.GetInsertBlock();
+    B.CreateBr(Done);
+
+    B.SetInsertPoint(Done);
+    SmallVector<Value *, 4> Out;
+    for (unsigned K = 0; K < D.ResultComps; ++K) {
+      PHINode *P = B.CreatePHI(VF, 2, "sample.texel");
+      P->addIncoming(NearOut[K], NearestEnd);
+      P->addIncoming(LinOut[K], LinearEnd);
+      Out.push_back(P);
+    }
+    return Out;
+  };
+  SmallVector<std::pair<SmallVector<Value *, 4>, BasicBlock *>, 2> Results;
+
+  // One level (its fields checked above).
+  B.SetInsertPoint(Fast);
+  BasicBlock *One = BasicBlock::Create(Ctx, "sample.one.level", Fn);
+  BasicBlock *Mip = LodLane ? BasicBlock::Create(Ctx, "sample.mip", Fn)
+                            : nullptr;
+  if (Mip)
+    B.CreateCondBr(OneLevel, One, Mip);
+  else
+    B.CreateBr(One);
+  B.SetInsertPoint(One);
+  LevelLanes L0{VecI(B.CreateTrunc(Offset0, I32)), VecI(B.CreateTrunc(Row, I32)),
+                VecI(Width), VecI(Height)};
+  Results.push_back({FilterLevel(L0), nullptr});
+  Results.back().second = B.GetInsertBlock();
   B.CreateBr(FastJoin);
+
+  if (Mip) {
+    // selectLod with an explicit Lod, step for step in float.
+    B.SetInsertPoint(Mip);
+    auto SmpF = [&](unsigned K, const char *Name) {
+      return VecI(Field(SamplerTy, Smp, {K}, F32, Name));
+    };
+    auto ClampF = [&](Value *X, Value *Lo, Value *Hi) { // std::clamp
+      return B.CreateSelect(B.CreateFCmpOLT(X, Lo), Lo,
+                            B.CreateSelect(B.CreateFCmpOLT(Hi, X), Hi, X));
+    };
+    Value *Bias = ClampF(SmpF(4, "smp.bias"), ConstantFP::get(VF, -16.0),
+                         ConstantFP::get(VF, 16.0));
+    Value *Lambda = Exact(B.CreateFAdd(LodLane, Bias, "lambda.prime"));
+    Value *LodMin = SmpF(5, "smp.minlod"), *LodMax = SmpF(6, "smp.maxlod");
+    Lambda = B.CreateSelect(B.CreateFCmpOGT(Lambda, LodMax), LodMax, Lambda);
+    Lambda = B.CreateSelect(B.CreateOr(B.CreateFCmpOLT(Lambda, LodMin),
+                                       B.CreateFCmpUNO(Lambda, Lambda)),
+                            LodMin, Lambda);
+    Value *ZeroF = ConstantFP::get(VF, 0.0);
+    Lambda = B.CreateSelect(B.CreateFCmpUNO(Lambda, Lambda), ZeroF, Lambda);
+    Value *QI = B.CreateSub(Levels, B.getInt32(1));
+    Value *Q = VecI(B.CreateUIToFP(QI, F32));
+    Value *DPrime = ClampF(Lambda, ZeroF, Q);
+    // Linear mipmaps: floor(d') and the next level, delta = d' - floor(d');
+    // nearest: 0 if d' <= 0.5, else ceil(d' + 0.5) - 1.
+    Value *Hi = B.CreateUnaryIntrinsic(Intrinsic::floor, DPrime);
+    Value *QV = VecI(QI);
+    Value *LinL0 = B.CreateFPToUI(Hi, V32);
+    Value *LinL1 = B.CreateBinaryIntrinsic(
+        Intrinsic::umin, B.CreateAdd(LinL0, ConstantInt::get(V32, 1)), QV);
+    Value *Delta = Exact(B.CreateFSub(DPrime, Hi, "delta"));
+    Value *NearD = B.CreateSelect(
+        B.CreateFCmpOLE(DPrime, ConstantFP::get(VF, 0.5)), Zero32,
+        B.CreateFPToUI(
+            Exact(B.CreateFSub(
+                B.CreateUnaryIntrinsic(
+                    Intrinsic::ceil,
+                    Exact(B.CreateFAdd(DPrime, ConstantFP::get(VF, 0.5)))),
+                ConstantFP::get(VF, 1.0))),
+            V32));
+    NearD = B.CreateBinaryIntrinsic(Intrinsic::umin, NearD, QV);
+    Value *MipLinear = Is(MipMode, 1);
+    Value *Lv0 = B.CreateSelect(MipLinear, LinL0, NearD, "level");
+    Value *Lv1 = B.CreateSelect(MipLinear, LinL1, NearD, "level.next");
+    // The two levels' fields per lane (inactive lanes read level 0's).
+    auto Fields = [&](Value *Lv) {
+      auto G = [&](unsigned K, Type *T, Value *Pass) {
+        Value *Ptrs = B.CreateInBoundsGEP(
+            ImageTy, Img, {B.getInt32(0), B.getInt32(7), Lv, B.getInt32(K)});
+        return B.CreateMaskedGather(FixedVectorType::get(T, W), Ptrs,
+                                    Align(4), CurMask, Pass);
+      };
+      Value *Off64 = G(0, B.getInt64Ty(), VecI(Offset0));
+      Value *Row64 = G(1, B.getInt64Ty(), VecI(Row));
+      Value *Wd = G(3, I32, VecI(Width)), *Ht = G(4, I32, VecI(Height));
+      // The per-lane checks of the one-level path: sides 1 to MaxSide,
+      // the level's end below 2 GiB.
+      Value *End = B.CreateAdd(Off64, B.CreateMul(Row64, B.CreateZExt(Ht, V64)));
+      Value *Bad = B.CreateOr(
+          B.CreateOr(B.CreateICmpEQ(Wd, Zero32), B.CreateICmpEQ(Ht, Zero32)),
+          B.CreateOr(
+              B.CreateOr(B.CreateICmpUGT(Wd, ConstantInt::get(V32, MaxSide)),
+                         B.CreateICmpUGT(Ht, ConstantInt::get(V32, MaxSide))),
+              B.CreateOr(
+                  B.CreateICmpUGT(End, ConstantInt::get(V64, INT32_MAX)),
+                  B.CreateICmpUGT(Off64, ConstantInt::get(V64, INT32_MAX)))));
+      return std::make_pair(LevelLanes{B.CreateTrunc(Off64, V32),
+                                       B.CreateTrunc(Row64, V32), Wd, Ht},
+                            B.CreateAnd(Bad, CurMask));
+    };
+    auto [F0, Bad0] = Fields(Lv0);
+    auto [F1, Bad1] = Fields(Lv1);
+    Value *AnyBad = B.CreateOrReduce(B.CreateOr(Bad0, Bad1));
+    BasicBlock *MipGo = BasicBlock::Create(Ctx, "sample.mip.filter", Fn);
+    B.CreateCondBr(AnyBad, Slow, MipGo);
+    B.SetInsertPoint(MipGo);
+    SmallVector<Value *, 4> T0 = FilterLevel(F0);
+    BasicBlock *T0End = B.GetInsertBlock();
+    BasicBlock *Blend = BasicBlock::Create(Ctx, "sample.mip.blend", Fn);
+    BasicBlock *MipDone = BasicBlock::Create(Ctx, "sample.mip.done", Fn);
+    B.CreateCondBr(MipLinear, Blend, MipDone);
+    B.SetInsertPoint(Blend);
+    SmallVector<Value *, 4> T1 = FilterLevel(F1);
+    // (1 - delta) * T0 + delta * T1 where the levels differ and delta > 0.
+    Value *Mix = B.CreateAnd(B.CreateICmpNE(Lv0, Lv1),
+                             B.CreateFCmpOGT(Delta, ZeroF));
+    Value *OneMinus = Exact(B.CreateFSub(ConstantFP::get(VF, 1.0), Delta));
+    SmallVector<Value *, 4> Blended;
+    for (unsigned K = 0; K < D.ResultComps; ++K)
+      Blended.push_back(B.CreateSelect(
+          Mix,
+          Exact(B.CreateFAdd(Exact(B.CreateFMul(OneMinus, T0[K])),
+                             Exact(B.CreateFMul(Delta, T1[K])))),
+          T0[K]));
+    BasicBlock *BlendEnd = B.GetInsertBlock();
+    B.CreateBr(MipDone);
+    B.SetInsertPoint(MipDone);
+    SmallVector<Value *, 4> MipOut;
+    for (unsigned K = 0; K < D.ResultComps; ++K) {
+      PHINode *P = B.CreatePHI(VF, 2, "sample.mip");
+      P->addIncoming(T0[K], T0End);
+      P->addIncoming(Blended[K], BlendEnd);
+      MipOut.push_back(P);
+    }
+    Results.push_back({MipOut, B.GetInsertBlock()});
+    B.CreateBr(FastJoin);
+  }
 
   B.SetInsertPoint(FastJoin);
   for (unsigned K = 0; K < D.ResultComps; ++K) {
-    PHINode *P = B.CreatePHI(VF, 2, "sample.texel");
-    P->addIncoming(NearOut[K], NearestEnd);
-    P->addIncoming(LinOut[K], LinearEnd);
+    PHINode *P = B.CreatePHI(VF, unsigned(Results.size()), "sample.texel");
+    for (auto &[Comps, From] : Results)
+      P->addIncoming(Comps[K], From);
     R.Comps.push_back(P);
   }
   R.FastEnd = FastJoin;
