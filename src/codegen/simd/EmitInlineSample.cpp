@@ -398,10 +398,12 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
       return B.CreateSelect(B.CreateFCmpOLT(X, Lo), Lo,
                             B.CreateSelect(B.CreateFCmpOLT(Hi, X), Hi, X));
     };
-    Value *Bias = ClampF(SmpF(4, "smp.bias"), ConstantFP::get(VF, -16.0),
+    Value *Bias = ClampF(SmpF(SamplerMipLodBias, "smp.bias"),
+                         ConstantFP::get(VF, -16.0),
                          ConstantFP::get(VF, 16.0));
     Value *Lambda = Exact(B.CreateFAdd(LodLane, Bias, "lambda.prime"));
-    Value *LodMin = SmpF(5, "smp.minlod"), *LodMax = SmpF(6, "smp.maxlod");
+    Value *LodMin = SmpF(SamplerMinLod, "smp.minlod");
+    Value *LodMax = SmpF(SamplerMaxLod, "smp.maxlod");
     Lambda = B.CreateSelect(B.CreateFCmpOGT(Lambda, LodMax), LodMax, Lambda);
     Lambda = B.CreateSelect(B.CreateOr(B.CreateFCmpOLT(Lambda, LodMin),
                                        B.CreateFCmpUNO(Lambda, Lambda)),
