@@ -306,6 +306,19 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
   // then nearest (floorToInt) or linear (the four corners wrapped,
   // weighted and summed in the runtime's order: corner bit 0 is i + 1,
   // bit 1 is j + 1), behind a branch on the sampler's filter.
+  // The texel components where paths meet: one phi per component over
+  // (components, block the path ends in).
+  using PathEnd = std::pair<SmallVector<Value *, 4>, BasicBlock *>;
+  auto Merge = [&](ArrayRef<PathEnd> Paths, const char *Name) {
+    SmallVector<Value *, 4> Out;
+    for (unsigned K = 0; K < D.ResultComps; ++K) {
+      PHINode *P = B.CreatePHI(VF, unsigned(Paths.size()), Name);
+      for (const PathEnd &E : Paths)
+        P->addIncoming(E.first[K], E.second);
+      Out.push_back(P);
+    }
+    return Out;
+  };
   auto FilterLevel = [&](const LevelLanes &L) {
     Value *U = Exact(B.CreateFMul(splat(Coord.Comps[0]),
                                   B.CreateUIToFP(L.Width, VF), "u"));
@@ -361,16 +374,9 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     B.CreateBr(Done);
 
     B.SetInsertPoint(Done);
-    SmallVector<Value *, 4> Out;
-    for (unsigned K = 0; K < D.ResultComps; ++K) {
-      PHINode *P = B.CreatePHI(VF, 2, "sample.texel");
-      P->addIncoming(NearOut[K], NearestEnd);
-      P->addIncoming(LinOut[K], LinearEnd);
-      Out.push_back(P);
-    }
-    return Out;
+    return Merge({{NearOut, NearestEnd}, {LinOut, LinearEnd}}, "sample.texel");
   };
-  SmallVector<std::pair<SmallVector<Value *, 4>, BasicBlock *>, 2> Results;
+  SmallVector<PathEnd, 2> Results;
 
   // One level (its fields checked above).
   B.SetInsertPoint(Fast);
@@ -384,8 +390,8 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
   B.SetInsertPoint(One);
   LevelLanes L0{VecI(B.CreateTrunc(Offset0, I32)), VecI(B.CreateTrunc(Row, I32)),
                 VecI(Width), VecI(Height)};
-  Results.push_back({FilterLevel(L0), nullptr});
-  Results.back().second = B.GetInsertBlock();
+  SmallVector<Value *, 4> OneOut = FilterLevel(L0);
+  Results.push_back({OneOut, B.GetInsertBlock()});
   B.CreateBr(FastJoin);
 
   if (Mip) {
@@ -487,24 +493,13 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     BasicBlock *BlendEnd = B.GetInsertBlock();
     B.CreateBr(MipDone);
     B.SetInsertPoint(MipDone);
-    SmallVector<Value *, 4> MipOut;
-    for (unsigned K = 0; K < D.ResultComps; ++K) {
-      PHINode *P = B.CreatePHI(VF, 2, "sample.mip");
-      P->addIncoming(T0[K], T0End);
-      P->addIncoming(Blended[K], BlendEnd);
-      MipOut.push_back(P);
-    }
-    Results.push_back({MipOut, B.GetInsertBlock()});
+    Results.push_back(
+        {Merge({{T0, T0End}, {Blended, BlendEnd}}, "sample.mip"), MipDone});
     B.CreateBr(FastJoin);
   }
 
   B.SetInsertPoint(FastJoin);
-  for (unsigned K = 0; K < D.ResultComps; ++K) {
-    PHINode *P = B.CreatePHI(VF, unsigned(Results.size()), "sample.texel");
-    for (auto &[Comps, From] : Results)
-      P->addIncoming(Comps[K], From);
-    R.Comps.push_back(P);
-  }
+  R.Comps = Merge(Results, "sample.texel");
   R.FastEnd = FastJoin;
   B.CreateBr(R.Join);
   B.SetInsertPoint(Slow);
