@@ -105,7 +105,6 @@ enum : uint8_t {
   /// Lane-wise, no memory, defined for any input: may run with no lane
   /// active instead of behind an any-lane branch.
   Speculatable = 4,
-  AccessChain = 8,  ///< a pointer derived from operand 0 by indices
   TypeDecl = 16,    ///< declares a type (not OpTypeForwardPointer)
   ConstantDecl = 32,///< declares a constant or specialization constant
   Terminator = 64,  ///< ends a block
@@ -115,6 +114,113 @@ enum : uint8_t {
 };
 } // namespace OpcodeFlag
 
+/// Memory instructions (Memory=): what the instruction does with its
+/// pointers. OpInBounds* forms are the plain ones (no bounds are assumed).
+enum class MemoryOpKind : uint8_t {
+  None,
+  Variable,       ///< OpVariable (made at function entry)
+  Load,           ///< operand 0 read
+  Store,          ///< operand 1 written to operand 0
+  Copy,           ///< operand 1's pointee copied to operand 0's
+  ArrayLength,    ///< elements of a runtime array member
+  PointerCompare, ///< OpPtrEqual / OpPtrNotEqual
+  AccessChain,    ///< a pointer into operand 0 by indices
+  PtrAccessChain, ///< the same after an element index (OpPtrAccessChain)
+};
+
+/// The operation that combines two values (Combine=): a group operation's
+/// reduction, an atomic's read-modify-write. Bitwise and logical group
+/// operations share And/Or/Xor (booleans are 1-bit integers).
+enum class CombineKind : uint8_t {
+  None, Add, Sub, Mul, FAdd, FMul, SMin, UMin, FMin, SMax, UMax, FMax,
+  And, Or, Xor,
+  Exchange, ///< atomics: the new value replaces the old one
+};
+
+/// How an OpAtomic* instruction accesses memory (Atomic=).
+enum class AtomicForm : uint8_t {
+  None,
+  Load,
+  Store,
+  Update,          ///< read-modify-write with its Combine and operand 3
+  UpdateByOne,     ///< the same with 1 (IIncrement, IDecrement)
+  CompareExchange,
+};
+
+/// What a subgroup instruction computes (Subgroup=); the SPV_KHR
+/// ballot/vote forms share the kind of their GroupNonUniform twin.
+enum class SubgroupOpKind : uint8_t {
+  None,
+  Elect,
+  All,
+  Any,
+  AllEqual,
+  Broadcast,  ///< every lane reads one lane's value (Lane=First or Index)
+  Shuffle,    ///< each lane reads the lane its Lane= rule names
+  Ballot,
+  InverseBallot,
+  BallotBitExtract,
+  BallotBitCount,
+  BallotFindLSB,
+  BallotFindMSB,
+  Arithmetic, ///< a reduction or scan with its Combine
+};
+
+/// Where a group instruction's scope comes from (Scope=): operand 0, or
+/// none, always the subgroup (SPV_KHR_shader_ballot, SPV_KHR_subgroup_vote).
+enum class GroupScope : uint8_t { Operand, Subgroup };
+
+/// The lane a broadcast or shuffle reads (Lane=), from the lane index L and
+/// the instruction's index operand N.
+enum class LaneSource : uint8_t {
+  None,
+  First,         ///< the lowest active lane
+  Index,         ///< N
+  Xor,           ///< L ^ N
+  Up,            ///< L - N
+  Down,          ///< L + N
+  QuadBroadcast, ///< lane N of L's quad
+  QuadSwap,      ///< L ^ (N + 1): horizontal, vertical, diagonal
+};
+
+/// A derivative's difference (Derivative=): along x, along y, or
+/// |d/dx| + |d/dy| (Fwidth).
+enum class DerivativeKind : uint8_t { None, X, Y, Width };
+/// Which lanes of the 2x2 quad a derivative reads (Quad=): Fine the lane's
+/// own row or column, Coarse the quad's first for all four. The
+/// unsuffixed forms may be either (Vulkan); the table says Fine, as most
+/// drivers do.
+enum class QuadRows : uint8_t { Fine, Coarse };
+
+/// What an image instruction does (Image=): the handle operations, or the
+/// runtime operation (s2l_image_op) it calls.
+enum class ImageOpKind : uint8_t {
+  None,
+  SampledImage,   ///< an image and a sampler made one handle
+  Image,          ///< the image of a sampled image
+  TexelPointer,
+  TexelsResident, ///< a sparse residency code tested
+  OpenClQuery,    ///< OpImageQueryFormat / Order (unsupported)
+  Sample, Fetch, Gather, Read, Write, QuerySize, QueryLevels, QuerySamples,
+  QueryLod,
+};
+
+/// The operands of an image instruction that calls the runtime
+/// (ImageForm=A+B...): which fixed operands follow the image, in this
+/// order (Coord, then at most one of Dref, Component, Texel; Lod alone),
+/// before the optional image operand mask.
+namespace ImageFormBit {
+enum : uint8_t {
+  Coord = 1,
+  Proj = 2,      ///< the coordinate has a last component q dividing it
+  Dref = 4,
+  Component = 8, ///< OpImageGather's constant component
+  Texel = 16,    ///< OpImageWrite's value
+  Lod = 32,      ///< OpImageQuerySizeLod's integer level
+  Sparse = 64,   ///< the result is a struct {residency code, texel}
+};
+} // namespace ImageFormBit
+
 struct OpcodeInfo {
   spv::Op Opcode;
   OpcodeFamily Family;
@@ -123,6 +229,18 @@ struct OpcodeInfo {
   SpecConstantKind SpecKind;
   uint8_t Flags;
   OperandShape Shape;
+  // The Key=Value columns (OpcodeProperties.txt), in gen_opcode_table.py's
+  // order.
+  MemoryOpKind Memory = MemoryOpKind::None;
+  CombineKind Combine = CombineKind::None;
+  AtomicForm Atomic = AtomicForm::None;
+  SubgroupOpKind Subgroup = SubgroupOpKind::None;
+  GroupScope Scope = GroupScope::Operand;
+  LaneSource Lane = LaneSource::None;
+  DerivativeKind Derivative = DerivativeKind::None;
+  QuadRows Quad = QuadRows::Fine;
+  ImageOpKind Image = ImageOpKind::None;
+  uint8_t ImageForm = 0; ///< ImageFormBit
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets
@@ -132,8 +250,10 @@ const OpcodeInfo &opcodeInfo(spv::Op Op);
 inline bool hasOpcodeFlag(spv::Op Op, uint8_t Flag) {
   return (opcodeInfo(Op).Flags & Flag) != 0;
 }
+/// A pointer derived from operand 0 by indices (the access chains).
 inline bool isAccessChain(spv::Op Op) {
-  return hasOpcodeFlag(Op, OpcodeFlag::AccessChain);
+  MemoryOpKind K = opcodeInfo(Op).Memory;
+  return K == MemoryOpKind::AccessChain || K == MemoryOpKind::PtrAccessChain;
 }
 
 /// Operands after the instruction number of GLSL.std.450 instruction

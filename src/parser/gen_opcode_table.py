@@ -4,9 +4,10 @@
 Joins the SPIR-V grammar that SPIRV-Headers installs (opcode numbers, and
 the operand counts of the GLSL.std.450 instructions) with the hand-written
 OpcodeProperties.txt (family, uniformity rule, OpSpecConstantOp form,
-flags). Fails, naming the line, on an opcode the grammar does not know, on
-an unknown family, rule, form or flag, and on an opcode listed twice, so the
-property file cannot drift from the grammar.
+flags, Key=Value columns). Fails, naming the line, on an opcode the grammar
+does not know, on an unknown family, rule, form, flag, column or column
+value, and on an opcode listed twice, so the property file cannot drift
+from the grammar.
 
 usage: gen_opcode_table.py CORE_GRAMMAR GLSL_GRAMMAR PROPERTIES OUT
 """
@@ -25,8 +26,40 @@ SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
           "FloatCompare", "FloatTest", "BoolReduce", "FloatToInt", "IntToFloat", "IntToInt",
           "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast"]
-FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
+FLAGS = ["Binary", "Unary", "Speculatable", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
+# Key=Value columns after Shape: key -> (C++ enum, values; the first is the
+# default of an opcode that does not name the key). Emitted in this order,
+# the order of OpcodeInfo's fields.
+KEYS = {
+    "Memory": ("MemoryOpKind", ["None", "Variable", "Load", "Store", "Copy",
+                                "ArrayLength", "PointerCompare",
+                                "AccessChain", "PtrAccessChain"]),
+    "Combine": ("CombineKind", ["None", "Add", "Sub", "Mul", "FAdd", "FMul",
+                                "SMin", "UMin", "FMin", "SMax", "UMax", "FMax",
+                                "And", "Or", "Xor", "Exchange"]),
+    "Atomic": ("AtomicForm", ["None", "Load", "Store", "Update",
+                              "UpdateByOne", "CompareExchange"]),
+    "Subgroup": ("SubgroupOpKind", ["None", "Elect", "All", "Any", "AllEqual",
+                                    "Broadcast", "Shuffle", "Ballot",
+                                    "InverseBallot", "BallotBitExtract",
+                                    "BallotBitCount", "BallotFindLSB",
+                                    "BallotFindMSB", "Arithmetic"]),
+    "Scope": ("GroupScope", ["Operand", "Subgroup"]),
+    "Lane": ("LaneSource", ["None", "First", "Index", "Xor", "Up", "Down",
+                            "QuadBroadcast", "QuadSwap"]),
+    "Derivative": ("DerivativeKind", ["None", "X", "Y", "Width"]),
+    "Quad": ("QuadRows", ["Fine", "Coarse"]),
+    "Image": ("ImageOpKind", ["None", "SampledImage", "Image", "TexelPointer",
+                              "TexelsResident", "OpenClQuery", "Sample",
+                              "Fetch", "Gather", "Read", "Write", "QuerySize",
+                              "QueryLevels", "QuerySamples", "QueryLod"]),
+}
+# Key=A+B columns: sets of bits (namespace of the bit constants, values).
+SET_KEYS = {
+    "ImageForm": ("ImageFormBit", ["Coord", "Proj", "Dref", "Component",
+                                   "Texel", "Lod", "Sparse"]),
+}
 
 
 def fail(path, line_no, msg):
@@ -73,7 +106,22 @@ def main():
             shape = f[len("Shape="):]
             if shape not in SHAPES:
                 fail(props_path, no, f"unknown operand shape {shape}")
-        flags = [f for f in flags if not f.startswith("Shape=")]
+        keyed = {k: values[0] for k, (_, values) in KEYS.items()}
+        sets = {k: [] for k in SET_KEYS}
+        for f in [f for f in flags if "=" in f and not f.startswith("Shape=")]:
+            key, _, value = f.partition("=")
+            if key in KEYS:
+                if value not in KEYS[key][1]:
+                    fail(props_path, no, f"unknown {key} value {value}")
+                keyed[key] = value
+            elif key in SET_KEYS:
+                for v in value.split("+"):
+                    if v not in SET_KEYS[key][1]:
+                        fail(props_path, no, f"unknown {key} value {v}")
+                    sets[key].append(v)
+            else:
+                fail(props_path, no, f"unknown column {key}")
+        flags = [f for f in flags if "=" not in f]
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
@@ -82,7 +130,11 @@ def main():
             f"  {{spv::Op({opcodes[name]}), OpcodeFamily::{family}, "
             f"UniformityRule::{rule}, SpecConstantForm::{form}, "
             f"SpecConstantKind::{kind}, uint8_t({bits}), "
-            f"OperandShape::{shape}}}, // {name}")
+            f"OperandShape::{shape}, "
+            + "".join(f"{KEYS[k][0]}::{v}, " for k, v in keyed.items())
+            + ", ".join(" | ".join(f"{SET_KEYS[k][0]}::{v}" for v in vs)
+                        or "0" for k, vs in sets.items())
+            + f"}}, // {name}")
 
     counts = {}
     for inst in glsl["instructions"]:

@@ -1,32 +1,48 @@
 //===- ComputeOps.cpp - Atomics and barriers, shared by the back ends -----===//
 #include "codegen/common/ComputeOps.h"
 
+#include "parser/OpcodeTable.h"
+
 using namespace llvm;
 
 namespace spirv2llvm {
 
-std::optional<AtomicOpKind> atomicOpKind(spv::Op Opcode) {
-  using spv::Op;
-  AtomicOpKind K;
-  switch (Opcode) {
-  case Op::OpAtomicLoad: K.IsLoad = true; break;
-  case Op::OpAtomicStore: K.IsStore = true; break;
-  case Op::OpAtomicExchange: K.RMW = AtomicRMWInst::Xchg; break;
-  case Op::OpAtomicCompareExchange: K.IsCmpXchg = true; break;
-  case Op::OpAtomicIIncrement: K.RMW = AtomicRMWInst::Add; K.Unit = true; break;
-  case Op::OpAtomicIDecrement: K.RMW = AtomicRMWInst::Sub; K.Unit = true; break;
-  case Op::OpAtomicIAdd: K.RMW = AtomicRMWInst::Add; break;
-  case Op::OpAtomicISub: K.RMW = AtomicRMWInst::Sub; break;
-  case Op::OpAtomicSMin: K.RMW = AtomicRMWInst::Min; break;
-  case Op::OpAtomicUMin: K.RMW = AtomicRMWInst::UMin; break;
-  case Op::OpAtomicSMax: K.RMW = AtomicRMWInst::Max; break;
-  case Op::OpAtomicUMax: K.RMW = AtomicRMWInst::UMax; break;
-  case Op::OpAtomicAnd: K.RMW = AtomicRMWInst::And; break;
-  case Op::OpAtomicOr: K.RMW = AtomicRMWInst::Or; break;
-  case Op::OpAtomicXor: K.RMW = AtomicRMWInst::Xor; break;
-  default:
+namespace {
+
+/// The atomicrmw operation of an atomic's Combine column.
+std::optional<AtomicRMWInst::BinOp> atomicRMWOp(CombineKind Kind) {
+  switch (Kind) {
+  case CombineKind::Exchange: return AtomicRMWInst::Xchg;
+  case CombineKind::Add: return AtomicRMWInst::Add;
+  case CombineKind::Sub: return AtomicRMWInst::Sub;
+  case CombineKind::SMin: return AtomicRMWInst::Min;
+  case CombineKind::UMin: return AtomicRMWInst::UMin;
+  case CombineKind::SMax: return AtomicRMWInst::Max;
+  case CombineKind::UMax: return AtomicRMWInst::UMax;
+  case CombineKind::And: return AtomicRMWInst::And;
+  case CombineKind::Or: return AtomicRMWInst::Or;
+  case CombineKind::Xor: return AtomicRMWInst::Xor;
+  default: // no integer atomic of the table combines so
     return std::nullopt;
   }
+}
+
+} // namespace
+
+std::optional<AtomicOpKind> atomicOpKind(spv::Op Opcode) {
+  const OpcodeInfo &Info = opcodeInfo(Opcode);
+  AtomicOpKind K;
+  K.IsLoad = Info.Atomic == AtomicForm::Load;
+  K.IsStore = Info.Atomic == AtomicForm::Store;
+  K.IsCmpXchg = Info.Atomic == AtomicForm::CompareExchange;
+  K.Unit = Info.Atomic == AtomicForm::UpdateByOne;
+  if (Info.Atomic == AtomicForm::Update || K.Unit) {
+    K.RMW = atomicRMWOp(Info.Combine);
+    if (!K.RMW)
+      return std::nullopt;
+  }
+  if (Info.Atomic == AtomicForm::None)
+    return std::nullopt;
   return K;
 }
 

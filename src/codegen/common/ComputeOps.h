@@ -23,7 +23,8 @@ struct AtomicOpKind {
   /// IIncrement / IDecrement: the operand is 1, not an instruction operand.
   bool Unit = false;
 };
-/// std::nullopt if \p Op is not an integer atomic the back ends implement.
+/// From the opcode table's Atomic and Combine columns; std::nullopt if \p Op
+/// is not an integer atomic the back ends implement.
 std::optional<AtomicOpKind> atomicOpKind(spv::Op Op);
 
 /// OpControlBarrier or OpMemoryBarrier \p I: a fence and, for a workgroup

@@ -2,6 +2,7 @@
 #include "codegen/common/ImageInstr.h"
 #include "codegen/common/DescriptorArrays.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
 
@@ -83,94 +84,41 @@ const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id) {
 }
 
 Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
-  using spv::Op;
   ImageInstr D;
   // Messages go through failAt, which names the instruction already.
   auto Bad = [&](const Twine &Msg) { return makeError(Msg); };
   size_t N = I.Operands.size();
-  // Fixed operands, then the optional image operand mask.
-  size_t Fixed = 2;
-  bool Sampled = false;
-  switch (I.Opcode) {
-  case Op::OpImageSampleImplicitLod:
-  case Op::OpImageSparseSampleImplicitLod:
-    D.ImplicitLod = true;
-    [[fallthrough]];
-  case Op::OpImageSampleExplicitLod:
-  case Op::OpImageSparseSampleExplicitLod:
-    D.Op = S2L_IMAGE_OP_SAMPLE;
-    Sampled = true;
-    break;
-  case Op::OpImageSampleDrefImplicitLod:
-  case Op::OpImageSparseSampleDrefImplicitLod:
-    D.ImplicitLod = true;
-    [[fallthrough]];
-  case Op::OpImageSampleDrefExplicitLod:
-  case Op::OpImageSparseSampleDrefExplicitLod:
-    D.Op = S2L_IMAGE_OP_SAMPLE;
-    Sampled = true;
-    Fixed = 3;
-    break;
-  case Op::OpImageSampleProjImplicitLod:
-    D.ImplicitLod = true;
-    [[fallthrough]];
-  case Op::OpImageSampleProjExplicitLod:
-    D.Op = S2L_IMAGE_OP_SAMPLE;
-    D.Proj = true;
-    Sampled = true;
-    break;
-  case Op::OpImageSampleProjDrefImplicitLod:
-    D.ImplicitLod = true;
-    [[fallthrough]];
-  case Op::OpImageSampleProjDrefExplicitLod:
-    D.Op = S2L_IMAGE_OP_SAMPLE;
-    D.Proj = true;
-    Sampled = true;
-    Fixed = 3;
-    break;
-  case Op::OpImageFetch:
-  case Op::OpImageSparseFetch:
-    D.Op = S2L_IMAGE_OP_FETCH;
-    break;
-  case Op::OpImageGather:
-  case Op::OpImageSparseGather:
-  case Op::OpImageDrefGather:
-  case Op::OpImageSparseDrefGather:
-    D.Op = S2L_IMAGE_OP_GATHER;
-    Sampled = true;
-    Fixed = 3;
-    break;
-  case Op::OpImageRead:
-  case Op::OpImageSparseRead:
-    D.Op = S2L_IMAGE_OP_READ;
-    break;
-  case Op::OpImageWrite:
-    D.Op = S2L_IMAGE_OP_WRITE;
-    D.Write = true;
-    Fixed = 3;
-    break;
-  case Op::OpImageQuerySizeLod:
-    D.Op = S2L_IMAGE_OP_QUERY_SIZE;
-    Fixed = 2;
-    break;
-  case Op::OpImageQuerySize:
-  case Op::OpImageQueryLevels:
-  case Op::OpImageQuerySamples:
-    D.Op = I.Opcode == Op::OpImageQuerySize     ? S2L_IMAGE_OP_QUERY_SIZE
-           : I.Opcode == Op::OpImageQueryLevels ? S2L_IMAGE_OP_QUERY_LEVELS
-                                                : S2L_IMAGE_OP_QUERY_SAMPLES;
-    Fixed = 1;
-    break;
-  case Op::OpImageQueryLod:
-    D.Op = S2L_IMAGE_OP_QUERY_LOD;
-    D.ImplicitLod = true;
-    Sampled = true;
-    break;
+  // What the opcode table says: the runtime operation, the fixed operands
+  // after the image (each one word), the Proj and Sparse variants.
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
+  const uint8_t Form = Info.ImageForm;
+  switch (Info.Image) {
+  case ImageOpKind::Sample: D.Op = S2L_IMAGE_OP_SAMPLE; break;
+  case ImageOpKind::Fetch: D.Op = S2L_IMAGE_OP_FETCH; break;
+  case ImageOpKind::Gather: D.Op = S2L_IMAGE_OP_GATHER; break;
+  case ImageOpKind::Read: D.Op = S2L_IMAGE_OP_READ; break;
+  case ImageOpKind::Write: D.Op = S2L_IMAGE_OP_WRITE; break;
+  case ImageOpKind::QuerySize: D.Op = S2L_IMAGE_OP_QUERY_SIZE; break;
+  case ImageOpKind::QueryLevels: D.Op = S2L_IMAGE_OP_QUERY_LEVELS; break;
+  case ImageOpKind::QuerySamples: D.Op = S2L_IMAGE_OP_QUERY_SAMPLES; break;
+  case ImageOpKind::QueryLod: D.Op = S2L_IMAGE_OP_QUERY_LOD; break;
   default:
     return Bad("not an image instruction the runtime runs");
   }
-  D.Sparse = I.Opcode >= Op::OpImageSparseSampleImplicitLod &&
-             I.Opcode <= Op::OpImageSparseRead;
+  // Sampling, gathering and the LOD query filter: they need a sampler.
+  bool Sampled = D.Op == S2L_IMAGE_OP_SAMPLE ||
+                 D.Op == S2L_IMAGE_OP_GATHER ||
+                 D.Op == S2L_IMAGE_OP_QUERY_LOD;
+  // The implicit-LOD forms are those that read derivatives over the quad.
+  D.ImplicitLod = hasOpcodeFlag(I.Opcode, OpcodeFlag::QuadDerivatives);
+  D.Proj = Form & ImageFormBit::Proj;
+  D.Sparse = Form & ImageFormBit::Sparse;
+  D.Write = D.Op == S2L_IMAGE_OP_WRITE;
+  // Fixed operands, then the optional image operand mask.
+  size_t Fixed = 1 + llvm::popcount(unsigned(
+                         Form & (ImageFormBit::Coord | ImageFormBit::Dref |
+                                 ImageFormBit::Component |
+                                 ImageFormBit::Texel | ImageFormBit::Lod)));
   if (N < Fixed)
     return Bad("too few operands");
   D.Image = I.Operands[0];
@@ -208,9 +156,7 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
                                        : S2L_IMAGE_UINT;
 
   // Coordinates.
-  bool IsQuery = D.Op >= S2L_IMAGE_OP_QUERY_SIZE &&
-                 D.Op <= S2L_IMAGE_OP_QUERY_SAMPLES;
-  if (!IsQuery) {
+  if (Form & ImageFormBit::Coord) {
     D.Coord = I.Operands[1];
     const spirv2llvm::Type *CT = M.findType(M.typeOf(D.Coord).value());
     unsigned Have = !CT ? 0 : CT->Kind == TypeKind::Vector ? CT->Count : 1;
@@ -233,28 +179,20 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
       --D.CoordComps;
     D.GradComps = dimCoords(D.Dim);
   }
-  // The third fixed operand.
-  if (Fixed == 3) {
-    switch (I.Opcode) {
-    case Op::OpImageGather:
-    case Op::OpImageSparseGather: {
-      const spirv2llvm::Constant *C = M.findConstant(I.Operands[2]);
-      if (!C || C->Kind != ConstantKind::Scalar)
-        return Bad("the gather component must be a constant");
-      D.Component = I.Operands[2];
-      break;
-    }
-    case Op::OpImageWrite:
-      D.Texel = I.Operands[2];
-      break;
-    default:
-      D.Dref = I.Operands[2];
-      D.Flags |= S2L_IMAGE_HAS_DREF;
-      break;
-    }
-  }
-  if (I.Opcode == Op::OpImageQuerySizeLod) {
-    D.Lod = I.Operands[1];
+  // The fixed operand after the coordinate, or after the image.
+  uint32_t Third = I.Operands[Fixed - 1];
+  if (Form & ImageFormBit::Component) {
+    const spirv2llvm::Constant *C = M.findConstant(Third);
+    if (!C || C->Kind != ConstantKind::Scalar)
+      return Bad("the gather component must be a constant");
+    D.Component = Third;
+  } else if (Form & ImageFormBit::Texel) {
+    D.Texel = Third;
+  } else if (Form & ImageFormBit::Dref) {
+    D.Dref = Third;
+    D.Flags |= S2L_IMAGE_HAS_DREF;
+  } else if (Form & ImageFormBit::Lod) {
+    D.Lod = Third;
     D.IntLod = true;
     D.Flags |= S2L_IMAGE_HAS_LOD;
   }
@@ -264,7 +202,7 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
     D.Flags |= S2L_IMAGE_SPARSE;
 
   // Image operands.
-  if (N > Fixed && I.Opcode != Op::OpImageQuerySizeLod) {
+  if (N > Fixed && !(Form & ImageFormBit::Lod)) {
     uint32_t Mask = I.Operands[Fixed];
     size_t K = Fixed + 1;
     auto Next = [&](const char *What, uint32_t &Into) -> Error {
@@ -658,19 +596,19 @@ Error checkImageHandleOp(const Module &M, const Instruction &I) {
       return Error::success();
     return makeError(Twine("operands or result are not ") + What);
   };
-  switch (I.Opcode) {
-  case spv::Op::OpSampledImage:
+  switch (opcodeInfo(I.Opcode).Image) {
+  case ImageOpKind::SampledImage:
     return Want(R == TypeKind::SampledImage &&
                     ValueKind(0) == TypeKind::Image &&
                     ValueKind(1) == TypeKind::Sampler,
                 "a sampled image made of an image and a sampler");
-  case spv::Op::OpImage:
+  case ImageOpKind::Image:
     return Want(R == TypeKind::Image && ValueKind(0) == TypeKind::SampledImage,
                 "an image taken from a sampled image");
-  case spv::Op::OpImageSparseTexelsResident:
+  case ImageOpKind::TexelsResident:
     return Want(R == TypeKind::Bool && ValueKind(0) == TypeKind::Int,
                 "a boolean from an integer residency code");
-  case spv::Op::OpImageTexelPointer:
+  case ImageOpKind::TexelPointer:
     return Want(R == TypeKind::Pointer && I.Operands.size() >= 3 &&
                     (ValueKind(1) == TypeKind::Int ||
                      ValueKind(1) == TypeKind::Vector) &&

@@ -283,7 +283,6 @@ void InvocationEmitter::emitBlock(cfg::BlockIndex Bk) {
 }
 
 void InvocationEmitter::emitTerminator(const Instruction &T) {
-  using spv::Op;
   auto Target = [&](uint32_t Label) -> BasicBlock * {
     auto It = F->BlockIndexOf.find(Label);
     if (It == F->BlockIndexOf.end() || !Blocks[It->second]) {
@@ -292,12 +291,13 @@ void InvocationEmitter::emitTerminator(const Instruction &T) {
     }
     return Blocks[It->second];
   };
-  switch (T.Opcode) {
-  case Op::OpBranch:
+  // The CFG has read the terminator (cfg::TerminatorKind).
+  switch (A->G.block(CurBlock).Terminator) {
+  case cfg::TerminatorKind::Branch:
     if (BasicBlock *To = Target(T.Operands[0]))
       B.CreateBr(To);
     return;
-  case Op::OpBranchConditional: {
+  case cfg::TerminatorKind::BranchConditional: {
     Value *Cond = get(T.Operands[0]);
     BasicBlock *True = Target(T.Operands[1]), *False = Target(T.Operands[2]);
     if (True && False && Cond->getType()->isIntegerTy(1))
@@ -306,7 +306,7 @@ void InvocationEmitter::emitTerminator(const Instruction &T) {
       failAt(T, "condition is not a boolean");
     return;
   }
-  case Op::OpSwitch: {
+  case cfg::TerminatorKind::Switch: {
     Value *Sel = get(T.Operands[0]);
     BasicBlock *Default = Target(T.Operands[1]);
     if (!Sel->getType()->isIntegerTy() || !Default) {
@@ -334,16 +334,27 @@ void InvocationEmitter::emitTerminator(const Instruction &T) {
     }
     return;
   }
-  case Op::OpReturn:
-    if (IsEntry)
+  case cfg::TerminatorKind::Return:
+    if (!T.Operands.empty()) { // OpReturnValue
+      if (IsEntry) {
+        failAt(T, "entry points cannot return a value");
+        return;
+      }
+      Value *V = get(T.Operands[0]);
+      if (V->getType() != LF->getReturnType())
+        failAt(T,
+               "the returned value does not have the function's result type");
+      else
+        B.CreateRet(V);
+    } else if (IsEntry) {
       emitReturn(true);
-    else if (LF->getReturnType()->isVoidTy())
+    } else if (LF->getReturnType()->isVoidTy()) {
       B.CreateRetVoid();
-    else
+    } else {
       failAt(T, "a function with a result must return a value");
+    }
     return;
-  case Op::OpKill:
-  case Op::OpTerminateInvocation:
+  case cfg::TerminatorKind::Kill:
     if (!IsEntry) {
       failAt(T, "unsupported: ending the invocation inside a called function "
                 "in the invocation back end (run without --no-inline)");
@@ -352,24 +363,8 @@ void InvocationEmitter::emitTerminator(const Instruction &T) {
     // The invocation ends without writing its outputs; the caller sees 0.
     emitReturn(false);
     return;
-  case Op::OpUnreachable:
+  case cfg::TerminatorKind::Unreachable:
     B.CreateUnreachable();
-    return;
-  case Op::OpReturnValue: {
-    if (IsEntry) {
-      failAt(T, "entry points cannot return a value");
-      return;
-    }
-    Value *V = get(T.Operands[0]);
-    if (V->getType() != LF->getReturnType()) {
-      failAt(T, "the returned value does not have the function's result type");
-      return;
-    }
-    B.CreateRet(V);
-    return;
-  }
-  default:
-    failAt(T, "unsupported terminator");
     return;
   }
 }

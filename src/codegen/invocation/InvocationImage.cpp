@@ -13,6 +13,7 @@
 #include "codegen/common/ImageInstr.h"
 #include "codegen/invocation/InvocationEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "spirv2llvm/abi.h"
 
@@ -35,10 +36,10 @@ void InvocationEmitter::createOpaqueBindings(Value *&Sets) {
 }
 
 bool InvocationEmitter::emitOpaqueMemory(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
   const OpaqueRef &Base = Opaque.at(I.Operands[0]);
-  if (I.Opcode == Op::OpAccessChain || I.Opcode == Op::OpInBoundsAccessChain) {
+  MemoryOpKind Kind = opcodeInfo(I.Opcode).Memory;
+  if (Kind == MemoryOpKind::AccessChain) {
     Expected<OpaqueRef> R = opaqueAccessChain(I, Base);
     if (!R)
       failAt(I, toString(R.takeError()));
@@ -46,7 +47,7 @@ bool InvocationEmitter::emitOpaqueMemory(const Instruction &I) {
       Opaque[Id] = std::move(*R);
     return true;
   }
-  if (I.Opcode != Op::OpLoad) {
+  if (Kind != MemoryOpKind::Load) {
     failAt(I, "unsupported: " + Twine(opName(I.Opcode)) +
                   " on an image or sampler variable");
     return true;
@@ -83,29 +84,28 @@ Value *InvocationEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
 }
 
 bool InvocationEmitter::emitImage(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
   if (Error E = checkImageHandleOp(M, I)) {
     failAt(I, toString(std::move(E)));
     return true;
   }
-  switch (I.Opcode) {
-  case Op::OpSampledImage: {
+  // The handle operations; the others call the runtime (ImageInstr.h).
+  switch (opcodeInfo(I.Opcode).Image) {
+  case ImageOpKind::SampledImage: {
     Value *R = PoisonValue::get(typeOf(I.ResultType));
     R = B.CreateInsertValue(R, get(I.Operands[0]), 0);
     set(Id, B.CreateInsertValue(R, get(I.Operands[1]), 1));
     return true;
   }
-  case Op::OpImage:
+  case ImageOpKind::Image:
     set(Id, B.CreateExtractValue(get(I.Operands[0]), 0));
     return true;
-  case Op::OpImageSparseTexelsResident:
+  case ImageOpKind::TexelsResident:
     set(Id, B.CreateICmpEQ(get(I.Operands[0]), B.getInt32(0)));
     return true;
-  case Op::OpImageTexelPointer:
+  case ImageOpKind::TexelPointer:
     return emitImageTexelPointer(I);
-  case Op::OpImageQueryFormat:
-  case Op::OpImageQueryOrder:
+  case ImageOpKind::OpenClQuery:
     failAt(I, "unsupported: " + Twine(opName(I.Opcode)) +
                   " (OpenCL image queries)");
     return true;

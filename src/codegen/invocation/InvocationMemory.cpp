@@ -12,6 +12,7 @@
 #include "codegen/common/DescriptorArrays.h"
 #include "codegen/invocation/InvocationEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 
 using namespace llvm;
@@ -687,28 +688,26 @@ void InvocationEmitter::store(const InvPointer &P, Value *V) {
 }
 
 bool InvocationEmitter::emitMemory(const Instruction &I) {
-  using spv::Op;
-  if ((I.Opcode == Op::OpLoad || I.Opcode == Op::OpAccessChain ||
-       I.Opcode == Op::OpInBoundsAccessChain) &&
+  // What the instruction does with its pointers (the opcode table).
+  MemoryOpKind Kind = opcodeInfo(I.Opcode).Memory;
+  if ((Kind == MemoryOpKind::Load || Kind == MemoryOpKind::AccessChain) &&
       !I.Operands.empty() && Opaque.count(I.Operands[0]))
     return emitOpaqueMemory(I); // images and samplers (InvocationImage.cpp)
-  switch (I.Opcode) {
-  case Op::OpVariable:
+  switch (Kind) {
+  case MemoryOpKind::Variable:
     return true; // created up front (createVariables)
-  case Op::OpAccessChain:
-  case Op::OpInBoundsAccessChain:
-  case Op::OpPtrAccessChain:
-  case Op::OpInBoundsPtrAccessChain:
+  case MemoryOpKind::AccessChain:
+  case MemoryOpKind::PtrAccessChain:
     emitAccessChain(I);
     return true;
-  case Op::OpLoad: {
+  case MemoryOpKind::Load: {
     InvPointer P;
     if (!pointerOf(I, I.Operands[0], P))
       return true;
     set(I.Result.value(), load(P));
     return true;
   }
-  case Op::OpStore: {
+  case MemoryOpKind::Store: {
     InvPointer P;
     if (!pointerOf(I, I.Operands[0], P))
       return true;
@@ -720,7 +719,7 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
     store(P, V);
     return true;
   }
-  case Op::OpCopyMemory: {
+  case MemoryOpKind::Copy: {
     InvPointer To, From;
     if (!pointerOf(I, I.Operands[0], To) || !pointerOf(I, I.Operands[1], From))
       return true;
@@ -732,7 +731,7 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
     store(To, V);
     return true;
   }
-  case Op::OpArrayLength: {
+  case MemoryOpKind::ArrayLength: {
     InvPointer P;
     if (!pointerOf(I, I.Operands[0], P))
       return true;
@@ -755,9 +754,11 @@ bool InvocationEmitter::emitMemory(const Instruction &I) {
         B.CreateTrunc(N, typeOf(I.ResultType), "array.length"));
     return true;
   }
-  default:
-    return false;
+  case MemoryOpKind::PointerCompare: // not implemented: unsupported
+  case MemoryOpKind::None:
+    break;
   }
+  return false;
 }
 
 bool InvocationEmitter::emitBarrier(const Instruction &I) {

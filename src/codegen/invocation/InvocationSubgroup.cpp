@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/common/GroupOps.h"
+#include "codegen/common/SubgroupInstr.h"
 #include "codegen/invocation/InvocationEmitter.h"
 
 using namespace llvm;
@@ -22,9 +23,9 @@ using llvm::Type;
 
 namespace {
 
-/// Identity of the reduction \p Op (GroupOps.h) for values of type \p T.
-Constant *identityOf(spv::Op Op, Type *T) {
-  Constant *C = groupIdentity(Op, T->getScalarType(), /*ForFill=*/false);
+/// Identity of the reduction \p Kind (GroupOps.h) for values of type \p T.
+Constant *identityOf(CombineKind Kind, Type *T) {
+  Constant *C = groupIdentity(Kind, T->getScalarType(), /*ForFill=*/false);
   if (!C)
     return nullptr;
   if (auto *VT = dyn_cast<FixedVectorType>(T))
@@ -35,34 +36,44 @@ Constant *identityOf(spv::Op Op, Type *T) {
 } // namespace
 
 bool InvocationEmitter::emitSubgroup(const Instruction &I) {
-  using spv::Op;
+  // The scope does not matter: every scope holds this invocation alone
+  // as far as the operation can see.
+  Expected<SubgroupInstr> DE =
+      decodeSubgroupInstr(M, I, /*NeedSubgroupScope=*/false);
+  if (!DE) {
+    failAt(I, toString(DE.takeError()));
+    return true;
+  }
+  const SubgroupInstr &D = *DE;
   const uint32_t Id = I.Result.value();
-  auto Arg = [&](size_t K) { return get(I.Operands[K]); };
-  switch (I.Opcode) {
-  case Op::OpGroupNonUniformElect:
+  // Bit 0 of the ballot operand: the only bit that belongs to the subgroup.
+  auto Bit0 = [&] {
+    return B.CreateTrunc(B.CreateExtractElement(get(D.Value), uint64_t(0)),
+                         B.getInt1Ty());
+  };
+  switch (D.Kind) {
+  case SubgroupOpKind::Elect:
+  case SubgroupOpKind::AllEqual:
     set(Id, B.getTrue());
     return true;
-  case Op::OpGroupNonUniformAll:
-  case Op::OpGroupNonUniformAny:
-    set(Id, Arg(1));
+  case SubgroupOpKind::All:
+  case SubgroupOpKind::Any:
+    set(Id, get(D.Value));
     return true;
-  case Op::OpGroupNonUniformAllEqual:
-    set(Id, B.getTrue());
-    return true;
-  case Op::OpGroupNonUniformBroadcast:
-  case Op::OpGroupNonUniformBroadcastFirst:
-  case Op::OpGroupNonUniformShuffle:
-  case Op::OpGroupNonUniformShuffleXor:
-  case Op::OpGroupNonUniformShuffleUp:
-  case Op::OpGroupNonUniformShuffleDown:
+  case SubgroupOpKind::Broadcast:
+  case SubgroupOpKind::Shuffle:
+    if (isQuadLane(D.Lane)) {
+      failAt(I, "unsupported: quad operations in the invocation back end (a "
+                "subgroup is one invocation)");
+      return true;
+    }
     // Lane 0 is the only lane; other lanes' values are undefined (an
     // index out of the subgroup), so the value itself serves for all.
-    set(Id, Arg(1));
+    set(Id, get(D.Value));
     return true;
-  case Op::OpGroupNonUniformBallot:
-  case Op::OpSubgroupBallotKHR: {
+  case SubgroupOpKind::Ballot: {
     Type *T = typeOf(I.ResultType); // uvec4
-    Value *Pred = Arg(I.Opcode == Op::OpSubgroupBallotKHR ? 0 : 1);
+    Value *Pred = get(D.Value);
     if (!Pred->getType()->isIntegerTy(1) || !isa<FixedVectorType>(T)) {
       failAt(I, "a ballot takes a boolean and gives a vector of integers");
       return true;
@@ -72,74 +83,38 @@ bool InvocationEmitter::emitSubgroup(const Instruction &I) {
                                   uint64_t(0)));
     return true;
   }
-  // SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote (no scope operand):
-  // the same on a subgroup of one.
-  case Op::OpSubgroupAllKHR:
-  case Op::OpSubgroupAnyKHR:
-  case Op::OpSubgroupFirstInvocationKHR:
-  case Op::OpSubgroupReadInvocationKHR:
-    // Reading lane 0 (or an index outside the subgroup, which is undefined)
-    // gives the value itself.
-    set(Id, Arg(0));
+  case SubgroupOpKind::InverseBallot:
+    set(Id, Bit0());
     return true;
-  case Op::OpSubgroupAllEqualKHR:
-    set(Id, B.getTrue());
-    return true;
-  case Op::OpGroupNonUniformInverseBallot:
-    set(Id, B.CreateTrunc(B.CreateExtractElement(Arg(1), uint64_t(0)),
-                          B.getInt1Ty()));
-    return true;
-  case Op::OpGroupNonUniformBallotBitExtract: {
-    // Only bit 0 belongs to the subgroup.
-    Value *Index = Arg(2);
-    Value *Bit0 = B.CreateTrunc(B.CreateExtractElement(Arg(1), uint64_t(0)),
-                                B.getInt1Ty());
-    set(Id, B.CreateAnd(Bit0, B.CreateICmpEQ(
-                                  Index, Constant::getNullValue(
-                                             Index->getType()))));
+  case SubgroupOpKind::BallotBitExtract: {
+    Value *Index = get(D.Index);
+    Value *Bit = Bit0();
+    set(Id, B.CreateAnd(Bit, B.CreateICmpEQ(Index, Constant::getNullValue(
+                                                       Index->getType()))));
     return true;
   }
-  case Op::OpGroupNonUniformBallotBitCount: {
-    auto GroupOp = spv::GroupOperation(I.Operands[1]);
-    Value *Bit0 = B.CreateAnd(B.CreateExtractElement(Arg(2), uint64_t(0)),
-                              B.getInt32(1));
-    set(Id, GroupOp == spv::GroupOperation::ExclusiveScan ? B.getInt32(0)
-                                                           : Bit0);
+  case SubgroupOpKind::BallotBitCount: {
+    Value *Bit = B.CreateAnd(B.CreateExtractElement(get(D.Value), uint64_t(0)),
+                             B.getInt32(1));
+    set(Id, D.GroupOp == GroupOpKind::ExclusiveScan ? B.getInt32(0) : Bit);
     return true;
   }
-  case Op::OpGroupNonUniformBallotFindLSB:
-  case Op::OpGroupNonUniformBallotFindMSB: {
+  case SubgroupOpKind::BallotFindLSB:
+  case SubgroupOpKind::BallotFindMSB:
     // Bit 0 set: 0; no bit set: undefined, -1 as FindILsb would say.
-    Value *Bit0 = B.CreateTrunc(B.CreateExtractElement(Arg(1), uint64_t(0)),
-                                B.getInt1Ty());
-    set(Id, B.CreateSelect(Bit0, B.getInt32(0), B.getInt32(~0u)));
+    set(Id, B.CreateSelect(Bit0(), B.getInt32(0), B.getInt32(~0u)));
+    return true;
+  case SubgroupOpKind::Arithmetic: {
+    Constant *Identity = identityOf(D.Combine, typeOf(I.ResultType));
+    if (!Identity)
+      return false;
+    // A reduction or inclusive scan of one value is the value; an
+    // exclusive scan sees no value.
+    set(Id, D.GroupOp == GroupOpKind::ExclusiveScan ? Identity : get(D.Value));
     return true;
   }
-  case Op::OpGroupNonUniformQuadBroadcast:
-  case Op::OpGroupNonUniformQuadSwap:
-    failAt(I, "unsupported: quad operations in the invocation back end (a "
-              "subgroup is one invocation)");
-    return true;
-  default:
+  case SubgroupOpKind::None:
     break;
-  }
-  Constant *Identity = nullptr;
-  if (I.Operands.size() >= 3 &&
-      (Identity = identityOf(I.Opcode, typeOf(I.ResultType)))) {
-    auto GroupOp = spv::GroupOperation(I.Operands[1]);
-    switch (GroupOp) {
-    case spv::GroupOperation::Reduce:
-    case spv::GroupOperation::InclusiveScan:
-    case spv::GroupOperation::ClusteredReduce:
-      set(Id, Arg(2));
-      return true;
-    case spv::GroupOperation::ExclusiveScan:
-      set(Id, Identity);
-      return true;
-    default:
-      failAt(I, "unsupported: group operation " + Twine(I.Operands[1]));
-      return true;
-    }
   }
   return false;
 }

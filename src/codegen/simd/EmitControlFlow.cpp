@@ -288,14 +288,15 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     return It == F->BlockIndexOf.end() ? cfg::NoBlock : It->second;
   };
   Constant *None = Constant::getNullValue(maskType());
-  switch (T.Opcode) {
-  case spv::Op::OpBranch:
+  // The CFG has read the terminator (cfg::TerminatorKind).
+  switch (A->G.block(Bk).Terminator) {
+  case cfg::TerminatorKind::Branch:
     // A guarded block runs only if some lane is active, so the edge is
     // taken; an unguarded one may run with none (the mask decides).
     addEdge(Bk, Target(T.Operands[0]), CurMask,
             CurUnguarded ? nullptr : B.getTrue());
     return;
-  case spv::Op::OpBranchConditional: {
+  case cfg::TerminatorKind::BranchConditional: {
     cfg::BlockIndex True = Target(T.Operands[1]);
     cfg::BlockIndex False = Target(T.Operands[2]);
     if (True == False) {
@@ -323,7 +324,7 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     addEdge(Bk, False, MF, TF);
     return;
   }
-  case spv::Op::OpSwitch: {
+  case cfg::TerminatorKind::Switch: {
     LaneValue Sel = get(T.Operands[0]);
     Value *S = Sel.Comps[0];
     unsigned LitWords = S->getType()->getScalarSizeInBits() > 32 ? 2 : 1;
@@ -363,28 +364,23 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     }
     return;
   }
-  case spv::Op::OpKill:
-  case spv::Op::OpTerminateInvocation: {
+  case cfg::TerminatorKind::Kill: {
     Value *Old = B.CreateLoad(maskType(), KilledSlot);
     B.CreateStore(B.CreateOr(Old, CurMask), KilledSlot);
     return;
   }
-  case spv::Op::OpReturnValue:
-    if (!RetSlots.empty()) {
-      // A callee's lanes leave their result behind.
+  case cfg::TerminatorKind::Return:
+    // OpReturnValue: a callee's lanes leave their result behind.
+    if (!T.Operands.empty() && !RetSlots.empty()) {
       LaneValue V = coerce(get(T.Operands[0]), true);
       for (size_t C = 0; C < RetSlots.size() && C < V.Comps.size(); ++C) {
         Value *Old = B.CreateLoad(RetSlots[C]->getAllocatedType(), RetSlots[C]);
         B.CreateStore(B.CreateSelect(CurMask, V.Comps[C], Old), RetSlots[C]);
       }
     }
-    return;
-  case spv::Op::OpReturn:
-  case spv::Op::OpUnreachable:
     // The lanes leave: no edge carries them anywhere.
     return;
-  default:
-    failAt(T, "unsupported: terminator " + Twine(opName(T.Opcode)));
+  case cfg::TerminatorKind::Unreachable:
     return;
   }
 }

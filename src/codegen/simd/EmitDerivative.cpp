@@ -6,12 +6,13 @@
 // quad: x between the lanes of a row, y between the lanes of a column.
 // Fine derivatives use the lane's own row or column; coarse ones the quad's
 // first row or column for all four lanes (Vulkan allows either for the
-// unsuffixed forms; like most drivers we take fine). Inactive and demoted
+// unsuffixed forms; like most drivers the opcode table takes fine). Inactive and demoted
 // lanes still compute their values, so neighbours' derivatives are defined
 // whenever the caller fills the whole quad.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/simd/SimdEmitter.h"
+#include "parser/OpcodeTable.h"
 
 using namespace llvm;
 
@@ -20,49 +21,22 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
-namespace {
-enum class Axis { X, Y };
-} // namespace
-
 bool SimdEmitter::emitDerivative(const Instruction &I) {
-  using spv::Op;
-  bool Coarse = false, Width = false;
-  Axis Dir = Axis::X;
-  switch (I.Opcode) {
-  case Op::OpDPdx:
-  case Op::OpDPdxFine:
-    break;
-  case Op::OpDPdxCoarse:
-    Coarse = true;
-    break;
-  case Op::OpDPdy:
-  case Op::OpDPdyFine:
-    Dir = Axis::Y;
-    break;
-  case Op::OpDPdyCoarse:
-    Dir = Axis::Y;
-    Coarse = true;
-    break;
-  case Op::OpFwidth:
-  case Op::OpFwidthFine:
-    Width = true;
-    break;
-  case Op::OpFwidthCoarse:
-    Width = true;
-    Coarse = true;
-    break;
-  default:
+  // The difference and the quad lanes it reads (DerivativeKind, QuadRows
+  // in the opcode table).
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
+  if (Info.Derivative == DerivativeKind::None)
     return false;
-  }
+  bool Coarse = Info.Quad == QuadRows::Coarse;
   if (EP.Model != spv::ExecutionModel::Fragment) {
     failAt(I, "unsupported: derivatives outside fragment shaders");
     return true;
   }
   // Lane indices of the two ends of each lane's difference.
-  auto Diff = [&](Value *V, Axis D) -> Value * {
+  auto Diff = [&](Value *V, DerivativeKind D) -> Value * {
     if (!V->getType()->isVectorTy())
       return Constant::getNullValue(V->getType());
-    unsigned Bit = D == Axis::X ? 1 : 2;
+    unsigned Bit = D == DerivativeKind::X ? 1 : 2;
     SmallVector<int, 16> Hi, Lo;
     for (unsigned L = 0; L < W; ++L) {
       // Coarse: the quad's first row (x) or column (y).
@@ -79,11 +53,12 @@ bool SimdEmitter::emitDerivative(const Instruction &I) {
   for (Value *C : P.Comps) {
     C = splat(C);
     Value *Out;
-    if (Width) {
-      Out = B.CreateFAdd(B.CreateUnaryIntrinsic(Intrinsic::fabs, Diff(C, Axis::X)),
-                         B.CreateUnaryIntrinsic(Intrinsic::fabs, Diff(C, Axis::Y)));
+    if (Info.Derivative == DerivativeKind::Width) {
+      Out = B.CreateFAdd(
+          B.CreateUnaryIntrinsic(Intrinsic::fabs, Diff(C, DerivativeKind::X)),
+          B.CreateUnaryIntrinsic(Intrinsic::fabs, Diff(C, DerivativeKind::Y)));
     } else {
-      Out = Diff(C, Dir);
+      Out = Diff(C, Info.Derivative);
     }
     R.Comps.push_back(Out);
   }

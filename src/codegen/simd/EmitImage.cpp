@@ -25,6 +25,7 @@
 #include "codegen/simd/ImageDescriptors.h"
 #include "codegen/simd/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "spirv2llvm/abi.h"
 
@@ -51,10 +52,10 @@ void SimdEmitter::createOpaqueBindings(Value *&Sets) {
 }
 
 bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
   const OpaqueRef &Base = OpaqueRefs.at(I.Operands[0]);
-  if (I.Opcode == Op::OpAccessChain || I.Opcode == Op::OpInBoundsAccessChain) {
+  MemoryOpKind Kind = opcodeInfo(I.Opcode).Memory;
+  if (Kind == MemoryOpKind::AccessChain) {
     Expected<OpaqueRef> R = opaqueAccessChain(I, Base);
     if (!R)
       failAt(I, toString(R.takeError()));
@@ -62,7 +63,7 @@ bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
       OpaqueRefs[Id] = std::move(*R);
     return true;
   }
-  if (I.Opcode != Op::OpLoad) {
+  if (Kind != MemoryOpKind::Load) {
     failAt(I, "unsupported: " + Twine(opName(I.Opcode)) +
                   " on an image or sampler variable");
     return true;
@@ -171,14 +172,14 @@ Value *laneOf(IRBuilder<> &B, const LaneValue &V, size_t C, Value *Lane) {
 } // namespace
 
 bool SimdEmitter::emitImage(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
   if (Error E = checkImageHandleOp(M, I)) {
     failAt(I, toString(std::move(E)));
     return true;
   }
-  switch (I.Opcode) {
-  case Op::OpSampledImage: {
+  // The handle operations; the others call the runtime (ImageInstr.h).
+  switch (opcodeInfo(I.Opcode).Image) {
+  case ImageOpKind::SampledImage: {
     LaneValue Im = get(I.Operands[0]), Sm = get(I.Operands[1]);
     bool V = Im.Varying || Sm.Varying;
     Im = coerce(std::move(Im), V);
@@ -189,13 +190,13 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     set(Id, coerce(std::move(R), isVarying(Id) || V));
     return true;
   }
-  case Op::OpImage: {
+  case ImageOpKind::Image: {
     LaneValue S = get(I.Operands[0]);
     S.Comps.resize(1);
     set(Id, coerce(std::move(S), isVarying(Id) || S.Varying));
     return true;
   }
-  case Op::OpImageSparseTexelsResident: {
+  case ImageOpKind::TexelsResident: {
     LaneValue C = get(I.Operands[0]);
     LaneValue R;
     R.Varying = C.Varying;
@@ -204,10 +205,9 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     set(Id, coerce(std::move(R), isVarying(Id) || R.Varying));
     return true;
   }
-  case Op::OpImageTexelPointer:
+  case ImageOpKind::TexelPointer:
     return emitImageTexelPointer(I);
-  case Op::OpImageQueryFormat:
-  case Op::OpImageQueryOrder:
+  case ImageOpKind::OpenClQuery:
     failAt(I, "unsupported: " + Twine(opName(I.Opcode)) +
                   " (OpenCL image queries)");
     return true;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/simd/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 
 using namespace llvm;
@@ -306,31 +307,31 @@ void SimdEmitter::emitPointerCompare(const Instruction &I) {
 }
 
 bool SimdEmitter::emitMemory(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
-  if ((I.Opcode == Op::OpLoad || I.Opcode == Op::OpAccessChain ||
-       I.Opcode == Op::OpInBoundsAccessChain) &&
+  // What the instruction does with its pointers (the opcode table).
+  MemoryOpKind Kind = opcodeInfo(I.Opcode).Memory;
+  if ((Kind == MemoryOpKind::Load || Kind == MemoryOpKind::AccessChain) &&
       !I.Operands.empty() && isOpaqueRef(I.Operands[0]))
     return emitOpaqueMemory(I); // images and samplers (EmitImage.cpp)
-  switch (I.Opcode) {
-  case Op::OpVariable:
+  switch (Kind) {
+  case MemoryOpKind::Variable:
     // Created, with its initializer, at function entry.
     return true;
-  case Op::OpLoad: {
+  case MemoryOpKind::Load: {
     PointerValue P;
     if (!pointerOf(I.Operands[0], P))
       return true;
     set(Id, load(P, isVarying(Id)));
     return true;
   }
-  case Op::OpStore: {
+  case MemoryOpKind::Store: {
     PointerValue P;
     if (!pointerOf(I.Operands[0], P))
       return true;
     store(P, get(I.Operands[1]));
     return true;
   }
-  case Op::OpCopyMemory: {
+  case MemoryOpKind::Copy: {
     PointerValue Dst, Src;
     if (!pointerOf(I.Operands[0], Dst) || !pointerOf(I.Operands[1], Src))
       return true;
@@ -341,7 +342,7 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
     store(Dst, load(Src, Varying));
     return true;
   }
-  case Op::OpArrayLength: {
+  case MemoryOpKind::ArrayLength: {
     PointerValue P;
     if (!pointerOf(I.Operands[0], P))
       return true;
@@ -372,17 +373,14 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
     set(Id, coerce(std::move(R), Varying));
     return true;
   }
-  case Op::OpPtrEqual:
-  case Op::OpPtrNotEqual:
+  case MemoryOpKind::PointerCompare:
     emitPointerCompare(I);
     return true;
-  case Op::OpPtrAccessChain:
-  case Op::OpInBoundsPtrAccessChain:
+  case MemoryOpKind::PtrAccessChain:
     if (!emitAccessChain(I))
       failAt(I, "pointer arithmetic on a variable that is not in memory");
     return true;
-  case Op::OpAccessChain:
-  case Op::OpInBoundsAccessChain: {
+  case MemoryOpKind::AccessChain: {
     if (emitAccessChain(I))
       return true;
     PointerValue P;
@@ -440,9 +438,10 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
     Pointers[Id] = P;
     return true;
   }
-  default:
-    return false;
+  case MemoryOpKind::None:
+    break;
   }
+  return false;
 }
 
 } // namespace spirv2llvm::simd

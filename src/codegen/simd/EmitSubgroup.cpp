@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/common/GroupOps.h"
+#include "codegen/common/SubgroupInstr.h"
 #include "codegen/simd/SimdEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -38,366 +39,238 @@ using llvm::Type;
 
 namespace {
 
-/// Identity of the arithmetic group operation \p Kind (GroupOps.h).
-Constant *identityOf(spv::Op Kind, Type *T, bool ForFill) {
-  return groupIdentity(Kind, T, ForFill);
-}
+/// The lane arithmetic the subgroup operations share, over one SIMD group
+/// of W lanes of which Mask are active. Values are <W x T> vectors.
+struct GroupLanes {
+  IRBuilder<> &B;
+  unsigned W;
+  Value *Mask;     ///< <W x i1>: the active lanes
+  Value *Lanes;    ///< <W x i32>: 0, 1, ... W-1
+  Value *First;    ///< i32: the lowest active lane (W if none, never used)
+  Value *MaskWord; ///< <W x i32>: the active lanes as a bit set, every lane
 
-/// Combines \p X and \p Y lane by lane with group operation \p Kind.
-Value *combine(IRBuilder<> &B, spv::Op Kind, Value *X, Value *Y) {
-  using spv::Op;
-  switch (Kind) {
-  case Op::OpGroupNonUniformIAdd:
-    return B.CreateAdd(X, Y);
-  case Op::OpGroupNonUniformFAdd:
-    return B.CreateFAdd(X, Y);
-  case Op::OpGroupNonUniformIMul:
-    return B.CreateMul(X, Y);
-  case Op::OpGroupNonUniformFMul:
-    return B.CreateFMul(X, Y);
-  case Op::OpGroupNonUniformSMin:
-    return B.CreateBinaryIntrinsic(Intrinsic::smin, X, Y);
-  case Op::OpGroupNonUniformUMin:
-    return B.CreateBinaryIntrinsic(Intrinsic::umin, X, Y);
-  case Op::OpGroupNonUniformFMin:
-    return B.CreateBinaryIntrinsic(Intrinsic::minnum, X, Y);
-  case Op::OpGroupNonUniformSMax:
-    return B.CreateBinaryIntrinsic(Intrinsic::smax, X, Y);
-  case Op::OpGroupNonUniformUMax:
-    return B.CreateBinaryIntrinsic(Intrinsic::umax, X, Y);
-  case Op::OpGroupNonUniformFMax:
-    return B.CreateBinaryIntrinsic(Intrinsic::maxnum, X, Y);
-  case Op::OpGroupNonUniformBitwiseAnd:
-  case Op::OpGroupNonUniformLogicalAnd:
-    return B.CreateAnd(X, Y);
-  case Op::OpGroupNonUniformBitwiseOr:
-  case Op::OpGroupNonUniformLogicalOr:
-    return B.CreateOr(X, Y);
-  case Op::OpGroupNonUniformBitwiseXor:
-  case Op::OpGroupNonUniformLogicalXor:
-    return B.CreateXor(X, Y);
-  default:
-    llvm_unreachable("not an arithmetic group operation");
+  GroupLanes(IRBuilder<> &B, unsigned W, Value *Mask, Value *Lanes)
+      : B(B), W(W), Mask(Mask), Lanes(Lanes) {
+    Type *I32 = B.getInt32Ty();
+    Value *MaskBits = B.CreateBitCast(Mask, B.getIntNTy(W), "sg.maskbits");
+    First = B.CreateZExtOrTrunc(
+        B.CreateBinaryIntrinsic(Intrinsic::cttz, MaskBits, B.getFalse()), I32,
+        "sg.first");
+    MaskWord = splat(B.CreateZExtOrTrunc(MaskBits, I32));
   }
-}
 
-} // namespace
-
-bool SimdEmitter::emitSubgroup(const Instruction &In) {
-  using spv::Op;
-  // SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote: the GroupNonUniform
-  // operations without a scope operand (always the subgroup).
-  Op Same = Op::Max;
-  switch (In.Opcode) {
-  case Op::OpSubgroupBallotKHR:
-    Same = Op::OpGroupNonUniformBallot;
-    break;
-  case Op::OpSubgroupFirstInvocationKHR:
-    Same = Op::OpGroupNonUniformBroadcastFirst;
-    break;
-  case Op::OpSubgroupAllKHR:
-    Same = Op::OpGroupNonUniformAll;
-    break;
-  case Op::OpSubgroupAnyKHR:
-    Same = Op::OpGroupNonUniformAny;
-    break;
-  case Op::OpSubgroupAllEqualKHR:
-    Same = Op::OpGroupNonUniformAllEqual;
-    break;
-  case Op::OpSubgroupReadInvocationKHR:
-    Same = Op::OpGroupNonUniformBroadcast;
-    break;
-  default:
-    break;
+  Value *splat(Value *V) {
+    return V->getType()->isVectorTy() ? V : B.CreateVectorSplat(W, V);
   }
-  Instruction Scoped;
-  if (Same != Op::Max) {
-    Scoped = In;
-    Scoped.Opcode = Same;
-    Scoped.Operands.insert(Scoped.Operands.begin(), 0);
-    Scoped.OperandIsId.insert(Scoped.OperandIsId.begin(), false);
+  Value *splatI32(uint32_t C) { return splat(B.getInt32(C)); }
+  /// To <W x i32>, from any integer width.
+  Value *toI32(Value *V) {
+    return B.CreateZExtOrTrunc(V, FixedVectorType::get(B.getInt32Ty(), W));
   }
-  const Instruction &I = Same != Op::Max ? Scoped : In;
-  uint32_t OpV = static_cast<uint32_t>(I.Opcode);
-  if (OpV < static_cast<uint32_t>(Op::OpGroupNonUniformElect) ||
-      OpV > static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap))
-    return false;
-  uint32_t Id = I.Result.value();
-  if (I.Operands.empty()) {
-    failAt(I, "missing scope operand");
-    return true;
+  /// Lane \p Lane (a scalar) of \p X in every lane.
+  Value *broadcastLane(Value *X, Value *Lane) {
+    return splat(B.CreateExtractElement(X, Lane));
   }
-  const spirv2llvm::Constant *Scope = M.findConstant(I.Operands[0]);
-  if (Same == Op::Max &&
-      (!Scope || spv::Scope(Scope->scalarBits()) != spv::Scope::Subgroup)) {
-    failAt(I, "unsupported: a scope other than Subgroup for group operations");
-    return true;
-  }
-  const std::vector<ScalarType> &RC = components(I.ResultType);
-  auto Operand = [&](size_t K) { return coerce(get(I.Operands[K]), true); };
-  auto Need = [&](size_t N) {
-    if (I.Operands.size() >= N)
-      return true;
-    failAt(I, "too few operands");
-    return false;
-  };
-  Type *I32 = B.getInt32Ty();
-  Value *Mask = CurMask;
-  Value *MaskBits = B.CreateBitCast(Mask, B.getIntNTy(W), "sg.maskbits");
-  Value *Lanes = laneIndices(I32);
-  // Lane index of the lowest active lane (W if none, never used then).
-  Value *First = B.CreateZExtOrTrunc(
-      B.CreateBinaryIntrinsic(Intrinsic::cttz, MaskBits, B.getFalse()), I32,
-      "sg.first");
-  // The active lanes as a <W x i32> bit set in every lane.
-  Value *MaskWord = splat(B.CreateZExtOrTrunc(MaskBits, I32));
-  auto SplatI32 = [&](uint32_t C) { return splat(B.getInt32(C)); };
-  // To <W x i32>, from any integer width.
-  auto ToI32 = [&](Value *V) {
-    return B.CreateZExtOrTrunc(V, FixedVectorType::get(I32, W));
-  };
-  // Lane \p Src's value of \p X in every lane (Src is <W x i32>); 0 where
-  // Src is out of range or inactive.
-  auto Permute = [&](Value *X, Value *Src, bool ZeroUndefined) {
-    Value *Clamped = B.CreateAnd(Src, SplatI32(W - 1));
+  /// Lane \p Src's value of \p X in every lane (Src is <W x i32>); 0 where
+  /// Src is out of range or inactive.
+  Value *permute(Value *X, Value *Src) {
+    Value *Clamped = B.CreateAnd(Src, splatI32(W - 1));
     Value *R = PoisonValue::get(X->getType());
     for (unsigned L = 0; L < W; ++L)
       R = B.CreateInsertElement(
           R, B.CreateExtractElement(X, B.CreateExtractElement(Clamped, L)), L);
-    if (!ZeroUndefined)
-      return R;
-    Value *InRange = B.CreateICmpULT(Src, SplatI32(W));
+    Value *InRange = B.CreateICmpULT(Src, splatI32(W));
     Value *SrcActive = B.CreateICmpNE(
-        B.CreateAnd(B.CreateLShr(MaskWord, Clamped), SplatI32(1)), SplatI32(0));
+        B.CreateAnd(B.CreateLShr(MaskWord, Clamped), splatI32(1)),
+        splatI32(0));
     return B.CreateSelect(B.CreateAnd(InRange, SrcActive), R,
                           Constant::getNullValue(X->getType()));
-  };
-  // Lane \p Lane (a scalar) of \p X in every lane.
-  auto BroadcastLane = [&](Value *X, Value *Lane) {
-    return splat(B.CreateExtractElement(X, Lane));
-  };
-  // Inactive lanes replaced by \p Id.
-  auto Fill = [&](Value *X, Constant *Identity) {
-    return B.CreateSelect(Mask, X, splat(Identity));
-  };
-  // Lane i gets lane i - K's value, or \p Identity below K.
-  auto ShiftUp = [&](Value *X, unsigned K, Constant *Identity) {
+  }
+  /// The lane each lane reads for shuffle rule \p L with argument \p Arg
+  /// (<W x i32>).
+  Value *shuffleSource(LaneSource L, Value *Arg) {
+    switch (L) {
+    case LaneSource::Xor:
+      return B.CreateXor(Lanes, Arg);
+    case LaneSource::Up:
+      return B.CreateSub(Lanes, Arg); // wraps to out of range below 0
+    case LaneSource::Down:
+      return B.CreateAdd(Lanes, Arg);
+    case LaneSource::QuadBroadcast:
+      return B.CreateOr(B.CreateAnd(Lanes, splatI32(~3u)),
+                        B.CreateAnd(Arg, splatI32(3)));
+    case LaneSource::QuadSwap: // 0 horizontal, 1 vertical, 2 diagonal
+      return B.CreateXor(
+          Lanes, B.CreateAdd(B.CreateAnd(Arg, splatI32(3)), splatI32(1)));
+    default: // Index
+      return Arg;
+    }
+  }
+  /// Lane i gets lane i - K's value, or \p Identity below K.
+  Value *shiftUp(Value *X, unsigned K, Constant *Identity) {
     SmallVector<int, 16> Idx;
     for (unsigned L = 0; L < W; ++L)
       Idx.push_back(L < K ? int(W) : int(L - K));
     return B.CreateShuffleVector(X, splat(Identity), Idx);
-  };
-  auto Butterfly = [&](Value *X, unsigned K) {
+  }
+  /// Lane i gets lane i ^ K's value.
+  Value *butterfly(Value *X, unsigned K) {
     SmallVector<int, 16> Idx;
     for (unsigned L = 0; L < W; ++L)
       Idx.push_back(int(L ^ K));
     return B.CreateShuffleVector(X, X, Idx);
-  };
-  // The ballot word of \p V (uvec4, first word), limited to the lanes.
-  auto BallotWord = [&](const LaneValue &V) {
-    Value *Low = SplatI32(W >= 32 ? ~0u : (1u << W) - 1);
-    return B.CreateAnd(ToI32(V.Comps[0]), Low);
-  };
+  }
+  /// The ballot word of \p V (uvec4, first word), limited to the lanes.
+  Value *ballotWord(const LaneValue &V) {
+    Value *Low = splatI32(W >= 32 ? ~0u : (1u << W) - 1);
+    return B.CreateAnd(toI32(V.Comps[0]), Low);
+  }
+  /// Reduction (over clusters of \p Cluster lanes) or scan \p GO of
+  /// component \p C by \p Kind; inactive lanes count as the identity.
+  Value *arithmetic(CombineKind Kind, GroupOpKind GO, unsigned Cluster,
+                    Value *C) {
+    Type *ET = C->getType()->getScalarType();
+    Constant *Fill = groupIdentity(Kind, ET, /*ForFill=*/true);
+    Value *V = B.CreateSelect(Mask, C, splat(Fill));
+    if (GO == GroupOpKind::Reduce) {
+      for (unsigned K = 1; K < Cluster; K *= 2)
+        V = emitGroupCombine(B, Kind, V, butterfly(V, K));
+      return V;
+    }
+    for (unsigned K = 1; K < W; K *= 2)
+      V = emitGroupCombine(B, Kind, V, shiftUp(V, K, Fill));
+    if (GO == GroupOpKind::ExclusiveScan)
+      V = shiftUp(V, 1, groupIdentity(Kind, ET, /*ForFill=*/false));
+    return V;
+  }
+};
+
+} // namespace
+
+bool SimdEmitter::emitSubgroup(const Instruction &I) {
+  Expected<SubgroupInstr> DE =
+      decodeSubgroupInstr(M, I, /*NeedSubgroupScope=*/true);
+  if (!DE) {
+    failAt(I, toString(DE.takeError()));
+    return true;
+  }
+  const SubgroupInstr &D = *DE;
+  if (D.Kind == SubgroupOpKind::None)
+    return false;
+  uint32_t Id = I.Result.value();
+  const std::vector<ScalarType> &RC = components(I.ResultType);
+  auto Operand = [&](uint32_t V) { return coerce(get(V), true); };
+  Type *I32 = B.getInt32Ty();
+  GroupLanes G(B, W, CurMask, laneIndices(I32));
+  Value *Mask = G.Mask;
 
   LaneValue R;
   R.Varying = true;
-  switch (I.Opcode) {
-  case Op::OpGroupNonUniformElect:
-    R.Comps.push_back(B.CreateICmpEQ(Lanes, splat(First), "sg.elect"));
+  switch (D.Kind) {
+  case SubgroupOpKind::Elect:
+    R.Comps.push_back(B.CreateICmpEQ(G.Lanes, G.splat(G.First), "sg.elect"));
     break;
-  case Op::OpGroupNonUniformAll:
-  case Op::OpGroupNonUniformAny: {
-    if (!Need(2))
-      return true;
-    Value *P = Operand(1).Comps[0];
-    Value *V;
-    if (I.Opcode == Op::OpGroupNonUniformAll)
-      V = B.CreateNot(anyLane(B.CreateAnd(Mask, B.CreateNot(P))));
-    else
-      V = anyLane(B.CreateAnd(Mask, P));
-    R.Comps.push_back(splat(V));
+  case SubgroupOpKind::All:
+    R.Comps.push_back(G.splat(B.CreateNot(
+        anyLane(B.CreateAnd(Mask, B.CreateNot(Operand(D.Value).Comps[0]))))));
     break;
-  }
-  case Op::OpGroupNonUniformAllEqual: {
-    if (!Need(2))
-      return true;
-    LaneValue X = Operand(1);
+  case SubgroupOpKind::Any:
+    R.Comps.push_back(
+        G.splat(anyLane(B.CreateAnd(Mask, Operand(D.Value).Comps[0]))));
+    break;
+  case SubgroupOpKind::AllEqual: {
     Value *Diff = Constant::getNullValue(Mask->getType());
-    for (Value *C : X.Comps) {
-      Value *Ref = BroadcastLane(C, First);
+    for (Value *C : Operand(D.Value).Comps) {
+      Value *Ref = G.broadcastLane(C, G.First);
       Value *Ne = C->getType()->isFPOrFPVectorTy() ? B.CreateFCmpUNE(C, Ref)
                                                    : B.CreateICmpNE(C, Ref);
       Diff = B.CreateOr(Diff, Ne);
     }
     R.Comps.push_back(
-        splat(B.CreateNot(anyLane(B.CreateAnd(Mask, Diff)), "sg.alleq")));
+        G.splat(B.CreateNot(anyLane(B.CreateAnd(Mask, Diff)), "sg.alleq")));
     break;
   }
-  case Op::OpGroupNonUniformBroadcast:
-  case Op::OpGroupNonUniformBroadcastFirst: {
-    if (!Need(2))
-      return true;
-    LaneValue X = Operand(1);
-    Value *Lane = First;
-    if (I.Opcode == Op::OpGroupNonUniformBroadcast) {
-      if (!Need(3))
-        return true;
+  case SubgroupOpKind::Broadcast: {
+    LaneValue X = Operand(D.Value);
+    Value *Lane = G.First;
+    if (D.Lane == LaneSource::Index) {
       // The id is dynamically uniform: read it from the first active lane.
-      LaneValue Ix = get(I.Operands[2]);
+      LaneValue Ix = get(D.Index);
       Value *L = Ix.Comps[0];
       if (Ix.Varying)
-        L = B.CreateExtractElement(L, First);
+        L = B.CreateExtractElement(L, G.First);
       Lane = B.CreateAnd(B.CreateZExtOrTrunc(L, I32), B.getInt32(W - 1));
     }
     for (Value *C : X.Comps)
-      R.Comps.push_back(BroadcastLane(C, Lane));
+      R.Comps.push_back(G.broadcastLane(C, Lane));
     break;
   }
-  case Op::OpGroupNonUniformBallot: {
-    if (!Need(2))
-      return true;
-    Value *P = B.CreateAnd(Mask, Operand(1).Comps[0]);
+  case SubgroupOpKind::Ballot: {
+    Value *P = B.CreateAnd(Mask, Operand(D.Value).Comps[0]);
     Value *Word = B.CreateZExtOrTrunc(B.CreateBitCast(P, B.getIntNTy(W)), I32,
                                       "sg.ballot");
-    R.Comps.push_back(splat(Word));
+    R.Comps.push_back(G.splat(Word));
     for (unsigned C = 1; C < 4; ++C)
-      R.Comps.push_back(SplatI32(0));
+      R.Comps.push_back(G.splatI32(0));
     break;
   }
-  case Op::OpGroupNonUniformInverseBallot: {
-    if (!Need(2))
-      return true;
-    Value *Word = ToI32(Operand(1).Comps[0]);
+  case SubgroupOpKind::InverseBallot: {
+    Value *Word = G.toI32(Operand(D.Value).Comps[0]);
     R.Comps.push_back(B.CreateICmpNE(
-        B.CreateAnd(B.CreateLShr(Word, Lanes), SplatI32(1)), SplatI32(0)));
+        B.CreateAnd(B.CreateLShr(Word, G.Lanes), G.splatI32(1)),
+        G.splatI32(0)));
     break;
   }
-  case Op::OpGroupNonUniformBallotBitExtract: {
-    if (!Need(3))
-      return true;
-    LaneValue V = Operand(1);
-    Value *Ix = ToI32(Operand(2).Comps[0]);
-    Value *WordIx = B.CreateLShr(Ix, SplatI32(5));
-    Value *Word = ToI32(V.Comps[0]);
+  case SubgroupOpKind::BallotBitExtract: {
+    LaneValue V = Operand(D.Value);
+    Value *Ix = G.toI32(Operand(D.Index).Comps[0]);
+    Value *WordIx = B.CreateLShr(Ix, G.splatI32(5));
+    Value *Word = G.toI32(V.Comps[0]);
     for (unsigned C = 1; C < 4 && C < V.Comps.size(); ++C)
-      Word = B.CreateSelect(B.CreateICmpEQ(WordIx, SplatI32(C)),
-                            ToI32(V.Comps[C]), Word);
-    Value *Bit = B.CreateLShr(Word, B.CreateAnd(Ix, SplatI32(31)));
+      Word = B.CreateSelect(B.CreateICmpEQ(WordIx, G.splatI32(C)),
+                            G.toI32(V.Comps[C]), Word);
+    Value *Bit = B.CreateLShr(Word, B.CreateAnd(Ix, G.splatI32(31)));
     R.Comps.push_back(
-        B.CreateICmpNE(B.CreateAnd(Bit, SplatI32(1)), SplatI32(0)));
+        B.CreateICmpNE(B.CreateAnd(Bit, G.splatI32(1)), G.splatI32(0)));
     break;
   }
-  case Op::OpGroupNonUniformBallotBitCount: {
-    if (!Need(3))
-      return true;
-    auto GO = spv::GroupOperation(I.Operands[1]);
-    Value *Word = BallotWord(Operand(2));
-    if (GO == spv::GroupOperation::InclusiveScan ||
-        GO == spv::GroupOperation::ExclusiveScan) {
+  case SubgroupOpKind::BallotBitCount: {
+    Value *Word = G.ballotWord(Operand(D.Value));
+    if (D.GroupOp != GroupOpKind::Reduce) {
       // Bits at or below (inclusive) or below (exclusive) each lane.
-      Value *Ones = GO == spv::GroupOperation::InclusiveScan
-                        ? B.CreateShl(SplatI32(2), Lanes)
-                        : B.CreateShl(SplatI32(1), Lanes);
-      Word = B.CreateAnd(Word, B.CreateSub(Ones, SplatI32(1)));
-    } else if (GO != spv::GroupOperation::Reduce) {
-      failAt(I, "unsupported: group operation " + Twine(I.Operands[1]));
-      return true;
+      Value *Ones = B.CreateShl(
+          G.splatI32(D.GroupOp == GroupOpKind::InclusiveScan ? 2 : 1),
+          G.Lanes);
+      Word = B.CreateAnd(Word, B.CreateSub(Ones, G.splatI32(1)));
     }
     R.Comps.push_back(B.CreateUnaryIntrinsic(Intrinsic::ctpop, Word));
     break;
   }
-  case Op::OpGroupNonUniformBallotFindLSB:
-  case Op::OpGroupNonUniformBallotFindMSB: {
-    if (!Need(2))
-      return true;
-    Value *Word = BallotWord(Operand(1));
-    if (I.Opcode == Op::OpGroupNonUniformBallotFindLSB)
-      R.Comps.push_back(
-          B.CreateBinaryIntrinsic(Intrinsic::cttz, Word, B.getFalse()));
-    else
-      R.Comps.push_back(B.CreateSub(
-          SplatI32(31),
-          B.CreateBinaryIntrinsic(Intrinsic::ctlz, Word, B.getFalse())));
+  case SubgroupOpKind::BallotFindLSB:
+    R.Comps.push_back(B.CreateBinaryIntrinsic(
+        Intrinsic::cttz, G.ballotWord(Operand(D.Value)), B.getFalse()));
     break;
-  }
-  case Op::OpGroupNonUniformShuffle:
-  case Op::OpGroupNonUniformShuffleXor:
-  case Op::OpGroupNonUniformShuffleUp:
-  case Op::OpGroupNonUniformShuffleDown:
-  case Op::OpGroupNonUniformQuadBroadcast:
-  case Op::OpGroupNonUniformQuadSwap: {
-    if (!Need(3))
-      return true;
-    LaneValue X = Operand(1);
-    Value *Arg = ToI32(Operand(2).Comps[0]);
-    Value *Src = nullptr;
-    switch (I.Opcode) {
-    case Op::OpGroupNonUniformShuffle:
-      Src = Arg;
-      break;
-    case Op::OpGroupNonUniformShuffleXor:
-      Src = B.CreateXor(Lanes, Arg);
-      break;
-    case Op::OpGroupNonUniformShuffleUp:
-      Src = B.CreateSub(Lanes, Arg); // wraps to out of range below 0
-      break;
-    case Op::OpGroupNonUniformShuffleDown:
-      Src = B.CreateAdd(Lanes, Arg);
-      break;
-    case Op::OpGroupNonUniformQuadBroadcast:
-      Src = B.CreateOr(B.CreateAnd(Lanes, SplatI32(~3u)),
-                       B.CreateAnd(Arg, SplatI32(3)));
-      break;
-    default: // QuadSwap: 0 horizontal, 1 vertical, 2 diagonal
-      Src = B.CreateXor(
-          Lanes, B.CreateAdd(B.CreateAnd(Arg, SplatI32(3)), SplatI32(1)));
-      break;
-    }
+  case SubgroupOpKind::BallotFindMSB:
+    R.Comps.push_back(B.CreateSub(
+        G.splatI32(31),
+        B.CreateBinaryIntrinsic(Intrinsic::ctlz,
+                                G.ballotWord(Operand(D.Value)), B.getFalse())));
+    break;
+  case SubgroupOpKind::Shuffle: {
+    LaneValue X = Operand(D.Value);
+    Value *Src = G.shuffleSource(D.Lane, G.toI32(Operand(D.Index).Comps[0]));
     for (Value *C : X.Comps)
-      R.Comps.push_back(Permute(C, Src, /*ZeroUndefined=*/true));
+      R.Comps.push_back(G.permute(C, Src));
     break;
   }
-  default: {
-    // The arithmetic operations: scope, group operation, value[, cluster].
-    // IAdd through LogicalXor are the only opcodes left in the range.
-    if (!Need(3))
-      return true;
-    auto GO = spv::GroupOperation(I.Operands[1]);
-    unsigned Cluster = W;
-    if (GO == spv::GroupOperation::ClusteredReduce) {
-      const spirv2llvm::Constant *CS =
-          Need(4) ? M.findConstant(I.Operands[3]) : nullptr;
-      uint64_t Size = CS ? CS->scalarBits() : 0;
-      if (!CS || Size == 0 || (Size & (Size - 1))) {
-        failAt(I, "cluster size must be a constant power of two");
-        return true;
-      }
-      Cluster = unsigned(std::min<uint64_t>(Size, W));
-    } else if (GO != spv::GroupOperation::Reduce &&
-               GO != spv::GroupOperation::InclusiveScan &&
-               GO != spv::GroupOperation::ExclusiveScan) {
-      failAt(I, "unsupported: group operation " + Twine(I.Operands[1]));
-      return true;
-    }
-    LaneValue X = Operand(2);
-    for (Value *C : X.Comps) {
-      Type *ET = C->getType()->getScalarType();
-      Value *V = Fill(C, identityOf(I.Opcode, ET, /*ForFill=*/true));
-      if (GO == spv::GroupOperation::Reduce ||
-          GO == spv::GroupOperation::ClusteredReduce) {
-        for (unsigned K = 1; K < Cluster; K *= 2)
-          V = combine(B, I.Opcode, V, Butterfly(V, K));
-      } else {
-        Constant *Id = identityOf(I.Opcode, ET, /*ForFill=*/true);
-        for (unsigned K = 1; K < W; K *= 2)
-          V = combine(B, I.Opcode, V, ShiftUp(V, K, Id));
-        if (GO == spv::GroupOperation::ExclusiveScan)
-          V = ShiftUp(V, 1, identityOf(I.Opcode, ET, /*ForFill=*/false));
-      }
-      R.Comps.push_back(V);
-    }
+  case SubgroupOpKind::Arithmetic: {
+    unsigned Cluster = D.ClusterSize ? std::min(D.ClusterSize, W) : W;
+    for (Value *C : Operand(D.Value).Comps)
+      R.Comps.push_back(G.arithmetic(D.Combine, D.GroupOp, Cluster, C));
     break;
   }
+  case SubgroupOpKind::None:
+    return false;
   }
   if (R.Comps.size() != RC.size()) {
     failAt(I, "operands do not match the result type");
