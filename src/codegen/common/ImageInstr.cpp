@@ -58,6 +58,182 @@ TypeId scalarOf(const Module &M, TypeId T) {
   return Ty.Kind == TypeKind::Vector ? Ty.Element : T;
 }
 
+/// The optional image operands of \p I after its \p Fixed operands: the
+/// mask and the ids it announces, into \p D.
+Error decodeImageOperands(const Module &M, const Instruction &I, size_t Fixed,
+                          ImageInstr &D) {
+  auto Bad = [&](const Twine &Msg) { return makeError(Msg); };
+  size_t N = I.Operands.size();
+  uint32_t Mask = I.Operands[Fixed];
+  size_t K = Fixed + 1;
+  auto Next = [&](const char *What, uint32_t &Into) -> Error {
+    if (K >= N)
+      return Bad(Twine("the image operand ") + What + " is missing");
+    Into = I.Operands[K++];
+    return Error::success();
+  };
+  uint32_t Ignored = 0;
+  const uint32_t Known = IoBias | IoLod | IoGrad | IoConstOffset | IoOffset |
+                         IoConstOffsets | IoSample | IoMinLod |
+                         IoMakeTexelAvailable | IoMakeTexelVisible |
+                         0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000 |
+                         IoOffsets;
+  if (Mask & ~Known)
+    return Bad("unsupported image operands 0x" + utohexstr(Mask & ~Known));
+  if (Mask & IoBias) {
+    if (Error E = Next("Bias", D.Bias))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_BIAS;
+  }
+  if (Mask & IoLod) {
+    if (Error E = Next("Lod", D.Lod))
+      return E;
+    D.IntLod = D.Op == S2L_IMAGE_OP_FETCH;
+    D.Flags |= S2L_IMAGE_HAS_LOD;
+  }
+  if (Mask & IoGrad) {
+    if (Error E = Next("Grad", D.GradX))
+      return E;
+    if (Error E = Next("Grad", D.GradY))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_GRAD;
+  }
+  if (Mask & IoConstOffset) {
+    if (Error E = Next("ConstOffset", D.Offset))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_OFFSET;
+  }
+  if (Mask & IoOffset) {
+    if (Error E = Next("Offset", D.Offset))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_OFFSET;
+  }
+  if (Mask & IoConstOffsets) {
+    if (Error E = Next("ConstOffsets", D.Offsets))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_OFFSETS;
+  }
+  if (Mask & IoSample) {
+    if (Error E = Next("Sample", D.Sample))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_SAMPLE;
+  }
+  if (Mask & IoMinLod) {
+    if (Error E = Next("MinLod", D.MinLod))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_MIN_LOD;
+  }
+  // Memory-model scopes: every image access here is already coherent.
+  if (Mask & IoMakeTexelAvailable)
+    if (Error E = Next("MakeTexelAvailable", Ignored))
+      return E;
+  if (Mask & IoMakeTexelVisible)
+    if (Error E = Next("MakeTexelVisible", Ignored))
+      return E;
+  if (Mask & IoOffsets) {
+    if (Error E = Next("Offsets", D.Offsets))
+      return E;
+    D.Flags |= S2L_IMAGE_HAS_OFFSETS;
+  }
+  return Error::success();
+}
+
+/// The operand types of \p D: the back ends read 32-bit scalars of the
+/// right kind from each (unvalidated input can name anything).
+Error checkOperandTypes(const Module &M, const ImageInstr &D) {
+  auto Bad = [&](const Twine &Msg) { return makeError(Msg); };
+  enum class Want { Float, Int, Any };
+  auto Check = [&](uint32_t Id, Want K, unsigned MinComps,
+                   const char *What) -> Error {
+    if (!Id)
+      return Error::success();
+    const spirv2llvm::Type *T = M.findType(M.typeOf(Id).value());
+    const spirv2llvm::Type *S =
+        T && T->Kind == TypeKind::Vector ? M.findType(T->Element.value()) : T;
+    unsigned N = T && T->Kind == TypeKind::Vector ? T->Count : 1;
+    bool KindOk = S && S->Width == 32 &&
+                  (K == Want::Float   ? S->Kind == TypeKind::Float
+                   : K == Want::Int   ? S->Kind == TypeKind::Int
+                                      : S->Kind == TypeKind::Float ||
+                                            S->Kind == TypeKind::Int);
+    if (!KindOk || N < MinComps)
+      return Bad(Twine("the ") + What + " operand " + M.friendlyName(Id) +
+                 " must be " +
+                 (K == Want::Float ? "a 32-bit float"
+                  : K == Want::Int ? "a 32-bit integer"
+                                   : "a 32-bit number") +
+                 (MinComps > 1 ? " vector of " + Twine(MinComps) + " or more"
+                               : Twine("")));
+    return Error::success();
+  };
+  bool IntCoords = D.Op == S2L_IMAGE_OP_FETCH || D.Op == S2L_IMAGE_OP_READ ||
+                   D.Op == S2L_IMAGE_OP_WRITE;
+  unsigned Offsets = D.Dim == 2 ? 3 : D.Dim == 0 || D.Dim == 5 ? 1 : 2;
+  struct OperandRule {
+    uint32_t Id;
+    Want K;
+    unsigned MinComps;
+    const char *What;
+  } Rules[] = {
+      {D.Coord, IntCoords ? Want::Int : Want::Float,
+       D.CoordComps + (D.Proj ? 1u : 0u), "coordinate"},
+      {D.Dref, Want::Float, 1, "Dref"},
+      {D.Bias, Want::Float, 1, "Bias"},
+      {D.Lod, D.IntLod ? Want::Int : Want::Float, 1, "Lod"},
+      {D.GradX, Want::Float, D.GradComps, "Grad"},
+      {D.GradY, Want::Float, D.GradComps, "Grad"},
+      {D.Offset, Want::Int, Offsets, "Offset"},
+      {D.Sample, Want::Int, 1, "Sample"},
+      {D.MinLod, Want::Float, 1, "MinLod"},
+      {D.Texel, Want::Any, 1, "Texel"},
+  };
+  for (const OperandRule &R : Rules)
+    if (Error E = Check(R.Id, R.K, R.MinComps, R.What))
+      return E;
+  if (D.Offsets) {
+    // ConstOffsets: an array of 4 two-component integer vectors.
+    const spirv2llvm::Type *T = M.findType(M.typeOf(D.Offsets).value());
+    const spirv2llvm::Type *E =
+        T && T->Kind == TypeKind::Array ? M.findType(T->Element.value())
+                                        : nullptr;
+    const spirv2llvm::Type *S =
+        E && E->Kind == TypeKind::Vector ? M.findType(E->Element.value())
+                                         : nullptr;
+    if (!T || T->Count != 4 || !E || E->Count != 2 || !S ||
+        S->Kind != TypeKind::Int || S->Width != 32)
+      return Bad("the ConstOffsets operand " + M.friendlyName(D.Offsets) +
+                 " must be an array of 4 two-component 32-bit integer "
+                 "vectors");
+  }
+  return Error::success();
+}
+
+/// The result's texel of \p D (result type \p ResultType): components and
+/// kind.
+Error decodeResult(const Module &M, TypeId ResultType, ImageInstr &D) {
+  auto Bad = [&](const Twine &Msg) { return makeError(Msg); };
+  TypeId RT = ResultType;
+  const spirv2llvm::Type *T = M.findType(RT.value());
+  if (D.Sparse) {
+    if (!T || T->Kind != TypeKind::Struct || T->Members.size() != 2)
+      return Bad("a sparse result must be a struct of two members");
+    RT = T->Members[1];
+    T = M.findType(RT.value());
+  }
+  if (!T)
+    return Bad("no result type");
+  D.ResultComps = componentCount(M, RT);
+  const spirv2llvm::Type &S = M.type(scalarOf(M, RT));
+  if ((S.Kind != TypeKind::Float && S.Kind != TypeKind::Int) ||
+      S.Width != 32)
+    return Bad("unsupported result type " + M.friendlyName(RT.value()) +
+               " (only 32-bit components)");
+  D.ResultFloat = S.Kind == TypeKind::Float;
+  if (D.ResultComps > 4)
+    return Bad("the result has more than 4 components");
+  return Error::success();
+}
+
 } // namespace
 
 uint32_t vkFormatOfImageFormat(uint32_t F) {
@@ -201,171 +377,17 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
   if (D.Sparse)
     D.Flags |= S2L_IMAGE_SPARSE;
 
-  // Image operands.
-  if (N > Fixed && !(Form & ImageFormBit::Lod)) {
-    uint32_t Mask = I.Operands[Fixed];
-    size_t K = Fixed + 1;
-    auto Next = [&](const char *What, uint32_t &Into) -> Error {
-      if (K >= N)
-        return Bad(Twine("the image operand ") + What + " is missing");
-      Into = I.Operands[K++];
-      return Error::success();
-    };
-    uint32_t Ignored = 0;
-    const uint32_t Known = IoBias | IoLod | IoGrad | IoConstOffset | IoOffset |
-                           IoConstOffsets | IoSample | IoMinLod |
-                           IoMakeTexelAvailable | IoMakeTexelVisible |
-                           0x400 | 0x800 | 0x1000 | 0x2000 | 0x4000 |
-                           IoOffsets;
-    if (Mask & ~Known)
-      return Bad("unsupported image operands 0x" + utohexstr(Mask & ~Known));
-    if (Mask & IoBias) {
-      if (Error E = Next("Bias", D.Bias))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_BIAS;
-    }
-    if (Mask & IoLod) {
-      if (Error E = Next("Lod", D.Lod))
-        return std::move(E);
-      D.IntLod = D.Op == S2L_IMAGE_OP_FETCH;
-      D.Flags |= S2L_IMAGE_HAS_LOD;
-    }
-    if (Mask & IoGrad) {
-      if (Error E = Next("Grad", D.GradX))
-        return std::move(E);
-      if (Error E = Next("Grad", D.GradY))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_GRAD;
-    }
-    if (Mask & IoConstOffset) {
-      if (Error E = Next("ConstOffset", D.Offset))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_OFFSET;
-    }
-    if (Mask & IoOffset) {
-      if (Error E = Next("Offset", D.Offset))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_OFFSET;
-    }
-    if (Mask & IoConstOffsets) {
-      if (Error E = Next("ConstOffsets", D.Offsets))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_OFFSETS;
-    }
-    if (Mask & IoSample) {
-      if (Error E = Next("Sample", D.Sample))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_SAMPLE;
-    }
-    if (Mask & IoMinLod) {
-      if (Error E = Next("MinLod", D.MinLod))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_MIN_LOD;
-    }
-    // Memory-model scopes: every image access here is already coherent.
-    if (Mask & IoMakeTexelAvailable)
-      if (Error E = Next("MakeTexelAvailable", Ignored))
-        return std::move(E);
-    if (Mask & IoMakeTexelVisible)
-      if (Error E = Next("MakeTexelVisible", Ignored))
-        return std::move(E);
-    if (Mask & IoOffsets) {
-      if (Error E = Next("Offsets", D.Offsets))
-        return std::move(E);
-      D.Flags |= S2L_IMAGE_HAS_OFFSETS;
-    }
-  }
+  if (N > Fixed && !(Form & ImageFormBit::Lod))
+    if (Error E = decodeImageOperands(M, I, Fixed, D))
+      return std::move(E);
   if (D.Lod || (D.Flags & S2L_IMAGE_HAS_GRAD))
     D.ImplicitLod = false;
 
-  // Operand types: the back ends read 32-bit scalars of the right kind
-  // from each (unvalidated input can name anything).
-  enum class Want { Float, Int, Any };
-  auto Check = [&](uint32_t Id, Want K, unsigned MinComps,
-                   const char *What) -> Error {
-    if (!Id)
-      return Error::success();
-    const spirv2llvm::Type *T = M.findType(M.typeOf(Id).value());
-    const spirv2llvm::Type *S =
-        T && T->Kind == TypeKind::Vector ? M.findType(T->Element.value()) : T;
-    unsigned N = T && T->Kind == TypeKind::Vector ? T->Count : 1;
-    bool KindOk = S && S->Width == 32 &&
-                  (K == Want::Float   ? S->Kind == TypeKind::Float
-                   : K == Want::Int   ? S->Kind == TypeKind::Int
-                                      : S->Kind == TypeKind::Float ||
-                                            S->Kind == TypeKind::Int);
-    if (!KindOk || N < MinComps)
-      return Bad(Twine("the ") + What + " operand " + M.friendlyName(Id) +
-                 " must be " +
-                 (K == Want::Float ? "a 32-bit float"
-                  : K == Want::Int ? "a 32-bit integer"
-                                   : "a 32-bit number") +
-                 (MinComps > 1 ? " vector of " + Twine(MinComps) + " or more"
-                               : Twine("")));
-    return Error::success();
-  };
-  bool IntCoords = D.Op == S2L_IMAGE_OP_FETCH || D.Op == S2L_IMAGE_OP_READ ||
-                   D.Op == S2L_IMAGE_OP_WRITE;
-  unsigned Offsets = D.Dim == 2 ? 3 : D.Dim == 0 || D.Dim == 5 ? 1 : 2;
-  struct OperandRule {
-    uint32_t Id;
-    Want K;
-    unsigned MinComps;
-    const char *What;
-  } Rules[] = {
-      {D.Coord, IntCoords ? Want::Int : Want::Float,
-       D.CoordComps + (D.Proj ? 1u : 0u), "coordinate"},
-      {D.Dref, Want::Float, 1, "Dref"},
-      {D.Bias, Want::Float, 1, "Bias"},
-      {D.Lod, D.IntLod ? Want::Int : Want::Float, 1, "Lod"},
-      {D.GradX, Want::Float, D.GradComps, "Grad"},
-      {D.GradY, Want::Float, D.GradComps, "Grad"},
-      {D.Offset, Want::Int, Offsets, "Offset"},
-      {D.Sample, Want::Int, 1, "Sample"},
-      {D.MinLod, Want::Float, 1, "MinLod"},
-      {D.Texel, Want::Any, 1, "Texel"},
-  };
-  for (const OperandRule &R : Rules)
-    if (Error E = Check(R.Id, R.K, R.MinComps, R.What))
+  if (Error E = checkOperandTypes(M, D))
+    return std::move(E);
+  if (!D.Write)
+    if (Error E = decodeResult(M, I.ResultType, D))
       return std::move(E);
-  if (D.Offsets) {
-    // ConstOffsets: an array of 4 two-component integer vectors.
-    const spirv2llvm::Type *T = M.findType(M.typeOf(D.Offsets).value());
-    const spirv2llvm::Type *E =
-        T && T->Kind == TypeKind::Array ? M.findType(T->Element.value())
-                                        : nullptr;
-    const spirv2llvm::Type *S =
-        E && E->Kind == TypeKind::Vector ? M.findType(E->Element.value())
-                                         : nullptr;
-    if (!T || T->Count != 4 || !E || E->Count != 2 || !S ||
-        S->Kind != TypeKind::Int || S->Width != 32)
-      return Bad("the ConstOffsets operand " + M.friendlyName(D.Offsets) +
-                 " must be an array of 4 two-component 32-bit integer "
-                 "vectors");
-  }
-
-  // The result.
-  if (!D.Write) {
-    TypeId RT = I.ResultType;
-    const spirv2llvm::Type *T = M.findType(RT.value());
-    if (D.Sparse) {
-      if (!T || T->Kind != TypeKind::Struct || T->Members.size() != 2)
-        return Bad("a sparse result must be a struct of two members");
-      RT = T->Members[1];
-      T = M.findType(RT.value());
-    }
-    if (!T)
-      return Bad("no result type");
-    D.ResultComps = componentCount(M, RT);
-    const spirv2llvm::Type &S = M.type(scalarOf(M, RT));
-    if ((S.Kind != TypeKind::Float && S.Kind != TypeKind::Int) ||
-        S.Width != 32)
-      return Bad("unsupported result type " + M.friendlyName(RT.value()) +
-                 " (only 32-bit components)");
-    D.ResultFloat = S.Kind == TypeKind::Float;
-    if (D.ResultComps > 4)
-      return Bad("the result has more than 4 components");
-  }
   return D;
 }
 

@@ -169,14 +169,57 @@ Value *laneOf(IRBuilder<> &B, const LaneValue &V, size_t C, Value *Lane) {
   return X->getType()->isVectorTy() ? B.CreateExtractElement(X, Lane) : X;
 }
 
+/// The result of an image instruction whose lanes left their texels (and
+/// residency codes, at index 4) in \p All ([5 x [W x i32]]): residency
+/// first for sparse forms, then the texel. Without \p AnyVarying only the
+/// lowest lane of \p Mask ran; \p Varying: the result is per lane.
+LaneValue readImageLanes(IRBuilder<> &B, unsigned W, AllocaInst *All,
+                         const ImageInstr &D, Value *Mask, bool AnyVarying,
+                         bool Varying) {
+  Type *I32 = B.getInt32Ty(), *F32 = B.getFloatTy();
+  auto Result = [&](unsigned C, Type *T) -> Value * {
+    Value *V = B.CreateAlignedLoad(
+        FixedVectorType::get(I32, W),
+        B.CreateConstInBoundsGEP2_32(All->getAllocatedType(), All, 0, C),
+        Align(4));
+    if (T != I32)
+      V = B.CreateBitCast(V, FixedVectorType::get(T, W));
+    if (!Varying)
+      return B.CreateExtractElement(V, uint64_t(0));
+    return V;
+  };
+  LaneValue R;
+  R.Varying = Varying;
+  if (!AnyVarying) {
+    // Which lane ran: the lowest of the mask.
+    Value *Bits = B.CreateBitCast(Mask, B.getIntNTy(W));
+    Value *Lane = B.CreateZExtOrTrunc(
+        B.CreateBinaryIntrinsic(Intrinsic::cttz, Bits, B.getTrue()), I32);
+    auto Pick = [&](unsigned C, Type *T) -> Value * {
+      Value *V = B.CreateLoad(
+          I32, B.CreateInBoundsGEP(All->getAllocatedType(), All,
+                                   {B.getInt32(0), B.getInt32(C), Lane}));
+      if (T != I32)
+        V = B.CreateBitCast(V, T);
+      return Varying ? B.CreateVectorSplat(W, V) : V;
+    };
+    if (D.Sparse)
+      R.Comps.push_back(Pick(4, I32));
+    for (unsigned C = 0; C < D.ResultComps; ++C)
+      R.Comps.push_back(Pick(C, D.ResultFloat ? F32 : I32));
+  } else {
+    if (D.Sparse)
+      R.Comps.push_back(Result(4, I32));
+    for (unsigned C = 0; C < D.ResultComps; ++C)
+      R.Comps.push_back(Result(C, D.ResultFloat ? F32 : I32));
+  }
+  return R;
+}
+
 } // namespace
 
-bool SimdEmitter::emitImage(const Instruction &I) {
+bool SimdEmitter::emitImageHandleOp(const Instruction &I) {
   uint32_t Id = I.Result.value();
-  if (Error E = checkImageHandleOp(M, I)) {
-    failAt(I, toString(std::move(E)));
-    return true;
-  }
   // The handle operations; the others call the runtime (ImageInstr.h).
   switch (opcodeInfo(I.Opcode).Image) {
   case ImageOpKind::SampledImage: {
@@ -212,8 +255,18 @@ bool SimdEmitter::emitImage(const Instruction &I) {
                   " (OpenCL image queries)");
     return true;
   default:
-    break;
+    return false;
   }
+}
+
+bool SimdEmitter::emitImage(const Instruction &I) {
+  uint32_t Id = I.Result.value();
+  if (Error E = checkImageHandleOp(M, I)) {
+    failAt(I, toString(std::move(E)));
+    return true;
+  }
+  if (emitImageHandleOp(I))
+    return true;
   Expected<ImageInstr> DE = decodeImageInstr(M, I);
   if (!DE) {
     failAt(I, toString(DE.takeError()));
@@ -364,43 +417,8 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     return true;
 
   // The result: residency first for sparse forms, then the texel.
-  bool Varying = AnyVarying || isVarying(Id);
-  auto Result = [&](unsigned C, Type *T) -> Value * {
-    Value *V = B.CreateAlignedLoad(
-        FixedVectorType::get(I32, W),
-        B.CreateConstInBoundsGEP2_32(All->getAllocatedType(), All, 0, C),
-        Align(4));
-    if (T != I32)
-      V = B.CreateBitCast(V, FixedVectorType::get(T, W));
-    if (!Varying)
-      return B.CreateExtractElement(V, uint64_t(0));
-    return V;
-  };
-  LaneValue R;
-  R.Varying = Varying;
-  if (!AnyVarying) {
-    // Which lane ran: the lowest of the mask.
-    Value *Bits = B.CreateBitCast(Mask, B.getIntNTy(W));
-    Value *Lane = B.CreateZExtOrTrunc(
-        B.CreateBinaryIntrinsic(Intrinsic::cttz, Bits, B.getTrue()), I32);
-    auto Pick = [&](unsigned C, Type *T) -> Value * {
-      Value *V = B.CreateLoad(
-          I32, B.CreateInBoundsGEP(All->getAllocatedType(), All,
-                                   {B.getInt32(0), B.getInt32(C), Lane}));
-      if (T != I32)
-        V = B.CreateBitCast(V, T);
-      return Varying ? splat(V) : V;
-    };
-    if (D.Sparse)
-      R.Comps.push_back(Pick(4, I32));
-    for (unsigned C = 0; C < D.ResultComps; ++C)
-      R.Comps.push_back(Pick(C, D.ResultFloat ? F32 : I32));
-  } else {
-    if (D.Sparse)
-      R.Comps.push_back(Result(4, I32));
-    for (unsigned C = 0; C < D.ResultComps; ++C)
-      R.Comps.push_back(Result(C, D.ResultFloat ? F32 : I32));
-  }
+  LaneValue R = readImageLanes(B, W, All, D, Mask, AnyVarying,
+                               AnyVarying || isVarying(Id));
   if (Fast.Join) {
     // Both paths' texels meet here (the inline one only takes varying
     // coordinates, so the result is varying).

@@ -235,6 +235,9 @@ private:
   bool emitMemory(const Instruction &I);
   // --- images and samplers (EmitImage.cpp) ---------------------------------
   bool emitImage(const Instruction &I);
+  /// OpSampledImage, OpImage, OpImageSparseTexelsResident,
+  /// OpImageTexelPointer and the OpenCL queries; false for the others.
+  bool emitImageHandleOp(const Instruction &I);
   bool emitImageTexelPointer(const Instruction &I);
   /// Reads and writes of storage images of a declared format, inline.
   bool emitInlineStorageAccess(const Instruction &I, const ImageInstr &D);
