@@ -4,8 +4,10 @@
 // (the shape of NIR's nir_op_infos): the family an emitter dispatches on,
 // the uniformity rule of the result, the operand and result types the type
 // checker asks for, the OpSpecConstantOp form, whether
-// the operation may run with no lane active, and the operand counts of the
-// GLSL.std.450 instructions. The table is generated at build time
+// the operation may run with no lane active, what a memory, atomic,
+// subgroup, derivative or image instruction does (the Key=Value columns,
+// one small enum each, so the emitters switch over those, not over
+// opcodes), and the operand counts of the GLSL.std.450 instructions. The table is generated at build time
 // (gen_opcode_table.py) from SPIRV-Headers' grammar and the hand-written
 // OpcodeProperties.txt, which documents each column; add an opcode there,
 // never as another switch.

@@ -1,9 +1,10 @@
 //===- ImageInstr.h - Image instructions, decoded once ---------*- C++ -*-===//
 //
 // Both back ends lower an image instruction the same way: what the
-// instruction asks is decoded here, from SPIR-V alone, into an ImageInstr
-// (which operand is the coordinate, the Dref, each image operand; the
-// image type; the result's shape), and one call per invocation to the
+// instruction asks is decoded here, from SPIR-V and the opcode table's
+// Image / ImageForm columns, into an ImageInstr (which operand is the
+// coordinate, the Dref, each image operand; the image type; the result's
+// shape), and one call per invocation to the
 // runtime's s2l_image_op (abi.h) does the work. The back ends only differ
 // in how they obtain one invocation's scalars: the one-invocation back end
 // has them, the SIMD back end loops over its lanes (simd/EmitImage.cpp).
