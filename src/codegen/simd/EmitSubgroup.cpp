@@ -161,7 +161,7 @@ bool SimdEmitter::emitSubgroup(const Instruction &I) {
   const std::vector<ScalarType> &RC = components(I.ResultType);
   auto Operand = [&](uint32_t V) { return coerce(get(V), true); };
   Type *I32 = B.getInt32Ty();
-  GroupLanes G(B, W, CurMask, laneIndices(I32));
+  GroupLanes G(B, W, FS.CurMask, laneIndices(I32));
   Value *Mask = G.Mask;
 
   LaneValue R;
