@@ -17,6 +17,8 @@
 #ifndef SPIRV2LLVM_PARSER_OPCODETABLE_H
 #define SPIRV2LLVM_PARSER_OPCODETABLE_H
 
+#include "parser/Kinds.h"
+
 #include <spirv/unified1/spirv.hpp11>
 
 #include <cstdint>
@@ -96,6 +98,62 @@ enum class OperandShape : uint8_t {
   /// OpBitcast: integer, float or pointer scalars and vectors, never
   /// booleans (which have no bit pattern).
   Bitcast,
+  /// Extended arithmetic: a struct of two members of one integer scalar or
+  /// vector type; both operands of that type.
+  ExtendedInt,
+  /// Float dot product: two float vectors of one type, their component
+  /// type the result.
+  Dot,
+  /// Matrix products and OpVectorTimesScalar (the emitter reads columns and
+  /// rows from the types, so every dimension must agree):
+  MatrixTranspose,   ///< matrix of the transposed shape
+  VectorScale,       ///< a vector result: operand 0 of its type, a scalar
+  MatrixScale,       ///< a matrix result: operand 0 of its type, a scalar
+  VectorTimesMatrix, ///< vector of K x matrix of K rows: vector
+  MatrixTimesVector, ///< matrix of K columns x vector of K: vector
+  MatrixTimesMatrix, ///< N x K by K x M: N x M
+  OuterProduct,      ///< two vectors: a matrix of their sizes
+  /// Group operations, counting operands after the scope (OpcodeInfo::
+  /// HasScope; the KHR forms have none):
+  GroupPredicate,    ///< votes and ballots: a boolean scalar predicate
+  GroupElect,        ///< a boolean scalar result and no operand
+  GroupValue,        ///< a value of the result type (broadcast first)
+  /// A value of the result type and an integer scalar (invocation id,
+  /// shuffle mask or delta, quad index)
+  GroupValueIndex,
+  GroupAllEqual,     ///< a boolean scalar result of a scalar or vector
+  BallotTest,        ///< a boolean scalar result of a ballot
+  BallotBitExtract,  ///< a boolean scalar result of a ballot and an index
+  BallotBitCount,    ///< an integer scalar of a group operation and a ballot
+  BallotFind,        ///< an integer scalar result of a ballot
+};
+
+/// The constant a ConstantDecl opcode (or OpUndef) declares; whether it is
+/// a specialization constant is OpcodeInfo::SpecConstant.
+enum class ConstantForm : uint8_t {
+  None,
+  True,      ///< a boolean constant, true
+  False,     ///< a boolean constant, false
+  Scalar,    ///< an integer or float of one or two literal words
+  Composite, ///< constituents, one per component, element or member
+  Null,
+  Undef,     ///< OpUndef (a constant only outside functions)
+  Op,        ///< OpSpecConstantOp: computed from an instruction
+};
+
+/// The kinds an opcode's <id> operands must have, by position (the
+/// parser's operand checks, the pre-optimizer check); Values: all values
+/// (constants, variables and instruction results).
+enum class IdOperandRule : uint8_t {
+  Values,
+  Labels,        ///< all labels (OpBranch, merge instructions)
+  BranchTargets, ///< a value (condition, selector), then labels
+  PhiPairs,      ///< (value, parent label) pairs
+  Call,          ///< the callee function, then the argument values
+  ExtInst,       ///< the instruction set, then values
+  /// OpExecutionModeId: the entry point function, then constants (after
+  /// the execution mode, a literal)
+  ModeIds,
 };
 
 namespace OpcodeFlag {
@@ -123,10 +181,26 @@ struct OpcodeInfo {
   SpecConstantKind SpecKind;
   uint8_t Flags;
   OperandShape Shape;
+  /// What the result id is: Type and Constant for TypeDecl and ConstantDecl
+  /// opcodes, else the Defines column (Variable, Function, Label...), else
+  /// Value.
+  IdKind Defines;
+  /// The kind of type a TypeDecl opcode declares (the Type column);
+  /// Unsupported for the types the translator has no model of.
+  TypeKind DeclaredType;
+  ConstantForm Constant;
+  /// The opcode declares a specialization constant (the SpecConstant
+  /// column, where others write Constant).
+  bool SpecConstant;
+  IdOperandRule IdOperands;
+  /// The operands start with a scope (from the grammar).
+  bool HasScope;
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets
-/// family None, rule Operands, no spec-constant form and no flags.
+/// family None, rule Operands, no spec-constant form, no flags and the
+/// first value of each other column (a Value result whose operands are
+/// values).
 const OpcodeInfo &opcodeInfo(spv::Op Op);
 
 inline bool hasOpcodeFlag(spv::Op Op, uint8_t Flag) {

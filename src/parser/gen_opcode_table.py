@@ -4,9 +4,11 @@
 Joins the SPIR-V grammar that SPIRV-Headers installs (opcode numbers, and
 the operand counts of the GLSL.std.450 instructions) with the hand-written
 OpcodeProperties.txt (family, uniformity rule, OpSpecConstantOp form,
-flags). Fails, naming the line, on an opcode the grammar does not know, on
-an unknown family, rule, form or flag, and on an opcode listed twice, so the
-property file cannot drift from the grammar.
+flags, Key=Value columns), and takes from the grammar whether an opcode's
+operands start with a scope. Fails, naming the line, on an opcode the
+grammar does not know, on an unknown family, rule, form, flag, column or
+column value, and on an opcode listed twice, so the property file cannot
+drift from the grammar.
 
 usage: gen_opcode_table.py CORE_GRAMMAR GLSL_GRAMMAR PROPERTIES OUT
 """
@@ -24,9 +26,27 @@ KINDS = ["Other", "Bool", "Int", "Float"]
 SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
           "FloatCompare", "FloatTest", "BoolReduce", "FloatToInt", "IntToFloat", "IntToInt",
-          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast"]
+          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast",
+          "ExtendedInt", "Dot", "MatrixTranspose", "VectorScale", "MatrixScale",
+          "VectorTimesMatrix", "MatrixTimesVector", "MatrixTimesMatrix",
+          "OuterProduct", "GroupPredicate", "GroupElect", "GroupValue",
+          "GroupValueIndex", "GroupAllEqual", "BallotTest",
+          "BallotBitExtract", "BallotBitCount", "BallotFind"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
+# Key=Value columns after the flags: the values each key allows, the first
+# being the default of an opcode that does not name the key.
+DEFINES = ["Value", "Variable", "Function", "Label", "ExtInstImport", "String",
+           "DecorationGroup"]
+TYPES = ["Unsupported", "Void", "Bool", "Int", "Float", "Vector", "Matrix",
+         "Array", "RuntimeArray", "Struct", "Pointer", "Function", "Image",
+         "Sampler", "SampledImage"]
+CONSTANTS = ["None", "True", "False", "Scalar", "Composite", "Null", "Undef",
+             "Op"]
+ID_RULES = ["Values", "Labels", "BranchTargets", "PhiPairs", "Call", "ExtInst",
+            "ModeIds"]
+KEYS = {"Shape": SHAPES, "Defines": DEFINES, "Type": TYPES,
+        "Constant": CONSTANTS, "SpecConstant": CONSTANTS, "Ids": ID_RULES}
 
 
 def fail(path, line_no, msg):
@@ -38,8 +58,13 @@ def main():
     core = json.load(open(core_path))
     glsl = json.load(open(glsl_path))
     opcodes = {}
+    scoped = {}
     for inst in core["instructions"]:
         opcodes.setdefault(inst["opname"], inst["opcode"])
+        # Whether the operands start with a scope (the KHR subgroup forms
+        # have none): the type checker counts operands after it.
+        scoped[inst["opname"]] = any(o["kind"] == "IdScope"
+                                     for o in inst.get("operands", []))
 
     rows = {}
     reserved = set()
@@ -68,21 +93,49 @@ def main():
             form, _, kind = spec.partition(":")
             if form not in FORMS or kind not in KINDS:
                 fail(props_path, no, f"unknown OpSpecConstantOp form {spec}")
-        shape = "None"
-        for f in [f for f in flags if f.startswith("Shape=")]:
-            shape = f[len("Shape="):]
-            if shape not in SHAPES:
-                fail(props_path, no, f"unknown operand shape {shape}")
-        flags = [f for f in flags if not f.startswith("Shape=")]
+        values = {}
+        for f in [f for f in flags if "=" in f]:
+            key, _, value = f.partition("=")
+            if key not in KEYS:
+                fail(props_path, no, f"unknown column {key}")
+            if value not in KEYS[key]:
+                fail(props_path, no, f"unknown {key} value {value}")
+            if key in values or (key in ("Constant", "SpecConstant") and
+                                 ("Constant" in values or
+                                  "SpecConstant" in values)):
+                fail(props_path, no, f"{key} given twice")
+            values[key] = value
+        flags = [f for f in flags if "=" not in f]
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
+        shape = values.get("Shape", "None")
+        # TypeDecl and ConstantDecl lines define a type and a constant; the
+        # Defines column names the other kinds.
+        defines = values.get("Defines", "Value")
+        if "Type" in values and "TypeDecl" not in flags:
+            fail(props_path, no, "Type= on a line without TypeDecl")
+        constant = values.get("Constant", values.get("SpecConstant", "None"))
+        if constant not in ("None", "Undef") and "ConstantDecl" not in flags:
+            fail(props_path, no, "Constant= on a line without ConstantDecl")
+        if "ConstantDecl" in flags and constant == "None":
+            fail(props_path, no, "ConstantDecl without Constant= or SpecConstant=")
+        defines_kind = ("Type" if "TypeDecl" in flags else
+                        "Constant" if "ConstantDecl" in flags else defines)
+        if defines != "Value" and defines_kind != defines:
+            fail(props_path, no, "Defines= on a type or constant declaration")
+        is_spec = "true" if "SpecConstant" in values else "false"
+        has_scope = "true" if scoped.get(name) else "false"
         bits = " | ".join(f"OpcodeFlag::{f}" for f in flags) or "0"
         rows[opcodes[name]] = (
             f"  {{spv::Op({opcodes[name]}), OpcodeFamily::{family}, "
             f"UniformityRule::{rule}, SpecConstantForm::{form}, "
             f"SpecConstantKind::{kind}, uint8_t({bits}), "
-            f"OperandShape::{shape}}}, // {name}")
+            f"OperandShape::{shape}, IdKind::{defines_kind}, "
+            f"TypeKind::{values.get('Type', 'Unsupported')}, "
+            f"ConstantForm::{constant}, {is_spec}, "
+            f"IdOperandRule::{values.get('Ids', 'Values')}, {has_scope}}}, "
+            f"// {name}")
 
     counts = {}
     for inst in glsl["instructions"]:

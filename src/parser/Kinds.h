@@ -1,0 +1,29 @@
+//===- Kinds.h - Kinds of types and ids -------------------------*- C++ -*-===//
+//
+// The kinds of types and result ids the module model tells apart. Apart from
+// Module.h so that the opcode table (OpcodeTable.h), which says what each
+// declaration declares, can name them without bringing the module's
+// structs (Type, Constant...) into every emitter's scope.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPIRV2LLVM_PARSER_KINDS_H
+#define SPIRV2LLVM_PARSER_KINDS_H
+
+#include <cstdint>
+
+namespace spirv2llvm {
+
+enum class TypeKind {
+  Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct,
+  Pointer, Function, Image, Sampler, SampledImage, ForwardPointer, Unsupported
+};
+
+/// What a result id is, for kind checks on operands.
+enum class IdKind : uint8_t {
+  Undefined, Type, Constant, Variable, Function, Label, Value, ExtInstImport,
+  String, DecorationGroup, Other
+};
+
+} // namespace spirv2llvm
+
+#endif
