@@ -1,6 +1,7 @@
 //===- Kinds.h - Kinds of types and ids -------------------------*- C++ -*-===//
 //
-// The kinds of types and result ids the module model tells apart. Apart from
+// The kinds of types, result ids and terminators the module model tells
+// apart (TerminatorKind: for the CFG, cfg/Cfg.h). Apart from
 // Module.h so that the opcode table (OpcodeTable.h), which says what each
 // declaration declares, can name them without bringing the module's
 // structs (Type, Constant...) into every emitter's scope.
@@ -22,6 +23,11 @@ enum class TypeKind {
 enum class IdKind : uint8_t {
   Undefined, Type, Constant, Variable, Function, Label, Value, ExtInstImport,
   String, DecorationGroup, Other
+};
+
+/// How a block's terminator leaves it.
+enum class TerminatorKind : uint8_t {
+  Branch, BranchConditional, Switch, Return, Kill, Unreachable
 };
 
 } // namespace spirv2llvm

@@ -17,7 +17,8 @@ const OpcodeInfo &opcodeInfo(spv::Op Op) {
                                    SpecConstantKind::Other, 0,
                                    OperandShape::None, IdKind::Value,
                                    TypeKind::Unsupported, ConstantForm::None,
-                                   false, IdOperandRule::Values, false};
+                                   false, IdOperandRule::Values, false,
+                                   TerminatorKind::Return};
   const OpcodeInfo *End = std::end(OpcodeInfos);
   const OpcodeInfo *It = std::lower_bound(
       std::begin(OpcodeInfos), End, Op,

@@ -4,7 +4,9 @@
 // (the shape of NIR's nir_op_infos): the family an emitter dispatches on,
 // the uniformity rule of the result, the operand and result types the type
 // checker asks for, the OpSpecConstantOp form, whether
-// the operation may run with no lane active, and the operand counts of the
+// the operation may run with no lane active, what a declaration declares
+// (id kind, type kind, constant form), the kinds of the <id> operands, how
+// a terminator leaves its block, and the operand counts of the
 // GLSL.std.450 instructions. The table is generated at build time
 // (gen_opcode_table.py) from SPIRV-Headers' grammar and the hand-written
 // OpcodeProperties.txt, which documents each column; add an opcode there,
@@ -166,7 +168,7 @@ enum : uint8_t {
   AccessChain = 8,  ///< a pointer derived from operand 0 by indices
   TypeDecl = 16,    ///< declares a type (not OpTypeForwardPointer)
   ConstantDecl = 32,///< declares a constant or specialization constant
-  Terminator = 64,  ///< ends a block
+  Terminator = 64,  ///< ends a block (set by the Terminator column)
   /// Reads derivatives of its operands over the fragment quad (implicit-LOD
   /// sampling, derivatives, quad operations): helper lanes must run.
   QuadDerivatives = 128,
@@ -195,6 +197,9 @@ struct OpcodeInfo {
   IdOperandRule IdOperands;
   /// The operands start with a scope (from the grammar).
   bool HasScope;
+  /// How a terminator (OpcodeFlag::Terminator) leaves its block (the
+  /// Terminator column); meaningless for other opcodes.
+  TerminatorKind Terminator;
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets

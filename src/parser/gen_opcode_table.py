@@ -43,10 +43,13 @@ TYPES = ["Unsupported", "Void", "Bool", "Int", "Float", "Vector", "Matrix",
          "Sampler", "SampledImage"]
 CONSTANTS = ["None", "True", "False", "Scalar", "Composite", "Null", "Undef",
              "Op"]
+TERMINATORS = ["Return", "Branch", "BranchConditional", "Switch", "Kill",
+               "Unreachable"]
 ID_RULES = ["Values", "Labels", "BranchTargets", "PhiPairs", "Call", "ExtInst",
             "ModeIds"]
 KEYS = {"Shape": SHAPES, "Defines": DEFINES, "Type": TYPES,
-        "Constant": CONSTANTS, "SpecConstant": CONSTANTS, "Ids": ID_RULES}
+        "Constant": CONSTANTS, "SpecConstant": CONSTANTS, "Ids": ID_RULES,
+        "Terminator": TERMINATORS}
 
 
 def fail(path, line_no, msg):
@@ -109,6 +112,12 @@ def main():
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
+        # The Terminator column sets the flag; the flag alone would leave
+        # the kind unsaid.
+        if "Terminator" in flags:
+            fail(props_path, no, "write Terminator=K, not the bare flag")
+        if "Terminator" in values:
+            flags.append("Terminator")
         shape = values.get("Shape", "None")
         # TypeDecl and ConstantDecl lines define a type and a constant; the
         # Defines column names the other kinds.
@@ -134,7 +143,8 @@ def main():
             f"OperandShape::{shape}, IdKind::{defines_kind}, "
             f"TypeKind::{values.get('Type', 'Unsupported')}, "
             f"ConstantForm::{constant}, {is_spec}, "
-            f"IdOperandRule::{values.get('Ids', 'Values')}, {has_scope}}}, "
+            f"IdOperandRule::{values.get('Ids', 'Values')}, {has_scope}, "
+            f"TerminatorKind::{values.get('Terminator', 'Return')}}}, "
             f"// {name}")
 
     counts = {}
