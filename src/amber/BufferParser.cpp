@@ -66,13 +66,14 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
       Std140 = A[I].Text == "STD140";
       ++I;
     }
-    auto F = Structs.count(A[TypeAt].Text)
-                 ? layoutStruct(A[TypeAt].Text, Structs.find(A[TypeAt].Text)->second,
-                                Std140, Structs)
-                 : parseDataType(A[TypeAt].Text, Std140);
+    auto F =
+        Structs.count(A[TypeAt].Text)
+            ? layoutStruct(A[TypeAt].Text, Structs.find(A[TypeAt].Text)->second,
+                           Std140, Structs)
+            : parseDataType(A[TypeAt].Text, Std140);
     if (!F && Structs.count(A[TypeAt].Text))
-      return err(Line, "STRUCT " + A[TypeAt].Text + ": " +
-                           toString(F.takeError()));
+      return err(Line,
+                 "STRUCT " + A[TypeAt].Text + ": " + toString(F.takeError()));
     if (!F) {
       consumeError(F.takeError());
       StringRef T = A[TypeAt].Text;
@@ -87,8 +88,9 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
     }
     B.Format = std::move(*F);
   } else {
-    return err(Line, "BUFFER " + B.Name + ": expected DATA_TYPE or FORMAT, got '" +
-                         A[I].Text + "'");
+    return err(Line, "BUFFER " + B.Name +
+                         ": expected DATA_TYPE or FORMAT, got '" + A[I].Text +
+                         "'");
   }
   return parseBufferInitializer(Line, A, I, std::move(B));
 }
@@ -103,21 +105,22 @@ Error Parser::parseBufferPng(unsigned Line, ArrayRef<Token> A, size_t I,
   // buffer's channel order (R8G8B8A8 or B8G8R8A8, UNORM or SRGB).
   B.PngPath = A[I + 2].Text;
   if (I + 3 < A.size())
-    return err(Line, "unexpected '" + A[I + 3].Text + "' in BUFFER " +
-                         B.Name);
+    return err(Line, "unexpected '" + A[I + 3].Text + "' in BUFFER " + B.Name);
   const BufferFormat &F = B.Format;
   if (F.ElementSize != 4 || F.Components.size() != 4 ||
       llvm::any_of(F.Components, [](const Component &C) {
         return C.Bits != 8 || C.Channel == 0;
       }))
-    return err(Line, "BUFFER " + B.Name + ": FILE PNG needs an 8-bit "
-                     "RGBA format, not " + F.Name);
+    return err(Line, "BUFFER " + B.Name +
+                         ": FILE PNG needs an 8-bit "
+                         "RGBA format, not " +
+                         F.Name);
   auto Bytes = readFile(Line, B.PngPath);
   if (!Bytes)
     return Bytes.takeError();
   Result<Rgba8Image> Png = readPngBytes(
-      std::span<const uint8_t>(
-          reinterpret_cast<const uint8_t *>(Bytes->data()), Bytes->size()),
+      std::span<const uint8_t>(reinterpret_cast<const uint8_t *>(Bytes->data()),
+                               Bytes->size()),
       B.PngPath);
   if (!Png.ok())
     return err(Line, "BUFFER " + B.Name + ": " + Png.status().message());
@@ -151,8 +154,8 @@ Error Parser::fillBuffer(unsigned Line, BufferDecl &B,
   return Error::success();
 }
 
-Error Parser::parseBufferInitializer(unsigned Line, ArrayRef<Token> A,
-                                     size_t I, BufferDecl B) {
+Error Parser::parseBufferInitializer(unsigned Line, ArrayRef<Token> A, size_t I,
+                                     BufferDecl B) {
   if (I >= A.size()) {
     // BUFFER name FORMAT fmt: an image sized by the pipeline.
     if (!B.Format.IsImage)
@@ -249,8 +252,8 @@ Error Parser::parseBufferSize(unsigned Line, ArrayRef<Token> A, size_t I,
     if (!parseDouble(A[I + 1].Text, From) || !parseDouble(A[I + 3].Text, Inc))
       return err(Line, "BUFFER " + B.Name + ": malformed SERIES_FROM");
     if (PerElem != 1)
-      return err(Line, "BUFFER " + B.Name +
-                           ": SERIES_FROM needs a scalar data type");
+      return err(Line,
+                 "BUFFER " + B.Name + ": SERIES_FROM needs a scalar data type");
     bool IsFloat = F.Components[0].Kind == NumKind::Float;
     for (uint64_t K = 0; K < N; ++K) {
       double V = From + Inc * double(K);
@@ -293,8 +296,8 @@ Error Parser::parseBufferSize(unsigned Line, ArrayRef<Token> A, size_t I,
   return Error::success();
 }
 
-Error Parser::parseBufferWidthHeight(unsigned Line, ArrayRef<Token> A,
-                                     size_t I, BufferDecl &B) {
+Error Parser::parseBufferWidthHeight(unsigned Line, ArrayRef<Token> A, size_t I,
+                                     BufferDecl &B) {
   // Deprecated: BUFFER b DATA_TYPE t WIDTH w HEIGHT h initializer, a
   // buffer of w * h elements.
   uint64_t W, H;
@@ -349,7 +352,7 @@ Error Parser::parseImage(unsigned Line) {
                    .Case("HEIGHT", 1)
                    .Case("DEPTH", 2)
                    .Default(-1);
-    uint64_t *Slot = Axis >= 0        ? &Size[Axis]
+    uint64_t *Slot = Axis >= 0           ? &Size[Axis]
                      : K == "MIP_LEVELS" ? &Mips
                      : K == "SAMPLES"    ? &Samples
                                          : nullptr;
@@ -364,7 +367,8 @@ Error Parser::parseImage(unsigned Line) {
     ++I;
   }
   if (!Dim)
-    return err(Line, "IMAGE " + A[0].Text + ": missing DIM_1D, DIM_2D or DIM_3D");
+    return err(Line,
+               "IMAGE " + A[0].Text + ": missing DIM_1D, DIM_2D or DIM_3D");
   if (!Given[0] || (Dim >= 2 && !Given[1]) || (Dim == 3 && !Given[2]))
     return err(Line, "IMAGE " + A[0].Text + ": DIM_" + Twine(Dim) +
                          "D needs WIDTH" + (Dim >= 2 ? ", HEIGHT" : "") +
@@ -375,8 +379,9 @@ Error Parser::parseImage(unsigned Line) {
   if (Samples != 1 && Samples != 2 && Samples != 4 && Samples != 8)
     return err(Line, "IMAGE " + A[0].Text + ": SAMPLES must be 1, 2, 4 or 8");
   if (Samples > 1 && Dim != 2)
-    return err(Line, "IMAGE " + A[0].Text + ": only DIM_2D images have "
-                                            "SAMPLES");
+    return err(Line, "IMAGE " + A[0].Text +
+                         ": only DIM_2D images have "
+                         "SAMPLES");
   uint64_t N = Size[0] * Size[1] * Size[2];
   if (N > (1u << 28))
     return err(Line, "IMAGE " + A[0].Text + ": too large");
@@ -411,7 +416,8 @@ Error Parser::parseImage(unsigned Line) {
     Name += F.Components[0].Kind == NumKind::Int    ? "_SINT"
             : F.Components[0].Kind == NumKind::UInt ? "_UINT"
                                                     : "_SFLOAT";
-    if (auto IF = parseImageFormat(Name); IF && IF->ElementSize == F.ElementSize)
+    if (auto IF = parseImageFormat(Name);
+        IF && IF->ElementSize == F.ElementSize)
       B->Format = std::move(*IF);
     else if (!IF)
       consumeError(IF.takeError());
@@ -424,8 +430,8 @@ Error Parser::parseImage(unsigned Line) {
   B->Samples = uint32_t(Samples);
   B->Data.resize(N * B->Format.ElementSize);
   if (Mips > 1)
-    deferUnsupported(Line, "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) +
-                               ")");
+    deferUnsupported(Line,
+                     "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) + ")");
   return Error::success();
 }
 

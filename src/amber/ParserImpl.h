@@ -154,8 +154,7 @@ private:
   llvm::Error parseViewport(unsigned Line, llvm::StringRef Cmd,
                             llvm::ArrayRef<Token> Args, PipelineDecl &P);
   llvm::Error parseFramebufferSize(unsigned Line, llvm::StringRef Cmd,
-                                   llvm::ArrayRef<Token> Args,
-                                   PipelineDecl &P);
+                                   llvm::ArrayRef<Token> Args, PipelineDecl &P);
   /// SUBGROUP ... END (nothing to configure).
   llvm::Error parseSubgroup(unsigned Line, llvm::StringRef Cmd,
                             llvm::ArrayRef<Token> Args, PipelineDecl &P);

@@ -3,6 +3,8 @@
 // ATTACH (entry point, specialization), BIND, VERTEX_DATA, INDEX_DATA,
 // FRAMEBUFFER_SIZE, VIEWPORT, BLEND and SUBGROUP; a later BIND of the same
 // slot replaces the earlier one, which is what DERIVE_PIPELINE relies on.
+// Each command has its own function, found by name in parsePipelineCommand's
+// table; the commands of one value are a table of setters.
 //
 //===----------------------------------------------------------------------===//
 #include "amber/GraphicsNames.h"
@@ -304,7 +306,8 @@ Error setCullMode(StringRef V, PipelineDecl &P) {
   auto M = cullModeByName(V);
   if (!M)
     return makeError("CULL_MODE: expected none, front, back or "
-                     "front_and_back, got '" + V + "'");
+                     "front_and_back, got '" +
+                     V + "'");
   P.State.Raster.Cull = *M;
   return Error::success();
 }
@@ -313,7 +316,8 @@ Error setFrontFace(StringRef V, PipelineDecl &P) {
   auto F = frontFaceByName(V);
   if (!F)
     return makeError("FRONT_FACE: expected counter_clockwise or "
-                     "clockwise, got '" + V + "'");
+                     "clockwise, got '" +
+                     V + "'");
   P.State.Raster.Front = *F;
   return Error::success();
 }
@@ -321,8 +325,7 @@ Error setFrontFace(StringRef V, PipelineDecl &P) {
 Error setLineWidth(StringRef V, PipelineDecl &P) {
   double W;
   if (!parseDouble(V, W) || !(W > 0))
-    return makeError("LINE_WIDTH: expected a positive number, got '" + V +
-                     "'");
+    return makeError("LINE_WIDTH: expected a positive number, got '" + V + "'");
   P.State.Raster.LineWidth = float(W);
   return Error::success();
 }
@@ -358,7 +361,8 @@ Error setColorWriteMask(StringRef V, PipelineDecl &P) {
     }
   if (!Ok)
     return makeError("COLOR_WRITE_MASK: expected letters of RGBA or none, "
-                     "got '" + V + "'");
+                     "got '" +
+                     V + "'");
   P.State.Blend.WriteMask = Mask;
   return Error::success();
 }
@@ -375,7 +379,8 @@ Error setLineRasterization(StringRef V, PipelineDecl &P) {
   auto M = lineRasterizationByName(V);
   if (!M)
     return makeError("LINE_RASTERIZATION: expected default, rectangular, "
-                     "bresenham or rectangular_smooth, got '" + V + "'");
+                     "bresenham or rectangular_smooth, got '" +
+                     V + "'");
   P.State.Raster.LineMode = *M;
   return Error::success();
 }
@@ -479,8 +484,8 @@ Error Parser::parseAttach(unsigned Line, StringRef, ArrayRef<Token> Args,
   return Error::success();
 }
 
-Error Parser::parseSpecialization(unsigned Line, ArrayRef<Token> Args,
-                                  size_t I, AttachDecl &At) {
+Error Parser::parseSpecialization(unsigned Line, ArrayRef<Token> Args, size_t I,
+                                  AttachDecl &At) {
   uint64_t Id;
   if (!parseUnsigned(Args[I + 1].Text, Id))
     return err(Line, "SPECIALIZE: malformed id '" + Args[I + 1].Text + "'");
@@ -610,8 +615,8 @@ Error Parser::parseBindBuffer(unsigned Line, ArrayRef<Token> Args,
   return Error::success();
 }
 
-Error Parser::parseBindKind(unsigned Line, StringRef Kind,
-                            ArrayRef<Token> Args, size_t &I, BindDecl &Bd) {
+Error Parser::parseBindKind(unsigned Line, StringRef Kind, ArrayRef<Token> Args,
+                            size_t &I, BindDecl &Bd) {
   if (Kind == "storage")
     Bd.Kind = BindKind::Storage;
   else if (Kind == "uniform")
@@ -628,16 +633,15 @@ Error Parser::parseBindKind(unsigned Line, StringRef Kind,
     if (!F.channel('D') && !F.channel('S'))
       unsupported(Line, "depth/stencil format " +
                             S.findBuffer(Bd.Buffer)->Format.Name);
-  } else if (auto IK = StringSwitch<std::optional<BindKind>>(Kind)
-                           .Case("storage_image", BindKind::StorageImage)
-                           .Case("sampled_image", BindKind::SampledImage)
-                           .Case("combined_image_sampler",
-                                 BindKind::CombinedImageSampler)
-                           .Case("uniform_texel_buffer",
-                                 BindKind::UniformTexelBuffer)
-                           .Case("storage_texel_buffer",
-                                 BindKind::StorageTexelBuffer)
-                           .Default(std::nullopt)) {
+  } else if (auto IK =
+                 StringSwitch<std::optional<BindKind>>(Kind)
+                     .Case("storage_image", BindKind::StorageImage)
+                     .Case("sampled_image", BindKind::SampledImage)
+                     .Case("combined_image_sampler",
+                           BindKind::CombinedImageSampler)
+                     .Case("uniform_texel_buffer", BindKind::UniformTexelBuffer)
+                     .Case("storage_texel_buffer", BindKind::StorageTexelBuffer)
+                     .Default(std::nullopt)) {
     Bd.Kind = *IK;
     if (*IK == BindKind::CombinedImageSampler) {
       // ... AS combined_image_sampler SAMPLER s
@@ -678,8 +682,8 @@ Error Parser::parseBindOptions(unsigned Line, ArrayRef<Token> Args, size_t I,
       for (size_t E = 0; E < Elems; ++E) {
         if (I + 1 + E >= Args.size() ||
             !parseUnsigned(Args[I + 1 + E].Text, N) || N > (1ull << 32))
-          return err(Line, "BIND: " + K + " needs " + Twine(Elems) +
-                               " number(s)");
+          return err(Line,
+                     "BIND: " + K + " needs " + Twine(Elems) + " number(s)");
         if (K == "DESCRIPTOR_RANGE")
           Bd.Ranges[E] = N;
         else
@@ -817,8 +821,8 @@ Error Parser::parseBlendConstantsOrScissor(unsigned Line, StringRef Cmd,
   // BLEND_CONSTANTS r g b a; SCISSOR x y SIZE w h.
   bool Scissor = Cmd == "SCISSOR";
   double V[4];
-  bool Ok =
-      Args.size() == (Scissor ? 5u : 4u) && (!Scissor || Args[2].Text == "SIZE");
+  bool Ok = Args.size() == (Scissor ? 5u : 4u) &&
+            (!Scissor || Args[2].Text == "SIZE");
   for (unsigned I = 0, J = 0; Ok && J < 4; ++I) {
     if (Scissor && I == 2)
       continue;
