@@ -15,7 +15,10 @@ const OpcodeInfo &opcodeInfo(spv::Op Op) {
                                    UniformityRule::Operands,
                                    SpecConstantForm::None,
                                    SpecConstantKind::Other, 0,
-                                   OperandShape::None};
+                                   OperandShape::None, IdKind::Value,
+                                   TypeKind::Unsupported, ConstantForm::None,
+                                   false, IdOperandRule::Values, false,
+                                   TerminatorKind::Return};
   const OpcodeInfo *End = std::end(OpcodeInfos);
   const OpcodeInfo *It = std::lower_bound(
       std::begin(OpcodeInfos), End, Op,

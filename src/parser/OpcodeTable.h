@@ -4,10 +4,12 @@
 // (the shape of NIR's nir_op_infos): the family an emitter dispatches on,
 // the uniformity rule of the result, the operand and result types the type
 // checker asks for, the OpSpecConstantOp form, whether
-// the operation may run with no lane active, what a memory, atomic,
-// subgroup, derivative or image instruction does (the Key=Value columns,
-// one small enum each, so the emitters switch over those, not over
-// opcodes), and the operand counts of the GLSL.std.450 instructions. The table is generated at build time
+// the operation may run with no lane active, what a declaration declares
+// (id kind, type kind, constant form), the kinds of the <id> operands, how
+// a terminator leaves its block, what a memory, atomic, subgroup,
+// derivative or image instruction does (one small enum each, so the
+// emitters switch over those, not over opcodes), and the operand counts of
+// the GLSL.std.450 instructions. The table is generated at build time
 // (gen_opcode_table.py) from SPIRV-Headers' grammar and the hand-written
 // OpcodeProperties.txt, which documents each column; add an opcode there,
 // never as another switch.
@@ -18,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_PARSER_OPCODETABLE_H
 #define SPIRV2LLVM_PARSER_OPCODETABLE_H
+
+#include "parser/Kinds.h"
 
 #include <spirv/unified1/spirv.hpp11>
 
@@ -98,6 +102,62 @@ enum class OperandShape : uint8_t {
   /// OpBitcast: integer, float or pointer scalars and vectors, never
   /// booleans (which have no bit pattern).
   Bitcast,
+  /// Extended arithmetic: a struct of two members of one integer scalar or
+  /// vector type; both operands of that type.
+  ExtendedInt,
+  /// Float dot product: two float vectors of one type, their component
+  /// type the result.
+  Dot,
+  /// Matrix products and OpVectorTimesScalar (the emitter reads columns and
+  /// rows from the types, so every dimension must agree):
+  MatrixTranspose,   ///< matrix of the transposed shape
+  VectorScale,       ///< a vector result: operand 0 of its type, a scalar
+  MatrixScale,       ///< a matrix result: operand 0 of its type, a scalar
+  VectorTimesMatrix, ///< vector of K x matrix of K rows: vector
+  MatrixTimesVector, ///< matrix of K columns x vector of K: vector
+  MatrixTimesMatrix, ///< N x K by K x M: N x M
+  OuterProduct,      ///< two vectors: a matrix of their sizes
+  /// Group operations, counting operands after the scope (OpcodeInfo::
+  /// HasScope; the KHR forms have none):
+  GroupPredicate,    ///< votes and ballots: a boolean scalar predicate
+  GroupElect,        ///< a boolean scalar result and no operand
+  GroupValue,        ///< a value of the result type (broadcast first)
+  /// A value of the result type and an integer scalar (invocation id,
+  /// shuffle mask or delta, quad index)
+  GroupValueIndex,
+  GroupAllEqual,     ///< a boolean scalar result of a scalar or vector
+  BallotTest,        ///< a boolean scalar result of a ballot
+  BallotBitExtract,  ///< a boolean scalar result of a ballot and an index
+  BallotBitCount,    ///< an integer scalar of a group operation and a ballot
+  BallotFind,        ///< an integer scalar result of a ballot
+};
+
+/// The constant a ConstantDecl opcode (or OpUndef) declares; whether it is
+/// a specialization constant is OpcodeInfo::SpecConstant.
+enum class ConstantForm : uint8_t {
+  None,
+  True,      ///< a boolean constant, true
+  False,     ///< a boolean constant, false
+  Scalar,    ///< an integer or float of one or two literal words
+  Composite, ///< constituents, one per component, element or member
+  Null,
+  Undef,     ///< OpUndef (a constant only outside functions)
+  Op,        ///< OpSpecConstantOp: computed from an instruction
+};
+
+/// The kinds an opcode's <id> operands must have, by position (the
+/// parser's operand checks, the pre-optimizer check); Values: all values
+/// (constants, variables and instruction results).
+enum class IdOperandRule : uint8_t {
+  Values,
+  Labels,        ///< all labels (OpBranch, merge instructions)
+  BranchTargets, ///< a value (condition, selector), then labels
+  PhiPairs,      ///< (value, parent label) pairs
+  Call,          ///< the callee function, then the argument values
+  ExtInst,       ///< the instruction set, then values
+  /// OpExecutionModeId: the entry point function, then constants (after
+  /// the execution mode, a literal)
+  ModeIds,
 };
 
 namespace OpcodeFlag {
@@ -109,7 +169,7 @@ enum : uint8_t {
   Speculatable = 4,
   TypeDecl = 16,    ///< declares a type (not OpTypeForwardPointer)
   ConstantDecl = 32,///< declares a constant or specialization constant
-  Terminator = 64,  ///< ends a block
+  Terminator = 64,  ///< ends a block (set by the Terminator column)
   /// Reads derivatives of its operands over the fragment quad (implicit-LOD
   /// sampling, derivatives, quad operations): helper lanes must run.
   QuadDerivatives = 128,
@@ -167,10 +227,6 @@ enum class SubgroupOpKind : uint8_t {
   BallotFindMSB,
   Arithmetic, ///< a reduction or scan with its Combine
 };
-
-/// Where a group instruction's scope comes from (Scope=): operand 0, or
-/// none, always the subgroup (SPV_KHR_shader_ballot, SPV_KHR_subgroup_vote).
-enum class GroupScope : uint8_t { Operand, Subgroup };
 
 /// The lane a broadcast or shuffle reads (Lane=), from the lane index L and
 /// the instruction's index operand N.
@@ -231,13 +287,29 @@ struct OpcodeInfo {
   SpecConstantKind SpecKind;
   uint8_t Flags;
   OperandShape Shape;
-  // The Key=Value columns (OpcodeProperties.txt), in gen_opcode_table.py's
-  // order.
+  /// What the result id is: Type and Constant for TypeDecl and ConstantDecl
+  /// opcodes, else the Defines column (Variable, Function, Label...), else
+  /// Value.
+  IdKind Defines;
+  /// The kind of type a TypeDecl opcode declares (the Type column);
+  /// Unsupported for the types the translator has no model of.
+  TypeKind DeclaredType;
+  ConstantForm Constant;
+  /// The opcode declares a specialization constant (the SpecConstant
+  /// column, where others write Constant).
+  bool SpecConstant;
+  IdOperandRule IdOperands;
+  /// The operands start with a scope (from the grammar).
+  bool HasScope;
+  /// How a terminator (OpcodeFlag::Terminator) leaves its block (the
+  /// Terminator column); meaningless for other opcodes.
+  TerminatorKind Terminator;
+  // What the instruction does (the Key=Value columns of the emitters), in
+  // gen_opcode_table.py's order.
   MemoryOpKind Memory = MemoryOpKind::None;
   CombineKind Combine = CombineKind::None;
   AtomicForm Atomic = AtomicForm::None;
   SubgroupOpKind Subgroup = SubgroupOpKind::None;
-  GroupScope Scope = GroupScope::Operand;
   LaneSource Lane = LaneSource::None;
   DerivativeKind Derivative = DerivativeKind::None;
   QuadRows Quad = QuadRows::Fine;
@@ -246,7 +318,9 @@ struct OpcodeInfo {
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets
-/// family None, rule Operands, no spec-constant form and no flags.
+/// family None, rule Operands, no spec-constant form, no flags and the
+/// first value of each other column (a Value result whose operands are
+/// values).
 const OpcodeInfo &opcodeInfo(spv::Op Op);
 
 inline bool hasOpcodeFlag(spv::Op Op, uint8_t Flag) {

@@ -4,10 +4,11 @@
 Joins the SPIR-V grammar that SPIRV-Headers installs (opcode numbers, and
 the operand counts of the GLSL.std.450 instructions) with the hand-written
 OpcodeProperties.txt (family, uniformity rule, OpSpecConstantOp form,
-flags, Key=Value columns). Fails, naming the line, on an opcode the grammar
-does not know, on an unknown family, rule, form, flag, column or column
-value, and on an opcode listed twice, so the property file cannot drift
-from the grammar.
+flags, Key=Value columns), and takes from the grammar whether an opcode's
+operands start with a scope. Fails, naming the line, on an opcode the
+grammar does not know, on an unknown family, rule, form, flag, column or
+column value, and on an opcode listed twice, so the property file cannot
+drift from the grammar.
 
 usage: gen_opcode_table.py CORE_GRAMMAR GLSL_GRAMMAR PROPERTIES OUT
 """
@@ -25,13 +26,30 @@ KINDS = ["Other", "Bool", "Int", "Float"]
 SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
           "FloatCompare", "FloatTest", "BoolReduce", "FloatToInt", "IntToFloat", "IntToInt",
-          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast"]
+          "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast",
+          "ExtendedInt", "Dot", "MatrixTranspose", "VectorScale", "MatrixScale",
+          "VectorTimesMatrix", "MatrixTimesVector", "MatrixTimesMatrix",
+          "OuterProduct", "GroupPredicate", "GroupElect", "GroupValue",
+          "GroupValueIndex", "GroupAllEqual", "BallotTest",
+          "BallotBitExtract", "BallotBitCount", "BallotFind"]
 FLAGS = ["Binary", "Unary", "Speculatable", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
-# Key=Value columns after Shape: key -> (C++ enum, values; the first is the
-# default of an opcode that does not name the key). Emitted in this order,
-# the order of OpcodeInfo's fields.
-KEYS = {
+# Key=Value columns after the flags: the values each key allows, the first
+# being the default of an opcode that does not name the key.
+DEFINES = ["Value", "Variable", "Function", "Label", "ExtInstImport", "String",
+           "DecorationGroup"]
+TYPES = ["Unsupported", "Void", "Bool", "Int", "Float", "Vector", "Matrix",
+         "Array", "RuntimeArray", "Struct", "Pointer", "Function", "Image",
+         "Sampler", "SampledImage"]
+CONSTANTS = ["None", "True", "False", "Scalar", "Composite", "Null", "Undef",
+             "Op"]
+TERMINATORS = ["Return", "Branch", "BranchConditional", "Switch", "Kill",
+               "Unreachable"]
+ID_RULES = ["Values", "Labels", "BranchTargets", "PhiPairs", "Call", "ExtInst",
+            "ModeIds"]
+# What the instruction does, for the emitters: key -> (C++ enum, values),
+# emitted after the columns above in this order (OpcodeInfo's fields).
+ENUM_KEYS = {
     "Memory": ("MemoryOpKind", ["None", "Variable", "Load", "Store", "Copy",
                                 "ArrayLength", "PointerCompare",
                                 "AccessChain", "PtrAccessChain"]),
@@ -45,7 +63,6 @@ KEYS = {
                                     "InverseBallot", "BallotBitExtract",
                                     "BallotBitCount", "BallotFindLSB",
                                     "BallotFindMSB", "Arithmetic"]),
-    "Scope": ("GroupScope", ["Operand", "Subgroup"]),
     "Lane": ("LaneSource", ["None", "First", "Index", "Xor", "Up", "Down",
                             "QuadBroadcast", "QuadSwap"]),
     "Derivative": ("DerivativeKind", ["None", "X", "Y", "Width"]),
@@ -55,11 +72,11 @@ KEYS = {
                               "Fetch", "Gather", "Read", "Write", "QuerySize",
                               "QueryLevels", "QuerySamples", "QueryLod"]),
 }
-# Key=A+B columns: sets of bits (namespace of the bit constants, values).
-SET_KEYS = {
-    "ImageForm": ("ImageFormBit", ["Coord", "Proj", "Dref", "Component",
-                                   "Texel", "Lod", "Sparse"]),
-}
+# ImageForm=A+B: a set of ImageFormBit bits.
+IMAGE_FORM = ["Coord", "Proj", "Dref", "Component", "Texel", "Lod", "Sparse"]
+KEYS = {**{k: v for k, (_, v) in ENUM_KEYS.items()}, "Shape": SHAPES, "Defines": DEFINES, "Type": TYPES,
+        "Constant": CONSTANTS, "SpecConstant": CONSTANTS, "Ids": ID_RULES,
+        "Terminator": TERMINATORS}
 
 
 def fail(path, line_no, msg):
@@ -71,8 +88,13 @@ def main():
     core = json.load(open(core_path))
     glsl = json.load(open(glsl_path))
     opcodes = {}
+    scoped = {}
     for inst in core["instructions"]:
         opcodes.setdefault(inst["opname"], inst["opcode"])
+        # Whether the operands start with a scope (the KHR subgroup forms
+        # have none): the type checker counts operands after it.
+        scoped[inst["opname"]] = any(o["kind"] == "IdScope"
+                                     for o in inst.get("operands", []))
 
     rows = {}
     reserved = set()
@@ -101,40 +123,65 @@ def main():
             form, _, kind = spec.partition(":")
             if form not in FORMS or kind not in KINDS:
                 fail(props_path, no, f"unknown OpSpecConstantOp form {spec}")
-        shape = "None"
-        for f in [f for f in flags if f.startswith("Shape=")]:
-            shape = f[len("Shape="):]
-            if shape not in SHAPES:
-                fail(props_path, no, f"unknown operand shape {shape}")
-        keyed = {k: values[0] for k, (_, values) in KEYS.items()}
-        sets = {k: [] for k in SET_KEYS}
-        for f in [f for f in flags if "=" in f and not f.startswith("Shape=")]:
+        form_bits = []
+        for f in [f for f in flags if f.startswith("ImageForm=")]:
+            for v in f[len("ImageForm="):].split("+"):
+                if v not in IMAGE_FORM:
+                    fail(props_path, no, f"unknown ImageForm value {v}")
+                form_bits.append(f"ImageFormBit::{v}")
+        flags = [f for f in flags if not f.startswith("ImageForm=")]
+        values = {}
+        for f in [f for f in flags if "=" in f]:
             key, _, value = f.partition("=")
-            if key in KEYS:
-                if value not in KEYS[key][1]:
-                    fail(props_path, no, f"unknown {key} value {value}")
-                keyed[key] = value
-            elif key in SET_KEYS:
-                for v in value.split("+"):
-                    if v not in SET_KEYS[key][1]:
-                        fail(props_path, no, f"unknown {key} value {v}")
-                    sets[key].append(v)
-            else:
+            if key not in KEYS:
                 fail(props_path, no, f"unknown column {key}")
+            if value not in KEYS[key]:
+                fail(props_path, no, f"unknown {key} value {value}")
+            if key in values or (key in ("Constant", "SpecConstant") and
+                                 ("Constant" in values or
+                                  "SpecConstant" in values)):
+                fail(props_path, no, f"{key} given twice")
+            values[key] = value
         flags = [f for f in flags if "=" not in f]
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
+        # The Terminator column sets the flag; the flag alone would leave
+        # the kind unsaid.
+        if "Terminator" in flags:
+            fail(props_path, no, "write Terminator=K, not the bare flag")
+        if "Terminator" in values:
+            flags.append("Terminator")
+        shape = values.get("Shape", "None")
+        # TypeDecl and ConstantDecl lines define a type and a constant; the
+        # Defines column names the other kinds.
+        defines = values.get("Defines", "Value")
+        if "Type" in values and "TypeDecl" not in flags:
+            fail(props_path, no, "Type= on a line without TypeDecl")
+        constant = values.get("Constant", values.get("SpecConstant", "None"))
+        if constant not in ("None", "Undef") and "ConstantDecl" not in flags:
+            fail(props_path, no, "Constant= on a line without ConstantDecl")
+        if "ConstantDecl" in flags and constant == "None":
+            fail(props_path, no, "ConstantDecl without Constant= or SpecConstant=")
+        defines_kind = ("Type" if "TypeDecl" in flags else
+                        "Constant" if "ConstantDecl" in flags else defines)
+        if defines != "Value" and defines_kind != defines:
+            fail(props_path, no, "Defines= on a type or constant declaration")
+        is_spec = "true" if "SpecConstant" in values else "false"
+        has_scope = "true" if scoped.get(name) else "false"
         bits = " | ".join(f"OpcodeFlag::{f}" for f in flags) or "0"
         rows[opcodes[name]] = (
             f"  {{spv::Op({opcodes[name]}), OpcodeFamily::{family}, "
             f"UniformityRule::{rule}, SpecConstantForm::{form}, "
             f"SpecConstantKind::{kind}, uint8_t({bits}), "
-            f"OperandShape::{shape}, "
-            + "".join(f"{KEYS[k][0]}::{v}, " for k, v in keyed.items())
-            + ", ".join(" | ".join(f"{SET_KEYS[k][0]}::{v}" for v in vs)
-                        or "0" for k, vs in sets.items())
-            + f"}}, // {name}")
+            f"OperandShape::{shape}, IdKind::{defines_kind}, "
+            f"TypeKind::{values.get('Type', 'Unsupported')}, "
+            f"ConstantForm::{constant}, {is_spec}, "
+            f"IdOperandRule::{values.get('Ids', 'Values')}, {has_scope}, "
+            f"TerminatorKind::{values.get('Terminator', 'Return')}, "
+            + "".join(f"{enum}::{values.get(k, vals[0])}, "
+                      for k, (enum, vals) in ENUM_KEYS.items())
+            + f"uint8_t({' | '.join(form_bits) or '0'})}}, // {name}")
 
     counts = {}
     for inst in glsl["instructions"]:

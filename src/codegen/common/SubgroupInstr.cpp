@@ -20,7 +20,7 @@ Expected<SubgroupInstr> decodeSubgroupInstr(const Module &M,
   // Operands after the scope (none for the KHR forms): [group operation,]
   // value[, index or cluster size].
   size_t First = 0;
-  if (Info.Scope == GroupScope::Operand) {
+  if (Info.HasScope) { // not the KHR forms (the grammar says)
     if (I.Operands.empty())
       return makeError("missing scope operand");
     const spirv2llvm::Constant *Scope = M.findConstant(I.Operands[0]);
