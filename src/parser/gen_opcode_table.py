@@ -4,9 +4,11 @@
 Joins the SPIR-V grammar that SPIRV-Headers installs (opcode numbers, and
 the operand counts of the GLSL.std.450 instructions) with the hand-written
 OpcodeProperties.txt (family, uniformity rule, OpSpecConstantOp form,
-flags). Fails, naming the line, on an opcode the grammar does not know, on
-an unknown family, rule, form or flag, and on an opcode listed twice, so the
-property file cannot drift from the grammar.
+flags, Key=Value columns; the GLSL.std.450 instructions' forms). Fails,
+naming the line, on an opcode the grammar does not know, on an unknown
+family, rule, form, flag, key or value, on an opcode listed twice and on a
+GLSL.std.450 instruction not listed, so the property file cannot drift from
+the grammar.
 
 usage: gen_opcode_table.py CORE_GRAMMAR GLSL_GRAMMAR PROPERTIES OUT
 """
@@ -27,10 +29,81 @@ SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
+# Key=Value columns of an opcode line: key -> (OpcodeInfo field, C++ enum,
+# allowed values). A key that is not given keeps the field's default (the
+# enum's first value, None).
+KEYS = {
+    "Shape": ("Shape", "OperandShape", SHAPES),
+    # How an opcode computes its value, for the emitters (codegen/common).
+    "Bin": ("Bin", "BinaryOpKind",
+            ["None", "Add", "FAdd", "Sub", "FSub", "Mul", "FMul", "UDiv",
+             "SDiv", "FDiv", "URem", "SRem", "FRem", "Shl", "LShr", "AShr",
+             "And", "Or", "Xor", "SMod", "FMod"]),
+    "Cmp": ("Cmp", "CompareKind",
+            ["None", "FCMP_OEQ", "FCMP_OGT", "FCMP_OGE", "FCMP_OLT",
+             "FCMP_OLE", "FCMP_ONE", "FCMP_UNO", "FCMP_UEQ", "FCMP_UGT",
+             "FCMP_UGE", "FCMP_ULT", "FCMP_ULE", "FCMP_UNE", "ICMP_EQ",
+             "ICMP_NE", "ICMP_UGT", "ICMP_UGE", "ICMP_ULT", "ICMP_ULE",
+             "ICMP_SGT", "ICMP_SGE", "ICMP_SLT", "ICMP_SLE"]),
+    "Unary": ("Unary", "UnaryOpKind", ["None", "Neg", "FNeg", "Not", "Copy"]),
+    "Cast": ("Cast", "CastKind",
+             ["None", "ZExt", "SExt", "FPExt", "UIToFP", "SIToFP", "FPToUI",
+              "FPToSI", "BitCast"]),
+    "Intr": ("Intr", "IntrinsicKind",
+             ["None", "bitreverse", "ctpop", "uadd_with_overflow",
+              "usub_with_overflow"]),
+    "Eval": ("Eval", "EvalKind",
+             ["None", "Select", "Scale", "Dot", "Undef", "Reduce", "FloatTest",
+              "BitFieldInsert", "BitFieldExtract", "UnaryIntrinsic",
+              "WithOverflow", "ExtendedMul", "Quantize", "Product",
+              "Transpose"]),
+    "Lhs": ("Lhs", "MatrixOperandKind", ["None", "Matrix", "Column", "Row"]),
+    "Rhs": ("Rhs", "MatrixOperandKind", ["None", "Matrix", "Column", "Row"]),
+}
+# The GLSL.std.450 lines' Key=Value columns, as KEYS.
+GLSL_FORMS = ["None", "ComponentWise", "Length", "Normalize", "Cross",
+              "FaceForward", "Reflect", "Refract", "Determinant",
+              "MatrixInverse", "Modf", "Frexp", "Ldexp", "FindBit", "Pack",
+              "Unpack", "PackDouble", "UnpackDouble", "Interpolate"]
+GLSL_KEYS = {
+    "Form": ("Form", "GlslFormKind", GLSL_FORMS),
+    "Out": ("Out", "GlslOutKind", ["None", "Pointer", "Struct"]),
+    "Find": ("Find", "GlslFindKind", ["None", "Lsb", "UMsb", "SMsb"]),
+    "Packing": ("Packing", "GlslPackingKind",
+                ["None", "Snorm4x8", "Unorm4x8", "Snorm2x16", "Unorm2x16",
+                 "Half2x16"]),
+}
 
 
 def fail(path, line_no, msg):
     sys.exit(f"{path}:{line_no}: {msg}")
+
+
+def flags_ok(flags, has):
+    """Whether an opcode without Eval= has value columns only as a
+    component-wise opcode."""
+    binary = has("Bin") or has("Cmp")
+    unary = has("Unary") or has("Cast")
+    return ("Binary" in flags or not binary) and ("Unary" in flags or not unary)
+
+
+def key_values(path, no, tokens, keys):
+    """The designated initializers of the Key=Value tokens; fails on an
+    unknown key or value and on a key given twice."""
+    fields = {}
+    for t in tokens:
+        key, _, value = t.partition("=")
+        if key not in keys:
+            fail(path, no, f"unknown key {key}")
+        field, enum, values = keys[key]
+        if value not in values:
+            fail(path, no, f"unknown {key} value {value}")
+        if field in fields:
+            fail(path, no, f"{key} given twice")
+        fields[field] = f"{enum}::{value}"
+    # Designated initializers must follow the struct's member order.
+    order = [v[0] for v in keys.values()]
+    return [f".{f} = {fields[f]}" for f in sorted(fields, key=order.index)]
 
 
 def main():
@@ -43,14 +116,24 @@ def main():
 
     rows = {}
     reserved = set()
+    glsl_rows = {}
     for no, raw in enumerate(open(props_path), 1):
         line = raw.split("#", 1)[0].split()
         if not line:
             continue
         if line[0] == "ext":
-            if line[1:2] != ["GLSL.std.450"] or line[3:] != ["reserved"]:
-                fail(props_path, no, "expected: ext GLSL.std.450 NAME reserved")
-            reserved.add(line[2])
+            if line[1:2] != ["GLSL.std.450"] or len(line) < 4:
+                fail(props_path, no, "expected: ext GLSL.std.450 NAME "
+                     "(reserved | Key=Value...)")
+            if line[2] in glsl_rows or line[2] in reserved:
+                fail(props_path, no, f"{line[2]} is listed twice")
+            if line[3:] == ["reserved"]:
+                reserved.add(line[2])
+            else:
+                glsl_rows[line[2]] = key_values(props_path, no, line[3:],
+                                                GLSL_KEYS)
+                if not any(f.startswith(".Form") for f in glsl_rows[line[2]]):
+                    fail(props_path, no, f"{line[2]} has no Form")
             continue
         if len(line) < 4:
             fail(props_path, no, "expected: opcode family uniformity specop flags...")
@@ -68,27 +151,51 @@ def main():
             form, _, kind = spec.partition(":")
             if form not in FORMS or kind not in KINDS:
                 fail(props_path, no, f"unknown OpSpecConstantOp form {spec}")
-        shape = "None"
-        for f in [f for f in flags if f.startswith("Shape=")]:
-            shape = f[len("Shape="):]
-            if shape not in SHAPES:
-                fail(props_path, no, f"unknown operand shape {shape}")
-        flags = [f for f in flags if not f.startswith("Shape=")]
+        keyed = key_values(props_path, no,
+                           [f for f in flags if "=" in f], KEYS)
+        flags = [f for f in flags if "=" not in f]
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
+        # The component-wise flags and the columns that say how to compute
+        # the value must agree (ComponentOps.cpp reads the columns).
+        # (Eval= opcodes use Bin, Cmp and Cast as parameters.)
+        has = lambda k: any(f.startswith(f".{k} ") for f in keyed)
+        if has("Eval"):
+            if "Binary" in flags or "Unary" in flags or has("Unary"):
+                fail(props_path, no, "Eval= is not component-wise")
+        elif ("Binary" in flags) != (has("Bin") != has("Cmp")):
+            fail(props_path, no, "Binary needs exactly one of Bin= or Cmp=")
+        elif ("Unary" in flags) != (has("Unary") != has("Cast")):
+            fail(props_path, no, "Unary needs exactly one of Unary= or Cast=")
+        elif not flags_ok(flags, has):
+            fail(props_path, no, "Bin=, Cmp=, Unary= and Cast= need Binary "
+                 "or Unary")
         bits = " | ".join(f"OpcodeFlag::{f}" for f in flags) or "0"
         rows[opcodes[name]] = (
-            f"  {{spv::Op({opcodes[name]}), OpcodeFamily::{family}, "
-            f"UniformityRule::{rule}, SpecConstantForm::{form}, "
-            f"SpecConstantKind::{kind}, uint8_t({bits}), "
-            f"OperandShape::{shape}}}, // {name}")
+            f"  {{.Opcode = spv::Op({opcodes[name]}), "
+            f".Family = OpcodeFamily::{family}, "
+            f".Uniformity = UniformityRule::{rule}, "
+            f".SpecForm = SpecConstantForm::{form}, "
+            f".SpecKind = SpecConstantKind::{kind}, .Flags = uint8_t({bits})"
+            + "".join(f", {k}" for k in keyed) + f"}}, // {name}")
 
     counts = {}
+    glsl_infos = {}
     for inst in glsl["instructions"]:
-        n = 0 if inst["opname"] in reserved else len(inst.get("operands", []))
+        name = inst["opname"]
+        n = 0 if name in reserved else len(inst.get("operands", []))
         counts[inst["opcode"]] = n
-    unknown = reserved - {i["opname"] for i in glsl["instructions"]}
+        if name in reserved:
+            continue
+        if name not in glsl_rows:
+            sys.exit(f"{props_path}: GLSL.std.450 {name} is not listed")
+        glsl_infos[inst["opcode"]] = (
+            f"  {{.OperandCount = {n}"
+            + "".join(f", {k}" for k in glsl_rows[name])
+            + f"}}, // {name}")
+    unknown = (reserved | set(glsl_rows)) - {
+        i["opname"] for i in glsl["instructions"]}
     if unknown:
         sys.exit(f"{props_path}: not GLSL.std.450 instructions: {sorted(unknown)}")
 
@@ -98,11 +205,11 @@ def main():
            "static const OpcodeInfo OpcodeInfos[] = {"]
     out += [rows[k] for k in sorted(rows)]
     out.append("};")
-    out.append("// Operands after the instruction number, by GLSL.std.450 number;")
-    out.append("// 0 for numbers that are not instructions.")
+    out.append("// By GLSL.std.450 number; {0} for numbers that are not instructions.")
     top = max(counts)
-    out.append(f"static const uint8_t GlslStd450OperandCounts[{top + 1}] = {{")
-    out.append("  " + ", ".join(str(counts.get(k, 0)) for k in range(top + 1)))
+    out.append(f"static const GlslStd450Info GlslStd450Infos[{top + 1}] = {{")
+    out += [glsl_infos.get(k, f"  {{0}}, // {k}: not an instruction")
+            for k in range(top + 1)]
     out.append("};")
     text = "\n".join(out) + "\n"
     try:

@@ -12,6 +12,7 @@
 #include "codegen/common/GlslComponentWise.h"
 #include "codegen/invocation/InvocationEmitter.h"
 
+#include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -47,15 +48,14 @@ Value *splatTo(IRBuilder<> &B, Value *S, Type *T) {
 } // namespace
 
 bool InvocationEmitter::emitArithmetic(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
   if (isComponentBinary(I.Opcode)) {
     Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
     // Shift amounts may have another width than the shifted value, which
     // the shared builder handles; other operands must match.
-    bool Shift = I.Opcode == Op::OpShiftLeftLogical ||
-                 I.Opcode == Op::OpShiftRightLogical ||
-                 I.Opcode == Op::OpShiftRightArithmetic;
+    bool Shift = Info.Bin != BinaryOpKind::None &&
+                 llvm::Instruction::isShift(llvmBinaryOp(Info.Bin));
     if (!Shift && X->getType() != Y->getType()) {
       failAt(I, "operands have different types");
       return true;
@@ -79,7 +79,7 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     return true;
   }
   if (isComponentUnary(I.Opcode)) {
-    if (I.Opcode == Op::OpCopyObject) {
+    if (Info.Unary == UnaryOpKind::Copy) {
       auto P = Pointers.find(I.Operands[0]);
       if (P != Pointers.end()) {
         Pointers[Id] = P->second;
@@ -88,7 +88,7 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     }
     Value *X = get(I.Operands[0]);
     Type *T = typeOf(I.ResultType);
-    if (I.Opcode == Op::OpCopyLogical || I.Opcode == Op::OpCopyObject) {
+    if (Info.Unary == UnaryOpKind::Copy) {
       // Types that differ only in decorations are the same LLVM type.
       if (X->getType() != T) {
         failAt(I, "operand and result types differ");
@@ -97,7 +97,7 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
       set(Id, X);
       return true;
     }
-    if (I.Opcode == Op::OpBitcast &&
+    if (Info.Cast == CastKind::BitCast &&
         X->getType()->getPrimitiveSizeInBits() !=
             T->getPrimitiveSizeInBits()) {
       failAt(I, "operand and result have different sizes");
@@ -111,8 +111,15 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     set(Id, V);
     return true;
   }
-  switch (I.Opcode) {
-  case Op::OpSelect: {
+  return emitEvaluated(I, Info);
+}
+
+bool InvocationEmitter::emitEvaluated(const Instruction &I,
+                                      const OpcodeInfo &Info) {
+  uint32_t Id = I.Result.value();
+  // How the opcode table says the value is computed.
+  switch (Info.Eval) {
+  case EvalKind::Select: {
     Value *C = get(I.Operands[0]), *X = get(I.Operands[1]),
           *Y = get(I.Operands[2]);
     if (X->getType() != Y->getType()) {
@@ -122,35 +129,52 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     set(Id, B.CreateSelect(C, X, Y));
     return true;
   }
-  case Op::OpVectorTimesScalar: {
+  case EvalKind::Scale: {
+    // A vector times a scalar, or each column of a matrix.
     Value *X = get(I.Operands[0]), *S = get(I.Operands[1]);
-    set(Id, B.CreateFMul(X, splatTo(B, S, X->getType())));
+    auto *AT = dyn_cast<ArrayType>(X->getType());
+    if (!AT) {
+      set(Id, B.CreateFMul(X, splatTo(B, S, X->getType())));
+      return true;
+    }
+    if (!isa<FixedVectorType>(AT->getElementType())) {
+      failAt(I, "operand must be a matrix");
+      return true;
+    }
+    Value *R = PoisonValue::get(typeOf(I.ResultType));
+    for (unsigned C = 0; C < AT->getNumElements(); ++C) {
+      Value *Col = B.CreateExtractValue(X, C);
+      R = B.CreateInsertValue(
+          R, B.CreateFMul(Col, splatTo(B, S, Col->getType())), C);
+    }
+    set(Id, R);
     return true;
   }
-  case Op::OpDot:
+  case EvalKind::Dot:
     set(Id, dot(B, get(I.Operands[0]), get(I.Operands[1])));
     return true;
-  case Op::OpAny:
-    set(Id, B.CreateOrReduce(get(I.Operands[0])));
-    return true;
-  case Op::OpAll:
-    set(Id, B.CreateAndReduce(get(I.Operands[0])));
-    return true;
-  case Op::OpIsNan: {
+  case EvalKind::Reduce: {
+    // Any and all: the components combined by Bin, in order.
     Value *X = get(I.Operands[0]);
-    set(Id, B.CreateFCmpUNO(X, X));
+    auto *VT = dyn_cast<FixedVectorType>(X->getType());
+    if (!VT) {
+      failAt(I, "operand must be a vector");
+      return true;
+    }
+    Value *R = B.CreateExtractElement(X, uint64_t(0));
+    for (unsigned C = 1; C < VT->getNumElements(); ++C)
+      R = emitBinaryOp(B, Info.Bin, R,
+                       B.CreateExtractElement(X, uint64_t(C)));
+    set(Id, R);
     return true;
   }
-  case Op::OpIsInf: {
-    Value *X = get(I.Operands[0]);
-    set(Id, B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, X),
-                            ConstantFP::getInfinity(X->getType())));
+  case EvalKind::FloatTest:
+    set(Id, emitFloatTest(B, Info.Cmp, get(I.Operands[0])));
     return true;
-  }
-  case Op::OpUndef:
+  case EvalKind::Undef:
     set(Id, Constant::getNullValue(typeOf(I.ResultType)));
     return true;
-  case Op::OpQuantizeToF16: {
+  case EvalKind::Quantize: {
     Value *X = get(I.Operands[0]);
     if (!X->getType()->isFPOrFPVectorTy() ||
         !X->getType()->getScalarType()->isFloatTy() ||
@@ -162,10 +186,9 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     set(Id, MB.quantizeToF16(X));
     return true;
   }
-  case Op::OpBitFieldInsert:
-  case Op::OpBitFieldSExtract:
-  case Op::OpBitFieldUExtract: {
-    bool Insert = I.Opcode == Op::OpBitFieldInsert;
+  case EvalKind::BitFieldInsert:
+  case EvalKind::BitFieldExtract: {
+    bool Insert = Info.Eval == EvalKind::BitFieldInsert;
     Value *X = get(I.Operands[0]);
     Value *Ins = Insert ? get(I.Operands[1]) : nullptr;
     Type *T = X->getType();
@@ -182,13 +205,11 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     Value *Off = Amount(Insert ? 2 : 1), *Cnt = Amount(Insert ? 3 : 2);
     set(Id, Insert ? emitBitFieldInsert(B, X, Ins, Off, Cnt)
                    : emitBitFieldExtract(B, X, Off, Cnt,
-                                         I.Opcode == Op::OpBitFieldSExtract));
+                                         Info.Cast == CastKind::SExt));
     return true;
   }
-  case Op::OpIAddCarry:
-  case Op::OpISubBorrow:
-  case Op::OpUMulExtended:
-  case Op::OpSMulExtended: {
+  case EvalKind::WithOverflow:
+  case EvalKind::ExtendedMul: {
     // Result struct {result or low bits, carry or high bits}.
     Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
     Type *T = X->getType();
@@ -196,23 +217,9 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
       failAt(I, "operands must be integers of one type");
       return true;
     }
-    Value *Lo, *Hi;
-    if (I.Opcode == Op::OpIAddCarry || I.Opcode == Op::OpISubBorrow) {
-      Value *Pair = B.CreateBinaryIntrinsic(I.Opcode == Op::OpIAddCarry
-                                                ? Intrinsic::uadd_with_overflow
-                                                : Intrinsic::usub_with_overflow,
-                                            X, Y);
-      Lo = B.CreateExtractValue(Pair, 0);
-      Hi = B.CreateZExt(B.CreateExtractValue(Pair, 1), T);
-    } else {
-      bool Signed = I.Opcode == Op::OpSMulExtended;
-      unsigned Bits = T->getScalarSizeInBits();
-      Type *Wide = T->getWithNewBitWidth(2 * Bits);
-      Value *P = B.CreateMul(Signed ? B.CreateSExt(X, Wide) : B.CreateZExt(X, Wide),
-                             Signed ? B.CreateSExt(Y, Wide) : B.CreateZExt(Y, Wide));
-      Lo = B.CreateTrunc(P, T);
-      Hi = B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(Wide, Bits)), T);
-    }
+    auto [Lo, Hi] = Info.Eval == EvalKind::WithOverflow
+                        ? emitWithOverflow(B, Info.Intr, X, Y)
+                        : emitExtendedMul(B, Info.Cast, X, Y);
     Type *RT = typeOf(I.ResultType);
     auto *ST = dyn_cast<StructType>(RT);
     if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T ||
@@ -224,17 +231,13 @@ bool InvocationEmitter::emitArithmetic(const Instruction &I) {
     set(Id, B.CreateInsertValue(R, Hi, 1));
     return true;
   }
-  case Op::OpBitCount:
-  case Op::OpBitReverse: {
+  case EvalKind::UnaryIntrinsic: {
     Value *X = get(I.Operands[0]);
     if (!X->getType()->isIntOrIntVectorTy()) {
       failAt(I, "operand must be an integer");
       return true;
     }
-    Value *R = B.CreateUnaryIntrinsic(I.Opcode == Op::OpBitCount
-                                          ? Intrinsic::ctpop
-                                          : Intrinsic::bitreverse,
-                                      X);
+    Value *R = B.CreateUnaryIntrinsic(llvmIntrinsic(Info.Intr), X);
     // OpBitCount's result may be narrower or wider than its operand.
     set(Id, B.CreateZExtOrTrunc(R, typeOf(I.ResultType)));
     return true;
@@ -392,8 +395,8 @@ bool InvocationEmitter::emitComposite(const Instruction &I) {
 }
 
 bool InvocationEmitter::emitMatrix(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
   auto Columns = [&](Value *Mat) {
     SmallVector<Value *, 4> Cols;
     auto *AT = cast<ArrayType>(Mat->getType());
@@ -407,12 +410,12 @@ bool InvocationEmitter::emitMatrix(const Instruction &I) {
       R = B.CreateInsertValue(R, Cols[C], C);
     return R;
   };
-  // sum over k of Cols[k] * V[k]: a matrix times a vector.
-  auto Combine = [&](ArrayRef<Value *> Cols, Value *V) {
+  // sum over k of Cols[k] * Elem(k): one column of a product.
+  auto Combine = [&](ArrayRef<Value *> Cols,
+                     function_ref<Value *(uint64_t)> Elem) {
     Value *Sum = nullptr;
     for (unsigned K = 0; K < Cols.size(); ++K) {
-      Value *S = B.CreateExtractElement(V, uint64_t(K));
-      Value *P = B.CreateFMul(Cols[K], splatTo(B, S, Cols[K]->getType()));
+      Value *P = B.CreateFMul(Cols[K], splatTo(B, Elem(K), Cols[K]->getType()));
       Sum = Sum ? B.CreateFAdd(Sum, P) : P;
     }
     return Sum;
@@ -422,8 +425,8 @@ bool InvocationEmitter::emitMatrix(const Instruction &I) {
     return AT && AT->getNumElements() &&
            isa<FixedVectorType>(AT->getElementType());
   };
-  switch (I.Opcode) {
-  case Op::OpTranspose: {
+  switch (Info.Eval) {
+  case EvalKind::Transpose: {
     Value *X = get(I.Operands[0]);
     if (!IsMatrix(X)) {
       failAt(I, "operand must be a matrix");
@@ -442,64 +445,57 @@ bool InvocationEmitter::emitMatrix(const Instruction &I) {
     set(Id, Build(Out));
     return true;
   }
-  case Op::OpMatrixTimesScalar: {
-    Value *X = get(I.Operands[0]), *S = get(I.Operands[1]);
-    if (!IsMatrix(X)) {
-      failAt(I, "operand must be a matrix");
-      return true;
-    }
-    SmallVector<Value *, 4> Cols = Columns(X);
-    for (Value *&C : Cols)
-      C = B.CreateFMul(C, splatTo(B, S, C->getType()));
-    set(Id, Build(Cols));
-    return true;
-  }
-  case Op::OpMatrixTimesVector: {
-    Value *X = get(I.Operands[0]), *V = get(I.Operands[1]);
-    if (!IsMatrix(X)) {
-      failAt(I, "operand must be a matrix");
-      return true;
-    }
-    set(Id, Combine(Columns(X), V));
-    return true;
-  }
-  case Op::OpVectorTimesMatrix: {
-    Value *V = get(I.Operands[0]), *X = get(I.Operands[1]);
-    if (!IsMatrix(X)) {
-      failAt(I, "operand must be a matrix");
-      return true;
-    }
-    Value *R = PoisonValue::get(typeOf(I.ResultType));
-    SmallVector<Value *, 4> Cols = Columns(X);
-    for (unsigned C = 0; C < Cols.size(); ++C)
-      R = B.CreateInsertElement(R, dot(B, V, Cols[C]), uint64_t(C));
-    set(Id, R);
-    return true;
-  }
-  case Op::OpMatrixTimesMatrix: {
+  case EvalKind::Scale:
+    return emitEvaluated(I, Info);
+  case EvalKind::Product: {
+    // Lhs times Rhs, each a matrix (an array of columns), a vector taken
+    // as one column or a vector taken as one row (Lhs=, Rhs=).
+    using MK = MatrixOperandKind;
     Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
-    if (!IsMatrix(X) || !IsMatrix(Y)) {
-      failAt(I, "operands must be matrices");
+    if ((Info.Lhs == MK::Matrix && !IsMatrix(X)) ||
+        (Info.Rhs == MK::Matrix && !IsMatrix(Y))) {
+      failAt(I, Info.Lhs == Info.Rhs ? "operands must be matrices"
+                                     : "operand must be a matrix");
       return true;
     }
-    SmallVector<Value *, 4> XC = Columns(X), Out;
-    for (Value *YC : Columns(Y))
-      Out.push_back(Combine(XC, YC));
-    set(Id, Build(Out));
-    return true;
-  }
-  case Op::OpOuterProduct: {
-    Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
-    auto *YT = dyn_cast<FixedVectorType>(Y->getType());
-    if (!YT || !isa<FixedVectorType>(X->getType())) {
-      failAt(I, "operands must be vectors");
+    if ((Info.Lhs != MK::Matrix && !isa<FixedVectorType>(X->getType())) ||
+        (Info.Rhs != MK::Matrix && !isa<FixedVectorType>(Y->getType()))) {
+      failAt(I, Info.Lhs == MK::Matrix || Info.Rhs == MK::Matrix
+                    ? "operand must be a vector"
+                    : "operands must be vectors");
+      return true;
+    }
+    if (Info.Lhs == MK::Row) {
+      // A row times a matrix: one dot product per column.
+      Value *R = PoisonValue::get(typeOf(I.ResultType));
+      SmallVector<Value *, 4> Cols = Columns(Y);
+      for (unsigned C = 0; C < Cols.size(); ++C)
+        R = B.CreateInsertElement(R, dot(B, X, Cols[C]), uint64_t(C));
+      set(Id, R);
+      return true;
+    }
+    // Column c of the result: Lhs's columns weighted by column c of Rhs.
+    SmallVector<Value *, 4> LhsCols =
+        Info.Lhs == MK::Matrix ? Columns(X) : SmallVector<Value *, 4>{X};
+    auto Element = [&](Value *V) {
+      return [&, V](uint64_t K) { return B.CreateExtractElement(V, K); };
+    };
+    if (Info.Rhs == MK::Column) {
+      set(Id, Combine(LhsCols, Element(Y)));
       return true;
     }
     SmallVector<Value *, 4> Out;
-    for (unsigned C = 0; C < YT->getNumElements(); ++C)
-      Out.push_back(B.CreateFMul(
-          X, splatTo(B, B.CreateExtractElement(Y, uint64_t(C)),
-                     X->getType())));
+    if (Info.Rhs == MK::Matrix) {
+      for (Value *YC : Columns(Y))
+        Out.push_back(Combine(LhsCols, Element(YC)));
+    } else {
+      // A row: column c is its component c alone.
+      unsigned N = cast<FixedVectorType>(Y->getType())->getNumElements();
+      for (unsigned C = 0; C < N; ++C)
+        Out.push_back(Combine(LhsCols, [&](uint64_t) {
+          return B.CreateExtractElement(Y, uint64_t(C));
+        }));
+    }
     set(Id, Build(Out));
     return true;
   }

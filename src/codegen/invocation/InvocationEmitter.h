@@ -31,6 +31,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
+#include "parser/OpcodeTable.h"
 
 #include "llvm/IR/IRBuilder.h"
 
@@ -113,6 +114,9 @@ private:
   // --- instructions (InvocationInstruction.cpp: the one dispatch) ---------
   void emitInstruction(const Instruction &I);
   bool emitArithmetic(const Instruction &I);
+  /// The opcodes that are not component-wise, by the table's Eval column
+  /// (select, scale, dot, bit fields, extended arithmetic, tests).
+  bool emitEvaluated(const Instruction &I, const OpcodeInfo &Info);
   bool emitComposite(const Instruction &I);
   bool emitMatrix(const Instruction &I);
   bool emitGlslStd450(const Instruction &I);
