@@ -504,6 +504,45 @@ bool InvocationEmitter::emitMatrix(const Instruction &I) {
   }
 }
 
+/// One GLSL.std.450 instruction being emitted: its operand values and
+/// result type, and one method per group of forms (GlslFormKind). A member
+/// of InvocationEmitter, so it reaches the emitter's values.
+struct InvocationEmitter::GlslCall {
+  InvocationEmitter &E;
+  const Instruction &I;
+  const GlslStd450Info &Info;
+  const std::string What;
+  const uint32_t Id;
+  Type *RT;
+  /// The value operands (not Modf's and Frexp's pointer).
+  SmallVector<Value *, 3> Args;
+  IRBuilder<> &B;
+  MathBuilder MB;
+
+  bool fail(const Twine &Msg) {
+    E.failAt(I, What + ": " + Msg);
+    return false;
+  }
+  bool need(size_t N) {
+    if (Args.size() == N)
+      return true;
+    E.failAt(I, What + " takes " + Twine(N) + " operands, not " +
+                    Twine(Args.size()));
+    return false;
+  }
+  bool done(Value *V) {
+    E.set(Id, V);
+    return true;
+  }
+
+  bool componentWise();
+  bool geometry(); ///< Length, Normalize, Cross, Reflect, FaceForward, Refract
+  bool secondResult(); ///< Modf, Frexp
+  bool matrix();       ///< Determinant, MatrixInverse
+  bool findBit();
+  bool packing(); ///< Pack, Unpack
+};
+
 bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
   if (I.Operands.size() < 2 || !I.Result.value()) {
     failAt(I, "GLSL.std.450 instruction without an instruction number or "
@@ -511,180 +550,145 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     return false;
   }
   const uint32_t Inst = I.Operands[1];
+  const GlslStd450Info &Info = glslStd450Info(Inst);
   const char *Name = glslStd450Name(Inst);
-  const std::string What =
-      "GLSL.std.450 " + (Name ? std::string(Name) : std::to_string(Inst));
-  const uint32_t Id = I.Result.value();
-  Type *RT = typeOf(I.ResultType);
-  SmallVector<Value *, 3> Args;
-  // Modf and Frexp write their second result through a pointer.
-  const bool PointerOut = Inst == GLSLstd450Modf || Inst == GLSLstd450Frexp;
+  GlslCall C{*this,
+             I,
+             Info,
+             "GLSL.std.450 " + (Name ? std::string(Name) : std::to_string(Inst)),
+             I.Result.value(),
+             typeOf(I.ResultType),
+             {},
+             B,
+             MathBuilder(B, *LM)};
   for (size_t K = 2; K < I.Operands.size(); ++K) {
-    if (PointerOut && K == 3)
+    // Modf and Frexp write their second result through a pointer.
+    if (Info.Out == GlslOutKind::Pointer && K == 3)
       continue;
     if (Pointers.count(I.Operands[K])) {
-      failAt(I, "unsupported: " + What + " with a pointer operand in the "
+      failAt(I, "unsupported: " + C.What + " with a pointer operand in the "
                 "invocation back end");
       return false;
     }
-    Args.push_back(get(I.Operands[K]));
+    C.Args.push_back(get(I.Operands[K]));
   }
-  auto Need = [&](size_t N) {
-    if (Args.size() == N)
-      return true;
-    failAt(I, What + " takes " + Twine(N) + " operands, not " +
-                  Twine(Args.size()));
-    return false;
-  };
-  MathBuilder MB(B, *LM);
-  GlslComponentOp Op = glslComponentOp(B, MB, Inst);
-  if (Op.Map) {
-    bool Float = RT->getScalarType()->isFloatingPointTy();
-    if (Float != Op.FloatOp || Args.empty()) {
-      failAt(I, What + ": result type must be " +
-                    (Op.FloatOp ? "floating-point" : "integer"));
-      return false;
-    }
-    for (Value *X : Args)
-      if (X->getType() != RT) {
-        failAt(I, What + ": operands must have the result's type");
-        return false;
-      }
-    set(Id, Op.Transcendental ? MB.viaFloat(Args, Op.Map) : Op.Map(Args));
-    return true;
+  switch (Info.Form) {
+  case GlslFormKind::ComponentWise:
+    return C.componentWise();
+  case GlslFormKind::Length:
+  case GlslFormKind::Normalize:
+  case GlslFormKind::Cross:
+  case GlslFormKind::Reflect:
+  case GlslFormKind::FaceForward:
+  case GlslFormKind::Refract:
+    return C.geometry();
+  case GlslFormKind::Modf:
+  case GlslFormKind::Frexp:
+    return C.secondResult();
+  case GlslFormKind::Determinant:
+  case GlslFormKind::MatrixInverse:
+    return C.matrix();
+  case GlslFormKind::Ldexp:
+    return C.need(2) && C.done(C.MB.ldexp(C.Args[0], C.Args[1]));
+  case GlslFormKind::FindBit:
+    return C.findBit();
+  case GlslFormKind::Pack:
+  case GlslFormKind::Unpack:
+    return C.packing();
+  case GlslFormKind::PackDouble:
+  case GlslFormKind::UnpackDouble:
+    // uvec2 <-> double: the same 64 bits, the first component the low word
+    // (little-endian, as LLVM's vector bitcast).
+    return C.need(1) && C.done(B.CreateBitCast(C.Args[0], C.RT));
+  case GlslFormKind::Interpolate:
+  case GlslFormKind::None:
+    break;
   }
-  switch (Inst) {
-  case GLSLstd450Length:
-  case GLSLstd450Distance: {
-    if (!Need(Inst == GLSLstd450Length ? 1 : 2))
+  failAt(I, "unsupported: " + C.What + " in the invocation back end");
+  return false;
+}
+
+bool InvocationEmitter::GlslCall::componentWise() {
+  GlslComponentOp Op = glslComponentOp(B, MB, I.Operands[1]);
+  assert(Op.Map && "a ComponentWise form without a component operation");
+  bool Float = RT->getScalarType()->isFloatingPointTy();
+  if (Float != Op.FloatOp || Args.empty())
+    return fail(Twine("result type must be ") +
+                (Op.FloatOp ? "floating-point" : "integer"));
+  for (Value *X : Args)
+    if (X->getType() != RT)
+      return fail("operands must have the result's type");
+  return done(Op.Transcendental ? MB.viaFloat(Args, Op.Map) : Op.Map(Args));
+}
+
+bool InvocationEmitter::GlslCall::geometry() {
+  const GlslFormKind Form = Info.Form;
+  switch (Form) {
+  case GlslFormKind::Length: {
+    // Length with two operands is Distance: the length of x - y.
+    if (!need(Info.OperandCount))
       return false;
     Value *X = Args[0];
     // Unvalidated input: operands of one float type, a scalar result of
     // their component type (as the SIMD back end checks).
     if (!X->getType()->isFPOrFPVectorTy() ||
-        (Inst == GLSLstd450Distance && Args[1]->getType() != X->getType()) ||
-        RT != X->getType()->getScalarType()) {
-      failAt(I, What + ": operands and result have different types");
-      return false;
-    }
-    if (Inst == GLSLstd450Distance)
+        (Args.size() == 2 && Args[1]->getType() != X->getType()) ||
+        RT != X->getType()->getScalarType())
+      return fail("operands and result have different types");
+    if (Args.size() == 2)
       X = B.CreateFSub(X, Args[1]);
     // A scalar's length is exact; the vector formula would overflow.
-    set(Id, isa<FixedVectorType>(X->getType())
-                ? MB.unary(Intrinsic::sqrt, dot(B, X, X))
-                : MB.unary(Intrinsic::fabs, X));
-    return true;
+    return done(isa<FixedVectorType>(X->getType())
+                    ? MB.unary(Intrinsic::sqrt, dot(B, X, X))
+                    : MB.unary(Intrinsic::fabs, X));
   }
-  case GLSLstd450Normalize: {
-    if (!Need(1))
+  case GlslFormKind::Normalize: {
+    if (!need(1))
       return false;
     Value *X = Args[0];
-    if (!X->getType()->isFPOrFPVectorTy() || X->getType() != RT) {
-      failAt(I, What + ": operand and result have different types");
-      return false;
-    }
+    if (!X->getType()->isFPOrFPVectorTy() || X->getType() != RT)
+      return fail("operand and result have different types");
     Value *Len = isa<FixedVectorType>(X->getType())
                      ? MB.unary(Intrinsic::sqrt, dot(B, X, X))
                      : MB.unary(Intrinsic::fabs, X);
-    set(Id, B.CreateFDiv(X, splatTo(B, Len, X->getType())));
-    return true;
+    return done(B.CreateFDiv(X, splatTo(B, Len, X->getType())));
   }
-  case GLSLstd450Cross: {
-    if (!Need(2))
+  case GlslFormKind::Cross: {
+    if (!need(2))
       return false;
     Value *X = Args[0], *Y = Args[1];
     auto *VT = dyn_cast<FixedVectorType>(X->getType());
-    if (!VT || VT->getNumElements() != 3 || Y->getType() != VT) {
-      failAt(I, What + ": operands must be 3-component vectors");
-      return false;
-    }
+    if (!VT || VT->getNumElements() != 3 || Y->getType() != VT)
+      return fail("operands must be 3-component vectors");
     // x.yzx * y.zxy - y.yzx * x.zxy
     SmallVector<int, 3> YZX{1, 2, 0}, ZXY{2, 0, 1};
     Value *L = B.CreateFMul(B.CreateShuffleVector(X, YZX),
                             B.CreateShuffleVector(Y, ZXY));
     Value *R = B.CreateFMul(B.CreateShuffleVector(Y, YZX),
                             B.CreateShuffleVector(X, ZXY));
-    set(Id, B.CreateFSub(L, R));
-    return true;
+    return done(B.CreateFSub(L, R));
   }
-  case GLSLstd450Reflect: {
-    if (!Need(2))
+  case GlslFormKind::Reflect: {
+    if (!need(2))
       return false;
     // I - 2 * dot(N, I) * N
     Value *In = Args[0], *N = Args[1];
     Value *D = dot(B, N, In);
     Value *D2 = B.CreateFMul(ConstantFP::get(D->getType(), 2.0), D);
-    set(Id, B.CreateFSub(In, B.CreateFMul(splatTo(B, D2, N->getType()), N)));
-    return true;
+    return done(
+        B.CreateFSub(In, B.CreateFMul(splatTo(B, D2, N->getType()), N)));
   }
-  case GLSLstd450FaceForward: {
-    if (!Need(3))
+  case GlslFormKind::FaceForward: {
+    if (!need(3))
       return false;
     // dot(Nref, I) < 0 ? N : -N
     Value *D = dot(B, Args[2], Args[1]);
     Value *Front = B.CreateFCmpOLT(D, ConstantFP::get(D->getType(), 0.0));
-    set(Id, B.CreateSelect(Front, Args[0], B.CreateFNeg(Args[0])));
-    return true;
+    return done(B.CreateSelect(Front, Args[0], B.CreateFNeg(Args[0])));
   }
-  case GLSLstd450Modf:
-  case GLSLstd450ModfStruct:
-  case GLSLstd450Frexp:
-  case GLSLstd450FrexpStruct: {
-    if (!Need(1))
-      return false;
-    bool IsModf = Inst == GLSLstd450Modf || Inst == GLSLstd450ModfStruct;
-    bool Struct = Inst == GLSLstd450ModfStruct || Inst == GLSLstd450FrexpStruct;
-    Value *X = Args[0];
-    Type *T = X->getType();
-    if (!T->isFPOrFPVectorTy()) {
-      failAt(I, What + ": operand must be floating-point");
-      return false;
-    }
-    // The second result's type: the struct's second member or the pointee.
-    InvPointer P;
-    Type *SecondT = nullptr;
-    if (Struct) {
-      auto *ST = dyn_cast<StructType>(RT);
-      if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T) {
-        failAt(I, What + ": result must be a struct of x's type and the "
-                         "second part");
-        return false;
-      }
-      SecondT = ST->getElementType(1);
-    } else {
-      if (I.Operands.size() != 4 || !pointerOf(I, I.Operands[3], P))
-        return false;
-      SecondT = typeOf(P.Pointee);
-      if (RT != T) {
-        failAt(I, What + ": result does not have x's type");
-        return false;
-      }
-    }
-    Value *First, *Second;
-    if (IsModf) {
-      std::tie(First, Second) = MB.modf(X);
-    } else {
-      auto [Mant, Exp] = MB.frexp(X);
-      First = Mant;
-      Second = SecondT->isIntOrIntVectorTy()
-                   ? B.CreateSExtOrTrunc(Exp, SecondT)
-                   : nullptr;
-    }
-    if (!Second || Second->getType() != SecondT) {
-      failAt(I, What + ": the second part does not have the right type");
-      return false;
-    }
-    if (Struct) {
-      Value *R = B.CreateInsertValue(PoisonValue::get(RT), First, 0);
-      set(Id, B.CreateInsertValue(R, Second, 1));
-    } else {
-      store(P, Second);
-      set(Id, First);
-    }
-    return true;
-  }
-  case GLSLstd450Refract: {
-    if (!Need(3))
+  default: {
+    // Refract
+    if (!need(3))
       return false;
     // k = 1 - eta^2 * (1 - dot(N, I)^2);
     // k < 0 ? 0 : eta * I - (eta * dot(N, I) + sqrt(k)) * N
@@ -701,119 +705,120 @@ bool InvocationEmitter::emitGlslStd450(const Instruction &I) {
     Value *S = B.CreateFAdd(B.CreateFMul(Eta, D), MB.unary(Intrinsic::sqrt, K));
     Value *V = B.CreateFSub(B.CreateFMul(splatTo(B, Eta, T), In),
                             B.CreateFMul(splatTo(B, S, T), N));
-    set(Id, B.CreateSelect(Total, Constant::getNullValue(T), V));
-    return true;
+    return done(B.CreateSelect(Total, Constant::getNullValue(T), V));
   }
-  case GLSLstd450Determinant:
-  case GLSLstd450MatrixInverse: {
-    if (!Need(1))
-      return false;
-    auto *MT = dyn_cast<ArrayType>(Args[0]->getType());
-    auto *CT = MT ? dyn_cast<FixedVectorType>(MT->getElementType()) : nullptr;
-    unsigned N = MT ? unsigned(MT->getNumElements()) : 0;
-    if (!CT || CT->getNumElements() != N || N < 2 || N > 4 ||
-        !CT->getElementType()->isFloatingPointTy()) {
-      failAt(I, What + ": operand must be a square floating-point matrix");
-      return false;
-    }
-    if (Inst == GLSLstd450Determinant ? RT != CT->getElementType()
-                                      : RT != MT) {
-      failAt(I, What + ": result type does not match the matrix");
-      return false;
-    }
-    SmallVector<Value *, 16> Cols(N * N); // column-major
-    for (unsigned C = 0; C < N; ++C) {
-      Value *Col = B.CreateExtractValue(Args[0], C);
-      for (unsigned R = 0; R < N; ++R)
-        Cols[C * N + R] = B.CreateExtractElement(Col, uint64_t(R));
-    }
-    SmallVector<Value *, 16> Out = MB.determinantOrInverse(
-        Cols, N, Inst == GLSLstd450MatrixInverse);
-    if (Inst == GLSLstd450Determinant) {
-      set(Id, Out[0]);
-      return true;
-    }
-    Value *R = PoisonValue::get(RT);
-    for (unsigned C = 0; C < N; ++C) {
-      Value *Col = PoisonValue::get(CT);
-      for (unsigned Rw = 0; Rw < N; ++Rw)
-        Col = B.CreateInsertElement(Col, Out[C * N + Rw], uint64_t(Rw));
-      R = B.CreateInsertValue(R, Col, C);
-    }
-    set(Id, R);
-    return true;
   }
-  case GLSLstd450Ldexp:
-    if (!Need(2))
-      return false;
-    set(Id, MB.ldexp(Args[0], Args[1]));
-    return true;
-  case GLSLstd450FindILsb:
-  case GLSLstd450FindUMsb:
-  case GLSLstd450FindSMsb: {
-    if (!Need(1))
-      return false;
-    Value *V = Args[0];
-    Type *T = V->getType();
-    if (!T->isIntOrIntVectorTy() || T != RT) {
-      failAt(I, What + ": operand and result must be the same integer type");
-      return false;
-    }
-    set(Id, MB.findBit(V, Inst != GLSLstd450FindILsb,
-                       Inst == GLSLstd450FindSMsb));
-    return true;
-  }
-  case GLSLstd450PackSnorm4x8:
-  case GLSLstd450PackUnorm4x8:
-  case GLSLstd450PackSnorm2x16:
-  case GLSLstd450PackUnorm2x16:
-  case GLSLstd450PackHalf2x16:
-  case GLSLstd450UnpackSnorm4x8:
-  case GLSLstd450UnpackUnorm4x8:
-  case GLSLstd450UnpackSnorm2x16:
-  case GLSLstd450UnpackUnorm2x16:
-  case GLSLstd450UnpackHalf2x16: {
-    if (!Need(1))
-      return false;
-    GlslPacking PK = *glslPacking(Inst);
-    Type *I32 = B.getInt32Ty();
-    auto *FloatVec = FixedVectorType::get(B.getFloatTy(), PK.Count);
-    Type *In = Args[0]->getType();
-    if (PK.Pack ? (In != FloatVec || RT != I32)
-                : (In != I32 || RT != FloatVec)) {
-      failAt(I, What + ": " +
-                    (PK.Pack ? "operand" : "result") + " must be a vector of " +
-                    Twine(PK.Count) + " 32-bit floats and " +
-                    (PK.Pack ? "result" : "operand") + " a 32-bit integer");
-      return false;
-    }
-    if (PK.Pack) {
-      SmallVector<Value *, 4> Comps;
-      for (unsigned C = 0; C < PK.Count; ++C)
-        Comps.push_back(B.CreateExtractElement(Args[0], uint64_t(C)));
-      set(Id, MB.packComponents(Comps, I32, PK.Bits, PK.Snorm, PK.Half));
-      return true;
-    }
-    Value *R = PoisonValue::get(RT);
-    SmallVector<Value *, 4> Comps = MB.unpackComponents(
-        Args[0], B.getFloatTy(), PK.Count, PK.Bits, PK.Snorm, PK.Half);
-    for (unsigned C = 0; C < PK.Count; ++C)
-      R = B.CreateInsertElement(R, Comps[C], uint64_t(C));
-    set(Id, R);
-    return true;
-  }
-  case GLSLstd450PackDouble2x32:
-  case GLSLstd450UnpackDouble2x32:
-    // uvec2 <-> double: the same 64 bits, the first component the low word
-    // (little-endian, as LLVM's vector bitcast).
-    if (!Need(1))
-      return false;
-    set(Id, B.CreateBitCast(Args[0], RT));
-    return true;
-  default:
-    failAt(I, "unsupported: " + What + " in the invocation back end");
+}
+
+bool InvocationEmitter::GlslCall::secondResult() {
+  if (!need(1))
     return false;
+  bool IsModf = Info.Form == GlslFormKind::Modf;
+  bool Struct = Info.Out == GlslOutKind::Struct;
+  Value *X = Args[0];
+  Type *T = X->getType();
+  if (!T->isFPOrFPVectorTy())
+    return fail("operand must be floating-point");
+  // The second result's type: the struct's second member or the pointee.
+  InvPointer P;
+  Type *SecondT = nullptr;
+  if (Struct) {
+    auto *ST = dyn_cast<StructType>(RT);
+    if (!ST || ST->getNumElements() != 2 || ST->getElementType(0) != T)
+      return fail("result must be a struct of x's type and the second part");
+    SecondT = ST->getElementType(1);
+  } else {
+    if (I.Operands.size() != 4 || !E.pointerOf(I, I.Operands[3], P))
+      return false;
+    SecondT = E.typeOf(P.Pointee);
+    if (RT != T)
+      return fail("result does not have x's type");
   }
+  Value *First, *Second;
+  if (IsModf) {
+    std::tie(First, Second) = MB.modf(X);
+  } else {
+    auto [Mant, Exp] = MB.frexp(X);
+    First = Mant;
+    Second = SecondT->isIntOrIntVectorTy() ? B.CreateSExtOrTrunc(Exp, SecondT)
+                                           : nullptr;
+  }
+  if (!Second || Second->getType() != SecondT)
+    return fail("the second part does not have the right type");
+  if (Struct) {
+    Value *R = B.CreateInsertValue(PoisonValue::get(RT), First, 0);
+    return done(B.CreateInsertValue(R, Second, 1));
+  }
+  E.store(P, Second);
+  return done(First);
+}
+
+bool InvocationEmitter::GlslCall::matrix() {
+  if (!need(1))
+    return false;
+  bool Inverse = Info.Form == GlslFormKind::MatrixInverse;
+  auto *MT = dyn_cast<ArrayType>(Args[0]->getType());
+  auto *CT = MT ? dyn_cast<FixedVectorType>(MT->getElementType()) : nullptr;
+  unsigned N = MT ? unsigned(MT->getNumElements()) : 0;
+  if (!CT || CT->getNumElements() != N || N < 2 || N > 4 ||
+      !CT->getElementType()->isFloatingPointTy())
+    return fail("operand must be a square floating-point matrix");
+  if (!Inverse ? RT != CT->getElementType() : RT != MT)
+    return fail("result type does not match the matrix");
+  SmallVector<Value *, 16> Cols(N * N); // column-major
+  for (unsigned C = 0; C < N; ++C) {
+    Value *Col = B.CreateExtractValue(Args[0], C);
+    for (unsigned R = 0; R < N; ++R)
+      Cols[C * N + R] = B.CreateExtractElement(Col, uint64_t(R));
+  }
+  SmallVector<Value *, 16> Out = MB.determinantOrInverse(Cols, N, Inverse);
+  if (!Inverse)
+    return done(Out[0]);
+  Value *R = PoisonValue::get(RT);
+  for (unsigned C = 0; C < N; ++C) {
+    Value *Col = PoisonValue::get(CT);
+    for (unsigned Rw = 0; Rw < N; ++Rw)
+      Col = B.CreateInsertElement(Col, Out[C * N + Rw], uint64_t(Rw));
+    R = B.CreateInsertValue(R, Col, C);
+  }
+  return done(R);
+}
+
+bool InvocationEmitter::GlslCall::findBit() {
+  if (!need(1))
+    return false;
+  Value *V = Args[0];
+  Type *T = V->getType();
+  if (!T->isIntOrIntVectorTy() || T != RT)
+    return fail("operand and result must be the same integer type");
+  return done(MB.findBit(V, Info.Find != GlslFindKind::Lsb,
+                         Info.Find == GlslFindKind::SMsb));
+}
+
+bool InvocationEmitter::GlslCall::packing() {
+  if (!need(1))
+    return false;
+  GlslPacking PK = *glslPacking(I.Operands[1]);
+  Type *I32 = B.getInt32Ty();
+  auto *FloatVec = FixedVectorType::get(B.getFloatTy(), PK.Count);
+  Type *In = Args[0]->getType();
+  if (PK.Pack ? (In != FloatVec || RT != I32) : (In != I32 || RT != FloatVec))
+    return fail(Twine(PK.Pack ? "operand" : "result") +
+                " must be a vector of " + Twine(PK.Count) +
+                " 32-bit floats and " + (PK.Pack ? "result" : "operand") +
+                " a 32-bit integer");
+  if (PK.Pack) {
+    SmallVector<Value *, 4> Comps;
+    for (unsigned C = 0; C < PK.Count; ++C)
+      Comps.push_back(B.CreateExtractElement(Args[0], uint64_t(C)));
+    return done(MB.packComponents(Comps, I32, PK.Bits, PK.Snorm, PK.Half));
+  }
+  Value *R = PoisonValue::get(RT);
+  SmallVector<Value *, 4> Comps = MB.unpackComponents(
+      Args[0], B.getFloatTy(), PK.Count, PK.Bits, PK.Snorm, PK.Half);
+  for (unsigned C = 0; C < PK.Count; ++C)
+    R = B.CreateInsertElement(R, Comps[C], uint64_t(C));
+  return done(R);
 }
 
 } // namespace spirv2llvm::invocation

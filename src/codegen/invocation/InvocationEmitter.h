@@ -120,6 +120,9 @@ private:
   bool emitComposite(const Instruction &I);
   bool emitMatrix(const Instruction &I);
   bool emitGlslStd450(const Instruction &I);
+  /// One GLSL.std.450 instruction, its forms' methods
+  /// (InvocationArithmetic.cpp).
+  struct GlslCall;
   bool emitMemory(const Instruction &I);
   bool emitAtomic(const Instruction &I);
   bool emitBarrier(const Instruction &I);
