@@ -162,9 +162,21 @@ enum class EvalKind : uint8_t {
   /// taken as a row: sums of products over the inner dimension.
   Product,
   Transpose,
+  Construct, ///< a composite from its constituents, in order
+  Shuffle,   ///< components of two vectors picked by literals
+  /// One member of a composite read or replaced (Access=), reached by
+  /// literal indices or by one dynamic index (Index=); the operands are
+  /// decoded by codegen/common/CompositeAccess.h.
+  Member,
 };
 /// How Eval=Product reads one operand.
 enum class MatrixOperandKind : uint8_t { None, Matrix, Column, Row };
+/// Whether Eval=Member reads the member or returns the composite with the
+/// member replaced.
+enum class MemberAccessKind : uint8_t { None, Read, Write };
+/// Whether Eval=Member's member is reached by literal indices (any depth)
+/// or by one index value (a vector component).
+enum class MemberIndexKind : uint8_t { None, Literal, Dynamic };
 
 namespace OpcodeFlag {
 enum : uint8_t {
@@ -200,6 +212,8 @@ struct OpcodeInfo {
   EvalKind Eval = EvalKind::None;
   MatrixOperandKind Lhs = MatrixOperandKind::None;
   MatrixOperandKind Rhs = MatrixOperandKind::None;
+  MemberAccessKind Access = MemberAccessKind::None;
+  MemberIndexKind Index = MemberIndexKind::None;
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets

@@ -56,9 +56,11 @@ KEYS = {
              ["None", "Select", "Scale", "Dot", "Undef", "Reduce", "FloatTest",
               "BitFieldInsert", "BitFieldExtract", "UnaryIntrinsic",
               "WithOverflow", "ExtendedMul", "Quantize", "Product",
-              "Transpose"]),
+              "Transpose", "Construct", "Shuffle", "Member"]),
     "Lhs": ("Lhs", "MatrixOperandKind", ["None", "Matrix", "Column", "Row"]),
     "Rhs": ("Rhs", "MatrixOperandKind", ["None", "Matrix", "Column", "Row"]),
+    "Access": ("Access", "MemberAccessKind", ["None", "Read", "Write"]),
+    "Index": ("Index", "MemberIndexKind", ["None", "Literal", "Dynamic"]),
 }
 # The GLSL.std.450 lines' Key=Value columns, as KEYS.
 GLSL_FORMS = ["None", "ComponentWise", "Length", "Normalize", "Cross",

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/common/ComponentOps.h"
+#include "codegen/common/CompositeAccess.h"
 #include "codegen/common/GlslComponentWise.h"
 #include "codegen/invocation/InvocationEmitter.h"
 
@@ -248,65 +249,11 @@ bool InvocationEmitter::emitEvaluated(const Instruction &I,
 }
 
 bool InvocationEmitter::emitComposite(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
-  switch (I.Opcode) {
-  case Op::OpCompositeExtract: {
-    Value *V = get(I.Operands[0]);
-    for (size_t K = 1; K < I.Operands.size(); ++K) {
-      Type *T = V->getType();
-      if (isa<FixedVectorType>(T)) {
-        // A vector component is always the last index.
-        if (K + 1 != I.Operands.size() ||
-            I.Operands[K] >= cast<FixedVectorType>(T)->getNumElements()) {
-          failAt(I, "index out of range");
-          return true;
-        }
-        V = B.CreateExtractElement(V, uint64_t(I.Operands[K]));
-        continue;
-      }
-      if (!ExtractValueInst::getIndexedType(T, I.Operands[K])) {
-        failAt(I, "index out of range");
-        return true;
-      }
-      V = B.CreateExtractValue(V, I.Operands[K]);
-    }
-    set(Id, V);
-    return true;
-  }
-  case Op::OpCompositeInsert: {
-    Value *Obj = get(I.Operands[0]), *Comp = get(I.Operands[1]);
-    SmallVector<unsigned, 4> Path(I.Operands.begin() + 2, I.Operands.end());
-    // Walk down, remembering each level, then rebuild upwards.
-    SmallVector<Value *, 4> Levels{Comp};
-    for (size_t K = 0; K < Path.size(); ++K) {
-      Type *T = Levels.back()->getType();
-      bool Ok = isa<FixedVectorType>(T)
-                    ? Path[K] < cast<FixedVectorType>(T)->getNumElements() &&
-                          K + 1 == Path.size()
-                    : ExtractValueInst::getIndexedType(T, Path[K]) != nullptr;
-      if (!Ok) {
-        failAt(I, "index out of range");
-        return true;
-      }
-      if (K + 1 < Path.size())
-        Levels.push_back(B.CreateExtractValue(Levels.back(), Path[K]));
-    }
-    Value *V = Obj;
-    for (size_t K = Path.size(); K-- > 0;) {
-      Value *Outer = Levels[K];
-      V = isa<FixedVectorType>(Outer->getType())
-              ? B.CreateInsertElement(Outer, V, uint64_t(Path[K]))
-              : B.CreateInsertValue(Outer, V, Path[K]);
-    }
-    if (V->getType() != Comp->getType()) {
-      failAt(I, "result does not have the composite's type");
-      return true;
-    }
-    set(Id, V);
-    return true;
-  }
-  case Op::OpCompositeConstruct: {
+  switch (opcodeInfo(I.Opcode).Eval) {
+  case EvalKind::Member:
+    return emitMember(I);
+  case EvalKind::Construct: {
     Type *T = typeOf(I.ResultType);
     Value *R = PoisonValue::get(T);
     if (auto *VT = dyn_cast<FixedVectorType>(T)) {
@@ -341,7 +288,7 @@ bool InvocationEmitter::emitComposite(const Instruction &I) {
     set(Id, R);
     return true;
   }
-  case Op::OpVectorShuffle: {
+  case EvalKind::Shuffle: {
     Value *X = get(I.Operands[0]), *Y = get(I.Operands[1]);
     auto *XT = dyn_cast<FixedVectorType>(X->getType());
     auto *YT = dyn_cast<FixedVectorType>(Y->getType());
@@ -370,11 +317,21 @@ bool InvocationEmitter::emitComposite(const Instruction &I) {
     set(Id, R);
     return true;
   }
-  case Op::OpVectorExtractDynamic:
-  case Op::OpVectorInsertDynamic: {
-    bool Insert = I.Opcode == Op::OpVectorInsertDynamic;
-    Value *V = get(I.Operands[0]);
-    Value *Idx = get(I.Operands[Insert ? 2 : 1]);
+  default:
+    return false;
+  }
+}
+
+bool InvocationEmitter::emitMember(const Instruction &I) {
+  uint32_t Id = I.Result.value();
+  std::optional<MemberAccess> A = decodeMemberAccess(I);
+  if (!A) {
+    failAt(I, "missing operands");
+    return true;
+  }
+  if (A->Dynamic) {
+    Value *V = get(A->Composite);
+    Value *Idx = get(A->IndexId);
     auto *VT = dyn_cast<FixedVectorType>(V->getType());
     if (!VT || !Idx->getType()->isIntegerTy()) {
       failAt(I, "operands must be a vector and an integer index");
@@ -385,13 +342,63 @@ bool InvocationEmitter::emitComposite(const Instruction &I) {
     Idx = B.CreateBinaryIntrinsic(
         Intrinsic::umin, Idx,
         ConstantInt::get(Idx->getType(), VT->getNumElements() - 1));
-    set(Id, Insert ? B.CreateInsertElement(V, get(I.Operands[1]), Idx)
-                   : B.CreateExtractElement(V, Idx));
+    set(Id, A->Write ? B.CreateInsertElement(V, get(A->Object), Idx)
+                     : B.CreateExtractElement(V, Idx));
     return true;
   }
-  default:
-    return false;
+  ArrayRef<uint32_t> Path = A->Literals;
+  if (!A->Write) {
+    Value *V = get(A->Composite);
+    for (size_t K = 0; K < Path.size(); ++K) {
+      Type *T = V->getType();
+      if (isa<FixedVectorType>(T)) {
+        // A vector component is always the last index.
+        if (K + 1 != Path.size() ||
+            Path[K] >= cast<FixedVectorType>(T)->getNumElements()) {
+          failAt(I, "index out of range");
+          return true;
+        }
+        V = B.CreateExtractElement(V, uint64_t(Path[K]));
+        continue;
+      }
+      if (!ExtractValueInst::getIndexedType(T, Path[K])) {
+        failAt(I, "index out of range");
+        return true;
+      }
+      V = B.CreateExtractValue(V, Path[K]);
+    }
+    set(Id, V);
+    return true;
   }
+  Value *Obj = get(A->Object), *Comp = get(A->Composite);
+  // Walk down, remembering each level, then rebuild upwards.
+  SmallVector<Value *, 4> Levels{Comp};
+  for (size_t K = 0; K < Path.size(); ++K) {
+    Type *T = Levels.back()->getType();
+    bool Ok = isa<FixedVectorType>(T)
+                  ? Path[K] < cast<FixedVectorType>(T)->getNumElements() &&
+                        K + 1 == Path.size()
+                  : ExtractValueInst::getIndexedType(T, Path[K]) != nullptr;
+    if (!Ok) {
+      failAt(I, "index out of range");
+      return true;
+    }
+    if (K + 1 < Path.size())
+      Levels.push_back(B.CreateExtractValue(Levels.back(), Path[K]));
+  }
+  Value *V = Obj;
+  for (size_t K = Path.size(); K-- > 0;) {
+    Value *Outer = Levels[K];
+    V = isa<FixedVectorType>(Outer->getType())
+            ? B.CreateInsertElement(Outer, V, uint64_t(Path[K]))
+            : B.CreateInsertValue(Outer, V, Path[K]);
+  }
+  if (V->getType() != Comp->getType()) {
+    failAt(I, "result does not have the composite's type");
+    return true;
+  }
+  set(Id, V);
+  return true;
 }
 
 bool InvocationEmitter::emitMatrix(const Instruction &I) {

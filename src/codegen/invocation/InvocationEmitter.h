@@ -118,6 +118,8 @@ private:
   /// (select, scale, dot, bit fields, extended arithmetic, tests).
   bool emitEvaluated(const Instruction &I, const OpcodeInfo &Info);
   bool emitComposite(const Instruction &I);
+  /// Reads and writes of one member (Eval=Member, CompositeAccess.h).
+  bool emitMember(const Instruction &I);
   bool emitMatrix(const Instruction &I);
   bool emitGlslStd450(const Instruction &I);
   /// One GLSL.std.450 instruction, its forms' methods
