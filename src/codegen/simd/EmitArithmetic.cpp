@@ -143,8 +143,8 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     };
   if (Un) {
     if (opcodeInfo(I.Opcode).Unary == UnaryOpKind::Copy &&
-        Pointers.count(I.Operands[0])) {
-      Pointers[Id] = Pointers[I.Operands[0]];
+        FS.Pointers.count(I.Operands[0])) {
+      FS.Pointers[Id] = FS.Pointers[I.Operands[0]];
       return true;
     }
     LaneValue X = Operand(0);

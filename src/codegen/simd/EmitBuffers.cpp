@@ -46,8 +46,8 @@ std::optional<SimdEmitter::AffineInfo> SimdEmitter::affineOf(Value *V) {
       return AffineInfo{V, 0};
     return std::nullopt;
   }
-  auto It = Affine.find(V);
-  if (It != Affine.end())
+  auto It = FS.Affine.find(V);
+  if (It != FS.Affine.end())
     return It->second;
   // A splat of a scalar is affine with stride 0.
   if (Value *S = getSplatValue(V))
@@ -58,7 +58,7 @@ std::optional<SimdEmitter::AffineInfo> SimdEmitter::affineOf(Value *V) {
 void SimdEmitter::setAffine(Value *V, Value *Base, int64_t Stride) {
   if (V->getType()->isVectorTy() && Base->getType() ==
                                         V->getType()->getScalarType())
-    Affine[V] = AffineInfo{Base, Stride};
+    FS.Affine[V] = AffineInfo{Base, Stride};
 }
 
 void SimdEmitter::createLaneMemory(const Variable &V) {
@@ -79,12 +79,12 @@ void SimdEmitter::createLaneMemory(const Variable &V) {
   P.AffineBase = P.Offset;
   B.CreateMemSet(Mem, B.getInt8(0), Size * W, Align(16));
   if (V.Initializer && M.findConstant(V.Initializer.value())) {
-    Value *Saved = CurMask;
-    CurMask = Constant::getAllOnesValue(maskType());
+    Value *Saved = FS.CurMask;
+    FS.CurMask = Constant::getAllOnesValue(maskType());
     storeMemory(P, constantValue(V.Initializer.value()));
-    CurMask = Saved;
+    FS.CurMask = Saved;
   }
-  Pointers[Var] = P;
+  FS.Pointers[Var] = P;
 }
 
 void SimdEmitter::createMemoryVariables() {
@@ -107,7 +107,7 @@ void SimdEmitter::createMemoryVariables() {
         Sets = argField(4, Ptr, "descriptor.sets");
       if (M.type(V.Pointee).Kind != TypeKind::Struct) {
         // An array of blocks: a descriptor array (EmitDescriptorArrays.cpp).
-        Pointers[Id.value()] = descriptorArrayPointer(Id.value(), Sets);
+        FS.Pointers[Id.value()] = descriptorArrayPointer(Id.value(), Sets);
         continue;
       }
       uint32_t Set =
@@ -142,15 +142,15 @@ void SimdEmitter::createMemoryVariables() {
     default:
       continue;
     }
-    Pointers[Id.value()] = P;
+    FS.Pointers[Id.value()] = P;
   }
   createOpaqueBindings(Sets);
 }
 
 void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
-  if (P.InMemory && CrossBlock.count(Id)) {
+  if (P.InMemory && FS.Plan->CrossBlock.count(Id)) {
     // The offset is computed in this block; other blocks reload it.
-    PointerSlotSet &S = PointerSlots[Id];
+    PointerSlotSet &S = FS.PointerSlots[Id];
     auto Save = [&](AllocaInst *&Slot, Value *V, const char *What) {
       if (!V)
         return;
@@ -166,9 +166,9 @@ void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
       Save(S.LaneSize, P.LaneSize, "lsize");
     }
   }
-  Pointers[Id] = P;
+  FS.Pointers[Id] = P;
   if (P.InMemory)
-    PointerDefBlock[Id] = CurBlock;
+    FS.PointerDefBlock[Id] = FS.CurBlock;
 }
 
 Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
@@ -315,7 +315,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
                                                           S.Offset));
       Value *InB = inBounds(P, Off, S.Type.bytes());
-      Masks.push_back(InB ? B.CreateAnd(CurMask, InB) : CurMask);
+      Masks.push_back(InB ? B.CreateAnd(FS.CurMask, InB) : FS.CurMask);
     }
     SmallVector<Value *, 4> Comps = loadInterleaved(*IA, Masks);
     for (size_t K = 0; K < Slots.size(); ++K)
@@ -342,7 +342,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       if (!P.offsetVarying() && !R.Varying) {
         // A uniform value is in every active lane's copy, but lane 0 may
         // be off (its copy never written): read the first active lane's.
-        Value *MaskBits = B.CreateBitCast(CurMask, B.getIntNTy(W));
+        Value *MaskBits = B.CreateBitCast(FS.CurMask, B.getIntNTy(W));
         Value *First = B.CreateAnd(
             B.CreateZExt(B.CreateBinaryIntrinsic(Intrinsic::cttz, MaskBits,
                                                  B.getFalse()),
@@ -355,7 +355,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       } else if (!P.offsetVarying()) {
         Type *VT = FixedVectorType::get(MemT, W);
         X = B.CreateMaskedLoad(VT, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
-                               Align(Bytes), CurMask,
+                               Align(Bytes), FS.CurMask,
                                Constant::getNullValue(VT));
       } else {
         Type *VT = FixedVectorType::get(MemT, W);
@@ -363,7 +363,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
                                   splat(B.getInt64(Bytes)));
         Value *Ptrs =
             B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane));
-        X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), CurMask,
+        X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), FS.CurMask,
                                  Constant::getNullValue(VT));
       }
     } else if (!P.offsetVarying()) {
@@ -382,7 +382,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
         X = splat(X);
     } else {
       Type *VT = FixedVectorType::get(MemT, W);
-      Value *Mask = InB ? B.CreateAnd(CurMask, InB) : CurMask;
+      Value *Mask = InB ? B.CreateAnd(FS.CurMask, InB) : FS.CurMask;
       std::optional<AffineInfo> Af = affineOf(P.Offset);
       if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
         Value *Addr = B.CreateGEP(
@@ -469,17 +469,17 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
       Value *Phys = B.CreateMul(Off, ConstantInt::get(Off->getType(), W));
       if (!P.offsetVarying()) {
         B.CreateMaskedStore(X, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
-                            Align(Bytes), CurMask);
+                            Align(Bytes), FS.CurMask);
       } else {
         Value *Lane = B.CreateMul(laneIndices(B.getInt64Ty()),
                                   splat(B.getInt64(Bytes)));
         Value *Ptrs =
             B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane));
-        B.CreateMaskedScatter(X, Ptrs, Align(Bytes), CurMask);
+        B.CreateMaskedScatter(X, Ptrs, Align(Bytes), FS.CurMask);
       }
       continue;
     }
-    if (!P.offsetVarying() && !V.Varying && !DemotedSlot) {
+    if (!P.offsetVarying() && !V.Varying && !FS.DemotedSlot) {
       // All active lanes write the same value to the same place.
       if (IsBool)
         X = B.CreateZExt(X, B.getInt32Ty());

@@ -287,7 +287,7 @@ bool SimdEmitter::GlslCall::secondResult() {
         (V->Storage == spv::StorageClass::Function ||
          V->Storage == spv::StorageClass::Private) &&
         E.UI.variable(ValueId(P.Var)) != Uniformity::Varying &&
-        (Varying || !E.isUniformBlock(E.CurBlock)))
+        (Varying || !E.isUniformBlock(E.FS.CurBlock)))
       return bad("unsupported: writing a per-invocation result through "
                  "the pointer operand to " +
                  E.M.friendlyName(P.Var) + " (the uniformity analysis "

@@ -331,7 +331,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
           L.Offset, B.CreateAdd(B.CreateNUWMul(Y, L.Row),
                                 B.CreateShl(X, ConstantInt::get(V32, 2))));
       Value *Ptrs = B.CreateGEP(B.getInt8Ty(), VecI(Data), Off, "texel.addr");
-      return B.CreateMaskedGather(V32, Ptrs, Align(4), CurMask, Zero32,
+      return B.CreateMaskedGather(V32, Ptrs, Align(4), FS.CurMask, Zero32,
                                   "texel");
     };
     BasicBlock *Nearest = BasicBlock::Create(Ctx, "sample.nearest", Fn);
@@ -445,8 +445,8 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
       auto G = [&](unsigned K, Type *T, Value *Pass) {
         Value *Ptrs = B.CreateInBoundsGEP(
             ImageTy, Img, {B.getInt32(0), B.getInt32(7), Lv, B.getInt32(K)});
-        return B.CreateMaskedGather(FixedVectorType::get(T, W), Ptrs,
-                                    Align(4), CurMask, Pass);
+        return B.CreateMaskedGather(FixedVectorType::get(T, W), Ptrs, Align(4),
+                                    FS.CurMask, Pass);
       };
       Value *Off64 = G(0, B.getInt64Ty(), VecI(Offset0));
       Value *Row64 = G(1, B.getInt64Ty(), VecI(Row));
@@ -464,7 +464,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
                   B.CreateICmpUGT(Off64, ConstantInt::get(V64, INT32_MAX)))));
       return std::make_pair(LevelLanes{B.CreateTrunc(Off64, V32),
                                        B.CreateTrunc(Row64, V32), Wd, Ht},
-                            B.CreateAnd(Bad, CurMask));
+                            B.CreateAnd(Bad, FS.CurMask));
     };
     auto [F0, Bad0] = Fields(Lv0);
     auto [F1, Bad1] = Fields(Lv1);
@@ -595,8 +595,8 @@ SimdEmitter::emitInlineFetch(const ImageInstr &D, const LaneValue &Handle,
       B.CreateShl(X, ConstantInt::get(V32, 2)));
   Value *Ptrs = B.CreateGEP(B.getInt8Ty(), B.CreateVectorSplat(W, Base), Off,
                             "texel.addr");
-  Value *Texel = B.CreateMaskedGather(V32, Ptrs, Align(4),
-                                      B.CreateAnd(CurMask, In), Zero32, "texel");
+  Value *Texel = B.CreateMaskedGather(
+      V32, Ptrs, Align(4), B.CreateAnd(FS.CurMask, In), Zero32, "texel");
   unsigned ExactKind = Ctx.getMDKindID(NoContractionMetadata);
   for (unsigned K = 0; K < D.ResultComps; ++K)
     R.Comps.push_back(decodeUnorm8(B, Texel, K, Bgra, W, ExactKind));

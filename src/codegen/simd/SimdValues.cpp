@@ -149,18 +149,18 @@ LaneValue SimdEmitter::constantValue(uint32_t Id) {
 }
 
 LaneValue SimdEmitter::get(uint32_t Id) {
-  auto It = Local.find(Id);
-  if (It != Local.end())
+  auto It = FS.Local.find(Id);
+  if (It != FS.Local.end())
     return It->second;
   IdKind K = M.kindOf(Id);
   if (K == IdKind::Constant) {
     LaneValue V = constantValue(Id);
-    Local[Id] = V;
+    FS.Local[Id] = V;
     return V;
   }
-  if (auto P = ParamValues.find(Id); P != ParamValues.end())
+  if (auto P = FS.ParamValues.find(Id); P != FS.ParamValues.end())
     return P->second;
-  if (Pointers.count(Id) && isPhysicalPointerType(M.typeOf(Id))) {
+  if (FS.Pointers.count(Id) && isPhysicalPointerType(M.typeOf(Id))) {
     // An access chain into physical memory used as a value: its address.
     PointerValue P;
     LaneValue V;
@@ -172,29 +172,29 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     bool Varying = isVarying(Id) || V.Varying;
     return coerce(std::move(V), Varying);
   }
-  auto S = ValueSlots.find(Id);
-  auto D = DefBlockOf.find(Id);
+  auto S = FS.ValueSlots.find(Id);
+  auto D = FS.Plan->DefBlockOf.find(Id);
   // Unvalidated input may use a value where its definition does not
   // dominate; the slot would then hold another path's value.
-  if (S != ValueSlots.end() && D != DefBlockOf.end() &&
-      CurBlock != cfg::NoBlock && !A->DT.dominates(D->second, CurBlock)) {
+  if (S != FS.ValueSlots.end() && D != FS.Plan->DefBlockOf.end() &&
+      FS.CurBlock != cfg::NoBlock && !A->DT.dominates(D->second, FS.CurBlock)) {
     fail("value " + M.friendlyName(Id) + " is used in block " +
-         M.friendlyName(A->G.block(CurBlock).Label) +
+         M.friendlyName(A->G.block(FS.CurBlock).Label) +
          ", which its definition in block " +
          M.friendlyName(A->G.block(D->second).Label) + " does not dominate");
-  } else if (S != ValueSlots.end()) {
+  } else if (S != FS.ValueSlots.end()) {
     LaneValue V;
     V.Varying = isVarying(Id);
     for (AllocaInst *Slot : S->second)
       V.Comps.push_back(
           B.CreateLoad(Slot->getAllocatedType(), Slot, llvmName(Id)));
-    auto Af = AffineSlots.find(Id);
-    if (Af != AffineSlots.end() && V.Comps.size() == 1)
+    auto Af = FS.AffineSlots.find(Id);
+    if (Af != FS.AffineSlots.end() && V.Comps.size() == 1)
       setAffine(V.Comps[0],
                 B.CreateLoad(Af->second.first->getAllocatedType(),
                              Af->second.first),
                 Af->second.second);
-    Local[Id] = V;
+    FS.Local[Id] = V;
     return V;
   }
   fail("value " + M.friendlyName(Id) +
@@ -218,19 +218,19 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
     for (size_t I = 0; I < V.Comps.size(); ++I)
       if (V.Comps[I]->getName().empty() && !isa<llvm::Constant>(V.Comps[I]))
         V.Comps[I]->setName(llvmName(Id) + ".c" + Twine(I));
-  if (CrossBlock.count(Id)) {
-    auto &Slots = ValueSlots[Id];
+  if (FS.Plan->CrossBlock.count(Id)) {
+    auto &Slots = FS.ValueSlots[Id];
     if (Slots.empty())
       for (Value *C : V.Comps)
         Slots.push_back(createSlot(C->getType(), llvmName(Id) + ".slot"));
-    bool Masked = MaskedLiveOut.count(Id) && V.Varying;
+    bool Masked = FS.Plan->MaskedLiveOut.count(Id) && V.Varying;
     // Lane-affine values keep that knowledge in other blocks; so do
     // splats (stride 0), which a slot's load would hide too.
     if (!Masked && V.Varying && V.Comps.size() == 1)
       if (auto Af = affineOf(V.Comps[0]);
           Af && (Af->Stride || (trackUniformAffine() &&
                                  !isa<llvm::Constant>(V.Comps[0])))) {
-        auto &[Slot, Stride] = AffineSlots[Id];
+        auto &[Slot, Stride] = FS.AffineSlots[Id];
         if (!Slot)
           Slot = createSlot(Af->Base->getType(), llvmName(Id) + ".abase");
         Stride = Af->Stride;
@@ -240,12 +240,12 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
       Value *C = V.Comps[I];
       if (Masked) {
         Value *Old = B.CreateLoad(C->getType(), Slots[I]);
-        C = B.CreateSelect(CurMask, C, Old, llvmName(Id) + ".keep");
+        C = B.CreateSelect(FS.CurMask, C, Old, llvmName(Id) + ".keep");
       }
       B.CreateStore(C, Slots[I]);
     }
   }
-  Local[Id] = std::move(V);
+  FS.Local[Id] = std::move(V);
 }
 
 } // namespace spirv2llvm::simd
