@@ -97,13 +97,15 @@ Intrinsic::ID llvmIntrinsic(IntrinsicKind K) {
 
 Value *emitBinaryOp(IRBuilder<> &B, BinaryOpKind K, Value *X, Value *Y) {
   Instruction::BinaryOps Op = llvmBinaryOp(K);
+  // The guards follow from LLVM's operation, not from the opcode.
+  Value *Rhs = Y;
   if (Instruction::isShift(Op))
-    Y = shiftAmount(B, X, Y);
+    Rhs = shiftAmount(B, X, Y);
   else if (Op == Instruction::UDiv || Op == Instruction::URem ||
            Op == Instruction::SDiv || Op == Instruction::SRem)
-    Y = safeDivisor(B, X, Y, Op != Instruction::UDiv &&
-                                 Op != Instruction::URem);
-  Value *R = B.CreateBinOp(Op, X, Y);
+    Rhs = safeDivisor(B, X, Y, Op != Instruction::UDiv &&
+                                   Op != Instruction::URem);
+  Value *R = B.CreateBinOp(Op, X, Rhs);
   if (K == BinaryOpKind::SMod) {
     // Sign of the result follows the divisor.
     Value *Zero = Constant::getNullValue(R->getType());

@@ -4,7 +4,10 @@
 // act component by component, as IRBuilder calls on one operand value. The
 // value may be a scalar, a SIMD lane vector <W x T> (SIMD back end) or a
 // SPIR-V vector <N x T> (one-invocation back end): the operations are the
-// same, so both back ends share them.
+// same, so both back ends share them. Which LLVM operation an opcode is
+// comes from the opcode table's Bin, Cmp, Unary and Cast columns (and Intr
+// and Cast for the per-component Eval kinds below), not from a switch over
+// opcodes.
 //
 // Where LLVM has undefined behaviour and SPIR-V only an undefined value the
 // operation is guarded: integer division by zero (and INT_MIN / -1) divides
