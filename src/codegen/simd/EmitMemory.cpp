@@ -21,7 +21,7 @@ using llvm::Type;
 
 void SimdEmitter::createVariables() {
   // Variables some access chain indexes dynamically live in memory
-  // (createLaneMemory); analyzeCalls found them. The others are registers.
+  // (createLaneMemory); the plan found them (EmissionPlan.h). The others are registers.
   auto Create = [&](const Variable &V) {
     if (Plan.DynamicallyIndexed.count(V.Id.value())) {
       createLaneMemory(V);
