@@ -1,177 +1,138 @@
-//===- OpcodeColumnsTest.cpp - The opcode table's Key=Value columns -------===//
+//===- OpcodeColumnsTest.cpp - The opcode table's value columns -----------===//
 //
-// The emitters switch over the table's small kinds instead of opcodes, so
-// an opcode line that forgets a column would be silently unsupported (or
-// worse, lowered as another kind). These tests hold the columns to the
-// families and check the shared decoders and identities built on them.
+// The emitters compute values from the opcode table's columns instead of
+// switching over opcodes (issue 15). These tests tie the table to the code
+// that reads it: every GLSL.std.450 instruction has a form, the
+// component-wise form is exactly what GlslComponentWise.cpp implements, and
+// the component-wise builders produce the LLVM operation the table names.
 //
 //===----------------------------------------------------------------------===//
-#include "codegen/common/ComputeOps.h"
-#include "codegen/common/GroupOps.h"
-#include "codegen/common/SubgroupInstr.h"
+#include "codegen/common/ComponentOps.h"
+#include "codegen/common/GlslComponentWise.h"
 #include "parser/OpcodeTable.h"
 
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
 
 #include <gtest/gtest.h>
-
-#include <cmath>
 
 using namespace spirv2llvm;
 
 namespace {
 
-/// Every opcode the table lists (spv::Op values are below 0x10000 apart
-/// from the vendor ranges the table does not use).
-template <typename Fn> void forEachListed(Fn F) {
-  for (uint32_t V = 0; V < 0x10000; ++V) {
-    const OpcodeInfo &Info = opcodeInfo(spv::Op(V));
-    if (Info.Opcode == spv::Op(V))
-      F(Info);
-  }
-}
-
-TEST(OpcodeColumns, EachFamilyMemberHasItsKind) {
-  unsigned Seen = 0;
-  forEachListed([&](const OpcodeInfo &Info) {
-    ++Seen;
-    SCOPED_TRACE(uint32_t(Info.Opcode));
-    switch (Info.Family) {
-    case OpcodeFamily::Subgroup:
-      EXPECT_NE(Info.Subgroup, SubgroupOpKind::None);
-      if (Info.Subgroup == SubgroupOpKind::Shuffle ||
-          Info.Subgroup == SubgroupOpKind::Broadcast)
-        EXPECT_NE(Info.Lane, LaneSource::None);
-      if (Info.Subgroup == SubgroupOpKind::Arithmetic)
-        EXPECT_NE(Info.Combine, CombineKind::None);
-      break;
-    case OpcodeFamily::Atomic:
-      EXPECT_TRUE(atomicOpKind(Info.Opcode).has_value());
-      break;
-    case OpcodeFamily::Derivative:
-      EXPECT_NE(Info.Derivative, DerivativeKind::None);
-      break;
-    case OpcodeFamily::Image:
-      EXPECT_NE(Info.Image, ImageOpKind::None);
-      break;
-    case OpcodeFamily::Memory:
-      EXPECT_NE(Info.Memory, MemoryOpKind::None);
-      break;
-    default:
-      EXPECT_EQ(Info.Subgroup, SubgroupOpKind::None);
-      EXPECT_EQ(Info.Image, ImageOpKind::None);
-      EXPECT_EQ(Info.Derivative, DerivativeKind::None);
-      break;
-    }
-  });
-  EXPECT_GT(Seen, 200u);
-}
-
-TEST(OpcodeColumns, AtomicKinds) {
-  auto K = atomicOpKind(spv::Op::OpAtomicIDecrement);
-  ASSERT_TRUE(K);
-  EXPECT_TRUE(K->Unit);
-  EXPECT_EQ(K->RMW, llvm::AtomicRMWInst::Sub);
-  K = atomicOpKind(spv::Op::OpAtomicSMax);
-  ASSERT_TRUE(K);
-  EXPECT_EQ(K->RMW, llvm::AtomicRMWInst::Max);
-  EXPECT_FALSE(K->Unit);
-  K = atomicOpKind(spv::Op::OpAtomicCompareExchange);
-  ASSERT_TRUE(K);
-  EXPECT_TRUE(K->IsCmpXchg);
-  EXPECT_FALSE(K->RMW);
-  EXPECT_FALSE(atomicOpKind(spv::Op::OpIAdd));
-}
-
-TEST(OpcodeColumns, GroupIdentities) {
+struct Builder {
   llvm::LLVMContext Ctx;
-  llvm::Type *I32 = llvm::Type::getInt32Ty(Ctx);
-  llvm::Type *F32 = llvm::Type::getFloatTy(Ctx);
-  auto Int = [&](CombineKind K) {
-    return llvm::cast<llvm::ConstantInt>(groupIdentity(K, I32, false))
-        ->getSExtValue();
-  };
-  auto Float = [&](CombineKind K, bool ForFill) {
-    return llvm::cast<llvm::ConstantFP>(groupIdentity(K, F32, ForFill))
-        ->getValueAPF()
-        .convertToFloat();
-  };
-  EXPECT_EQ(Int(CombineKind::Add), 0);
-  EXPECT_EQ(Int(CombineKind::Mul), 1);
-  EXPECT_EQ(Int(CombineKind::SMin), INT32_MAX);
-  EXPECT_EQ(Int(CombineKind::SMax), INT32_MIN);
-  EXPECT_EQ(Int(CombineKind::UMin), -1);
-  EXPECT_EQ(Int(CombineKind::UMax), 0);
-  EXPECT_EQ(Int(CombineKind::And), -1);
-  EXPECT_EQ(Int(CombineKind::Or), 0);
-  EXPECT_EQ(Int(CombineKind::Xor), 0);
-  // FAdd: -0.0 fills inactive lanes (a sum of -0.0 stays -0.0); the
-  // spec's identity, which ExclusiveScan gives the first lane, is +0.0.
-  EXPECT_TRUE(std::signbit(Float(CombineKind::FAdd, true)));
-  EXPECT_FALSE(std::signbit(Float(CombineKind::FAdd, false)));
-  EXPECT_EQ(Float(CombineKind::FMul, false), 1.0f);
-  EXPECT_EQ(Float(CombineKind::FMin, false), INFINITY);
-  EXPECT_EQ(Float(CombineKind::FMax, false), -INFINITY);
-  // Atomics' combines have no group identity.
-  EXPECT_EQ(groupIdentity(CombineKind::Sub, I32, false), nullptr);
-  EXPECT_EQ(groupIdentity(CombineKind::Exchange, I32, false), nullptr);
+  llvm::Module M{"t", Ctx};
+  llvm::Function *F = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(Ctx),
+                              {llvm::Type::getInt32Ty(Ctx),
+                               llvm::Type::getInt32Ty(Ctx),
+                               llvm::Type::getFloatTy(Ctx)},
+                              false),
+      llvm::Function::ExternalLinkage, "f", M);
+  llvm::IRBuilder<> B{llvm::BasicBlock::Create(Ctx, "entry", F)};
+  llvm::Value *arg(unsigned K) { return F->getArg(K); }
+};
+
+TEST(OpcodeColumns, EveryGlslInstructionHasAFormAndComponentWiseIsImplemented) {
+  Builder T;
+  MathBuilder MB(T.B, T.M);
+  for (uint32_t Inst = 0; Inst < GLSLstd450Count; ++Inst) {
+    const GlslStd450Info &Info = glslStd450Info(Inst);
+    // Numbers that are not instructions, and the reserved IMix, have none.
+    EXPECT_EQ(Info.OperandCount == 0, Info.Form == GlslFormKind::None)
+        << "GLSL.std.450 " << Inst;
+    bool Mapped = bool(glslComponentOp(T.B, MB, Inst).Map);
+    EXPECT_EQ(Mapped, Info.Form == GlslFormKind::ComponentWise)
+        << "GLSL.std.450 " << Inst;
+  }
+  EXPECT_EQ(glslStd450Info(GLSLstd450IMix).Form, GlslFormKind::None);
+  EXPECT_EQ(glslStd450Info(GLSLstd450Count + 7).Form, GlslFormKind::None);
 }
 
-Instruction inst(spv::Op Op, std::vector<uint32_t> Operands) {
-  Instruction I;
-  I.Opcode = Op;
-  I.Operands = std::move(Operands);
-  return I;
+TEST(OpcodeColumns, PackingComesFromTheTable) {
+  std::optional<GlslPacking> P = glslPacking(GLSLstd450UnpackSnorm2x16);
+  ASSERT_TRUE(P);
+  EXPECT_FALSE(P->Pack);
+  EXPECT_EQ(P->Count, 2u);
+  EXPECT_EQ(P->Bits, 16u);
+  EXPECT_TRUE(P->Snorm);
+  EXPECT_FALSE(P->Half);
+  P = glslPacking(GLSLstd450PackHalf2x16);
+  ASSERT_TRUE(P);
+  EXPECT_TRUE(P->Pack);
+  EXPECT_TRUE(P->Half);
+  P = glslPacking(GLSLstd450PackUnorm4x8);
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Count, 4u);
+  EXPECT_EQ(P->Bits, 8u);
+  EXPECT_FALSE(P->Snorm);
+  EXPECT_FALSE(glslPacking(GLSLstd450PackDouble2x32));
+  EXPECT_FALSE(glslPacking(GLSLstd450Sin));
 }
 
-TEST(SubgroupDecoder, KhrFormsHaveNoScope) {
-  Module M;
-  // OpSubgroupReadInvocationKHR value index; the scoped twin has the
-  // scope first.
-  auto K = decodeSubgroupInstr(
-      M, inst(spv::Op::OpSubgroupReadInvocationKHR, {7, 8}), false);
-  ASSERT_TRUE(bool(K)) << llvm::toString(K.takeError());
-  auto S = decodeSubgroupInstr(
-      M, inst(spv::Op::OpGroupNonUniformBroadcast, {3, 7, 8}), false);
-  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
-  EXPECT_EQ(K->Kind, SubgroupOpKind::Broadcast);
-  EXPECT_EQ(S->Kind, SubgroupOpKind::Broadcast);
-  EXPECT_EQ(K->Lane, LaneSource::Index);
-  EXPECT_EQ(K->Value, 7u);
-  EXPECT_EQ(S->Value, 7u);
-  EXPECT_EQ(K->Index, 8u);
-  EXPECT_EQ(S->Index, 8u);
+TEST(OpcodeColumns, BinaryOpcodesBuildTheNamedOperation) {
+  Builder T;
+  // Plain operators: the LLVM instruction the Bin column names.
+  auto *Sub = llvm::dyn_cast<llvm::BinaryOperator>(
+      emitComponentBinary(T.B, spv::Op::OpISub, T.arg(0), T.arg(1)));
+  ASSERT_TRUE(Sub);
+  EXPECT_EQ(Sub->getOpcode(), llvm::Instruction::Sub);
+  // Comparisons: the predicate of the Cmp column.
+  auto *Cmp = llvm::dyn_cast<llvm::ICmpInst>(
+      emitComponentBinary(T.B, spv::Op::OpSLessThanEqual, T.arg(0), T.arg(1)));
+  ASSERT_TRUE(Cmp);
+  EXPECT_EQ(Cmp->getPredicate(), llvm::CmpInst::ICMP_SLE);
+  // Guarded division: the divisor is a select, never the raw operand.
+  auto *Div = llvm::dyn_cast<llvm::BinaryOperator>(
+      emitComponentBinary(T.B, spv::Op::OpUDiv, T.arg(0), T.arg(1)));
+  ASSERT_TRUE(Div);
+  EXPECT_EQ(Div->getOpcode(), llvm::Instruction::UDiv);
+  EXPECT_TRUE(llvm::isa<llvm::SelectInst>(Div->getOperand(1)));
+  // Shifts mask the amount.
+  auto *Shl = llvm::dyn_cast<llvm::BinaryOperator>(
+      emitComponentBinary(T.B, spv::Op::OpShiftLeftLogical, T.arg(0),
+                          T.arg(1)));
+  ASSERT_TRUE(Shl);
+  EXPECT_EQ(Shl->getOpcode(), llvm::Instruction::Shl);
+  EXPECT_NE(Shl->getOperand(1), T.arg(1));
+  // SMod ends in the select that gives the result the divisor's sign.
+  EXPECT_TRUE(llvm::isa<llvm::SelectInst>(
+      emitComponentBinary(T.B, spv::Op::OpSMod, T.arg(0), T.arg(1))));
+  EXPECT_EQ(emitComponentBinary(T.B, spv::Op::OpDot, T.arg(0), T.arg(1)),
+            nullptr);
 }
 
-TEST(SubgroupDecoder, GroupOperationsAndErrors) {
-  Module M;
-  auto D = decodeSubgroupInstr(
-      M, inst(spv::Op::OpGroupNonUniformFAdd, {3, 2 /*ExclusiveScan*/, 9}),
-      false);
-  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
-  EXPECT_EQ(D->Kind, SubgroupOpKind::Arithmetic);
-  EXPECT_EQ(D->Combine, CombineKind::FAdd);
-  EXPECT_EQ(D->GroupOp, GroupOpKind::ExclusiveScan);
-  EXPECT_EQ(D->Value, 9u);
-  auto Err = [&](Instruction I) {
-    auto R = decodeSubgroupInstr(M, I, false);
-    return R ? std::string() : llvm::toString(R.takeError());
-  };
-  EXPECT_EQ(Err(inst(spv::Op::OpGroupNonUniformShuffle, {3, 9})),
-            "too few operands");
-  EXPECT_EQ(Err(inst(spv::Op::OpGroupNonUniformElect, {})),
-            "missing scope operand");
-  EXPECT_EQ(Err(inst(spv::Op::OpGroupNonUniformIAdd, {3, 7, 9})),
-            "unsupported: group operation 7");
-  // ClusteredReduce needs a constant cluster size; id 10 is none.
-  EXPECT_EQ(Err(inst(spv::Op::OpGroupNonUniformIAdd, {3, 3, 9, 10})),
-            "cluster size must be a constant power of two");
-  // A scope that is no constant is refused where the subgroup is needed.
-  auto R = decodeSubgroupInstr(
-      M, inst(spv::Op::OpGroupNonUniformAny, {3, 9}), true);
-  ASSERT_FALSE(bool(R));
-  EXPECT_EQ(llvm::toString(R.takeError()),
-            "unsupported: a scope other than Subgroup for group operations");
+TEST(OpcodeColumns, UnaryOpcodesBuildTheNamedConversion) {
+  Builder T;
+  llvm::Type *I16 = T.B.getInt16Ty(), *I64 = T.B.getInt64Ty();
+  // Extensions truncate to a narrower result.
+  auto *Trunc = llvm::dyn_cast<llvm::TruncInst>(
+      emitComponentUnary(T.B, spv::Op::OpSConvert, T.arg(0), I16));
+  EXPECT_TRUE(Trunc);
+  auto *SExt = llvm::dyn_cast<llvm::SExtInst>(
+      emitComponentUnary(T.B, spv::Op::OpSConvert, T.arg(0), I64));
+  EXPECT_TRUE(SExt);
+  // A conversion to the operand's own type is the operand.
+  EXPECT_EQ(emitComponentUnary(T.B, spv::Op::OpUConvert, T.arg(0),
+                               T.arg(0)->getType()),
+            T.arg(0));
+  // Float to integer saturates.
+  auto *Sat = llvm::dyn_cast<llvm::IntrinsicInst>(emitComponentUnary(
+      T.B, spv::Op::OpConvertFToS, T.arg(2), T.B.getInt32Ty()));
+  ASSERT_TRUE(Sat);
+  EXPECT_EQ(Sat->getIntrinsicID(), llvm::Intrinsic::fptosi_sat);
+  // A bitcast keeps its width-changing meaning (never a truncation).
+  auto *Cast = llvm::dyn_cast<llvm::BitCastInst>(emitComponentUnary(
+      T.B, spv::Op::OpBitcast, T.arg(2), T.B.getInt32Ty()));
+  EXPECT_TRUE(Cast);
+  EXPECT_EQ(emitComponentUnary(T.B, spv::Op::OpCopyLogical, T.arg(1),
+                               T.arg(1)->getType()),
+            T.arg(1));
 }
 
 } // namespace
