@@ -15,7 +15,7 @@ const OpcodeInfo &opcodeInfo(spv::Op Op) {
                                    UniformityRule::Operands,
                                    SpecConstantForm::None,
                                    SpecConstantKind::Other, 0,
-                                   OperandShape::None};
+                                   OperandShape::None, AffineRule::None};
   const OpcodeInfo *End = std::end(OpcodeInfos);
   const OpcodeInfo *It = std::lower_bound(
       std::begin(OpcodeInfos), End, Op,

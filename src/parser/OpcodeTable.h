@@ -98,6 +98,24 @@ enum class OperandShape : uint8_t {
   Bitcast,
 };
 
+/// How the lane-shape analysis (uniformity/LaneShape.h) carries "lane i's
+/// value is Base + i * Stride" from the operands to the result, per
+/// component; None: the result is varying unless it is uniform.
+enum class AffineRule : uint8_t {
+  None,
+  Add,       ///< strides add (OpIAdd)
+  Sub,       ///< strides subtract (OpISub)
+  Mul,       ///< stride times a constant other operand (OpIMul)
+  Shl,       ///< stride shifted by a constant amount (OpShiftLeftLogical)
+  Negate,    ///< stride negated (OpSNegate; OpNot, as ~x is -x - 1)
+  /// The stride is kept: integer conversions (indices do not wrap), copies,
+  /// same-width bitcasts, OpConvertUToPtr of a 64-bit address.
+  Convert,
+  Extract,   ///< the shape of the component taken (OpCompositeExtract)
+  Construct, ///< the shapes of the constituents (OpCompositeConstruct)
+  Load,      ///< a built-in's lanes, by how the runtime numbers them (OpLoad)
+};
+
 namespace OpcodeFlag {
 enum : uint8_t {
   Binary = 1,       ///< component-wise binary (ComponentOps.h)
@@ -123,6 +141,7 @@ struct OpcodeInfo {
   SpecConstantKind SpecKind;
   uint8_t Flags;
   OperandShape Shape;
+  AffineRule Affine;
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets

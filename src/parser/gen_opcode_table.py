@@ -25,6 +25,10 @@ SHAPES = ["None", "FloatBinary", "FloatUnary", "IntBinary", "IntUnary",
           "IntUnaryAnyWidth", "Shift", "BoolBinary", "BoolUnary", "IntCompare",
           "FloatCompare", "FloatTest", "BoolReduce", "FloatToInt", "IntToFloat", "IntToInt",
           "FloatToFloat", "GroupInt", "GroupFloat", "GroupBool", "Bitcast"]
+# Affine=R: how lane shapes (uniformity/LaneShape.h) pass through the
+# opcode (AffineRule).
+AFFINE = ["None", "Add", "Sub", "Mul", "Shl", "Negate", "Convert", "Extract",
+          "Construct", "Load"]
 FLAGS = ["Binary", "Unary", "Speculatable", "AccessChain", "TypeDecl",
          "ConstantDecl", "Terminator", "QuadDerivatives"]
 
@@ -73,7 +77,13 @@ def main():
             shape = f[len("Shape="):]
             if shape not in SHAPES:
                 fail(props_path, no, f"unknown operand shape {shape}")
-        flags = [f for f in flags if not f.startswith("Shape=")]
+        affine = "None"
+        for f in [f for f in flags if f.startswith("Affine=")]:
+            affine = f[len("Affine="):]
+            if affine not in AFFINE:
+                fail(props_path, no, f"unknown affine rule {affine}")
+        flags = [f for f in flags
+                 if not f.startswith("Shape=") and not f.startswith("Affine=")]
         for f in flags:
             if f not in FLAGS:
                 fail(props_path, no, f"unknown flag {f}")
@@ -82,7 +92,7 @@ def main():
             f"  {{spv::Op({opcodes[name]}), OpcodeFamily::{family}, "
             f"UniformityRule::{rule}, SpecConstantForm::{form}, "
             f"SpecConstantKind::{kind}, uint8_t({bits}), "
-            f"OperandShape::{shape}}}, // {name}")
+            f"OperandShape::{shape}, AffineRule::{affine}}}, // {name}")
 
     counts = {}
     for inst in glsl["instructions"]:

@@ -40,25 +40,31 @@ Value *SimdEmitter::laneAddresses(const PointerValue &P, Value *Off) {
   return B.CreateGEP(B.getInt8Ty(), P.LaneBase ? P.LaneBase : P.Base, Off);
 }
 
-std::optional<SimdEmitter::AffineInfo> SimdEmitter::affineOf(Value *V) {
-  if (!V->getType()->isVectorTy()) {
-    if (V->getType()->isIntegerTy())
-      return AffineInfo{V, 0};
+std::optional<SimdEmitter::AffineInfo>
+SimdEmitter::laneAffine(uint32_t Id, unsigned Comp, Value *V) {
+  if (!V->getType()->isIntOrIntVectorTy())
     return std::nullopt;
-  }
-  auto It = Affine.find(V);
-  if (It != Affine.end())
-    return It->second;
-  // A splat of a scalar is affine with stride 0.
-  if (Value *S = getSplatValue(V))
-    return AffineInfo{S, 0};
-  return std::nullopt;
+  if (!V->getType()->isVectorTy())
+    return AffineInfo{V, 0}; // held as a scalar: uniform
+  LaneShape S = Lanes.shape(Id, Comp);
+  if (S.isVarying())
+    return std::nullopt;
+  // Lane 0 computes the same formula as the others whether or not it is
+  // active (the analysis leaves out the values whose inactive lanes may
+  // hold something else: phis, live-outs of divergent loops).
+  return AffineInfo{B.CreateExtractElement(V, uint64_t(0), V->getName() +
+                                                                ".lane0"),
+                    S.stride()};
 }
 
-void SimdEmitter::setAffine(Value *V, Value *Base, int64_t Stride) {
-  if (V->getType()->isVectorTy() && Base->getType() ==
-                                        V->getType()->getScalarType())
-    Affine[V] = AffineInfo{Base, Stride};
+std::optional<SimdEmitter::AffineInfo>
+SimdEmitter::offsetAffine(const PointerValue &P) {
+  if (P.AffineBase)
+    return AffineInfo{P.AffineBase, P.AffineStride};
+  // A splat of a scalar is affine with stride 0.
+  if (Value *S = getSplatValue(P.Offset))
+    return AffineInfo{S, 0};
+  return std::nullopt;
 }
 
 void SimdEmitter::createLaneMemory(const Variable &V) {
@@ -223,11 +229,12 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
   bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
                     I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
   // Adds Index * Stride bytes to the offset, keeping it scalar while it
-  // can be and tracking lane-affine offsets.
+  // can be and, from the index's lane shape, tracking lane-affine offsets
+  // (AffineBase/AffineStride: address arithmetic of this instruction).
   auto AddScaled = [&](uint32_t IndexId, uint64_t Stride) {
     LaneValue Idx = get(IndexId);
     Value *X = Idx.Comps[0];
-    std::optional<AffineInfo> Af = affineOf(X);
+    std::optional<AffineInfo> Af = laneAffine(IndexId, 0, X);
     // Indices are signed (a negative one is out of bounds, not huge).
     if (X->getType()->getScalarType() != I64)
       X = B.CreateSExtOrTrunc(X, X->getType()->isVectorTy()
@@ -251,18 +258,14 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
     P.Offset = B.CreateAdd(P.Offset, Term);
     P.AffineBase = NewAffine;
     P.AffineStride = NewStride;
-    if (NewAffine)
-      setAffine(P.Offset, NewAffine, NewStride);
   };
   auto AddConst = [&](uint64_t Bytes) {
     if (!Bytes)
       return;
     P.Offset = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
                                                       Bytes));
-    if (P.AffineBase) {
+    if (P.AffineBase)
       P.AffineBase = B.CreateAdd(P.AffineBase, B.getInt64(Bytes));
-      setAffine(P.Offset, P.AffineBase, P.AffineStride);
-    }
   };
   size_t First = IsPtrChain ? 2 : 1;
   if (P.DescArray) {
@@ -383,7 +386,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
     } else {
       Type *VT = FixedVectorType::get(MemT, W);
       Value *Mask = InB ? B.CreateAnd(CurMask, InB) : CurMask;
-      std::optional<AffineInfo> Af = affineOf(P.Offset);
+      std::optional<AffineInfo> Af = offsetAffine(P);
       if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
         Value *Addr = B.CreateGEP(
             B.getInt8Ty(), P.Base,
@@ -498,7 +501,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     if (InB)
       Mask = B.CreateAnd(Mask, P.offsetVarying() ? InB : splat(InB));
     std::optional<AffineInfo> Af =
-        P.offsetVarying() ? affineOf(P.Offset) : std::nullopt;
+        P.offsetVarying() ? offsetAffine(P) : std::nullopt;
     if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
       Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base,
                                 B.CreateAdd(Af->Base, B.getInt64(S.Offset)));

@@ -243,8 +243,6 @@ void SimdEmitter::resetFunctionState() {
   OpaqueRefs.clear();
   PointerSlots.clear();
   PointerDefBlock.clear();
-  Affine.clear();
-  AffineSlots.clear();
   Local.clear();
   CurBlock = cfg::NoBlock;
   CurMask = nullptr;
@@ -334,6 +332,7 @@ Expected<CodegenResult> SimdEmitter::run() {
     return makeError("entry point \"" + EP.Name + "\" has no function");
 
   computeReflection();
+  Lanes = computeLaneShapes(M, EP, MA, UI, LaneShapeOptions{W});
   Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, W);
   if (!L)
     return L.takeError();

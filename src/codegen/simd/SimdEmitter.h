@@ -34,6 +34,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
+#include "uniformity/LaneShape.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -57,7 +58,9 @@ struct LaneValue {
 /// memory) are a uniform base address plus a byte offset that is a scalar
 /// or, when lanes differ, <W x i64>; when the lanes' offsets are known to
 /// be base + lane * stride, AffineBase/AffineStride say so, which lets
-/// consecutive lanes use one vector access.
+/// consecutive lanes use one vector access. (Access chains derive them from
+/// the lane shapes of their indices, LaneShape.h: address arithmetic inside
+/// the emitter, not a SPIR-V value's shape.)
 struct PointerValue {
   uint32_t Var = 0;
   uint32_t FirstComp = 0;
@@ -121,8 +124,8 @@ struct CalleeInfo {
   bool MayKill = false;
 };
 
-/// Whether splats and uniform products stay affine (stride 0) across
-/// blocks and arithmetic; off only for A/B measurements
+/// Whether an access at an offset with stride 0 (every lane at one address)
+/// reads one element instead of gathering; off only for A/B measurements
 /// (-s2l-no-uniform-affine, which s2l-bench accepts).
 bool trackUniformAffine();
 
@@ -291,17 +294,20 @@ private:
   /// Records the pointer \p Id and, if used in other blocks, its offsets.
   void setPointer(uint32_t Id, PointerValue P);
   void emitPointerCompare(const Instruction &I);
-  /// Lane i's value is Base + i * Stride for affine integer vectors.
+  /// Lane i's value is Base + i * Stride (Base: lane 0's, a scalar).
   struct AffineInfo {
     llvm::Value *Base;
     int64_t Stride;
   };
-  std::optional<AffineInfo> affineOf(llvm::Value *V);
-  /// Records \p Result of integer op \p Opcode on \p X, \p Y as affine
-  /// when the operands are.
-  void trackAffine(spv::Op Opcode, llvm::Value *Result, llvm::Value *X,
-                   llvm::Value *Y);
-  void setAffine(llvm::Value *V, llvm::Value *Base, int64_t Stride);
+  /// Component \p Comp of SPIR-V value \p Id, emitted as \p V, when the
+  /// lane-shape analysis (Lanes) finds it uniform or affine: its stride,
+  /// and lane 0's value as Base (\p V itself if scalar, else element 0,
+  /// which the optimizer folds into the scalar it was computed from).
+  std::optional<AffineInfo> laneAffine(uint32_t Id, unsigned Comp,
+                                       llvm::Value *V);
+  /// The lanes' byte offsets of a memory pointer with a varying offset,
+  /// when known: AffineBase/AffineStride, or a splat (stride 0).
+  std::optional<AffineInfo> offsetAffine(const PointerValue &P);
 
   // --- lane-strided accesses as wide ones (EmitInterleaved.cpp) -----------
   /// A value of same-typed scalars per lane, lanes Stride bytes apart.
@@ -368,6 +374,9 @@ private:
   const EntryPoint &EP;
   const cfg::ModuleAnalysis &MA;
   const UniformityInfo &UI;
+  /// Uniform / affine / varying lanes of integer values (computed in run()
+  /// for this width and workgroup size).
+  LaneShapeInfo Lanes;
   CodegenOptions Opts;
   llvm::LLVMContext &Ctx;
   unsigned W;
@@ -450,10 +459,6 @@ private:
   /// (derivatives, quad operations, helper queries) run every lane of a
   /// quad that has an active lane; the others as helpers.
   bool NeedsHelpers = false;
-  llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
-  /// Affine values used in other blocks: slot of the base, and the stride.
-  std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>
-      AffineSlots;
   ComputeInfo Compute;
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   std::unordered_map<uint32_t, uint32_t> WorkgroupOffsets; ///< var -> byte

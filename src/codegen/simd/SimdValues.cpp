@@ -188,12 +188,6 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     for (AllocaInst *Slot : S->second)
       V.Comps.push_back(
           B.CreateLoad(Slot->getAllocatedType(), Slot, llvmName(Id)));
-    auto Af = AffineSlots.find(Id);
-    if (Af != AffineSlots.end() && V.Comps.size() == 1)
-      setAffine(V.Comps[0],
-                B.CreateLoad(Af->second.first->getAllocatedType(),
-                             Af->second.first),
-                Af->second.second);
     Local[Id] = V;
     return V;
   }
@@ -224,18 +218,6 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
       for (Value *C : V.Comps)
         Slots.push_back(createSlot(C->getType(), llvmName(Id) + ".slot"));
     bool Masked = MaskedLiveOut.count(Id) && V.Varying;
-    // Lane-affine values keep that knowledge in other blocks; so do
-    // splats (stride 0), which a slot's load would hide too.
-    if (!Masked && V.Varying && V.Comps.size() == 1)
-      if (auto Af = affineOf(V.Comps[0]);
-          Af && (Af->Stride || (trackUniformAffine() &&
-                                 !isa<llvm::Constant>(V.Comps[0])))) {
-        auto &[Slot, Stride] = AffineSlots[Id];
-        if (!Slot)
-          Slot = createSlot(Af->Base->getType(), llvmName(Id) + ".abase");
-        Stride = Af->Stride;
-        B.CreateStore(Af->Base, Slot);
-      }
     for (size_t I = 0; I < V.Comps.size(); ++I) {
       Value *C = V.Comps[I];
       if (Masked) {
