@@ -109,7 +109,8 @@ enum class AffineRule : uint8_t {
   Shl,       ///< stride shifted by a constant amount (OpShiftLeftLogical)
   Negate,    ///< stride negated (OpSNegate; OpNot, as ~x is -x - 1)
   /// The stride is kept: integer conversions (indices do not wrap), copies,
-  /// same-width bitcasts, OpConvertUToPtr of a 64-bit address.
+  /// same-width bitcasts, OpConvertUToPtr and OpConvertPtrToU (64-bit
+  /// addresses).
   Convert,
   Extract,   ///< the shape of the component taken (OpCompositeExtract)
   Construct, ///< the shapes of the constituents (OpCompositeConstruct)

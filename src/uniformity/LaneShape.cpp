@@ -156,6 +156,19 @@ struct LaneShapeState {
     }
   }
 
+  /// Whether a load through \p Ptr reads one address for all lanes of
+  /// memory the group shares: one scalar load, its value in every lane.
+  /// (The uniformity analysis calls loads through PhysicalStorageBuffer
+  /// pointers Varying whatever their address, having no variable to look
+  /// at; the emitter still loads a uniform address once.)
+  bool loadsOneAddress(uint32_t Ptr) const {
+    const Type *T = M.findType(M.typeOf(Ptr).value());
+    return T && T->Kind == TypeKind::Pointer &&
+           T->Storage != spv::StorageClass::Max &&
+           !isPerInvocationStorage(T->Storage) &&
+           UI.address(Ptr) != Uniformity::Varying;
+  }
+
   /// Records the pointer \p Id if it is a built-in variable or an access
   /// chain into one with constant indices.
   void notePointer(const Instruction &I) {
@@ -284,6 +297,8 @@ struct LaneShapeState {
       unsigned First = 0;
       if (auto It = BuiltInPtrs.find(Ops[0]); It != BuiltInPtrs.end())
         std::tie(Var, First) = It->second;
+      if (loadsOneAddress(Ops[0]))
+        return Shapes(N, LaneShape::uniform());
       const Variable *V = M.findVariable(Var);
       if (!V || V->Storage != spv::StorageClass::Input)
         return {};
