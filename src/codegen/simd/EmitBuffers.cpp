@@ -31,7 +31,8 @@ using llvm::Type;
 namespace {
 llvm::cl::opt<bool> NoUniformAffine(
     "s2l-no-uniform-affine", llvm::cl::Hidden,
-    llvm::cl::desc("forget that splats and uniform products are affine"));
+    llvm::cl::desc("forget that vectors the lane-shape analysis calls "
+                   "uniform are affine, and read one address per lane"));
 } // namespace
 
 bool trackUniformAffine() { return !NoUniformAffine; }
@@ -49,12 +50,40 @@ SimdEmitter::laneAffine(uint32_t Id, unsigned Comp, Value *V) {
   LaneShape S = Lanes.shape(Id, Comp);
   if (S.isVarying())
     return std::nullopt;
+  // The A/B switch: a vector the analysis calls uniform (ty, row * n) is
+  // then taken as such only when it is a splat in this block.
+  if (!S.stride() && !trackUniformAffine() && !getSplatValue(V))
+    return std::nullopt;
+  return AffineInfo{laneBase(V), S.stride()};
+}
+
+Value *SimdEmitter::laneBase(Value *V) {
+  if (!V->getType()->isVectorTy())
+    return V;
+  if (auto *C = dyn_cast<llvm::Constant>(V))
+    return C->getAggregateElement(0u);
+  if (Value *S = getSplatValue(V))
+    return S;
+  // Entries of other blocks need not dominate this one.
+  if (auto It = LaneBases.find(V);
+      It != LaneBases.end() && It->second.second == CurBlock)
+    return It->second.first;
   // Lane 0 computes the same formula as the others whether or not it is
   // active (the analysis leaves out the values whose inactive lanes may
   // hold something else: phis, live-outs of divergent loops).
-  return AffineInfo{B.CreateExtractElement(V, uint64_t(0), V->getName() +
-                                                                ".lane0"),
-                    S.stride()};
+  Value *Base = nullptr;
+  if (auto *BO = dyn_cast<BinaryOperator>(V);
+      BO && !BO->isIntDivRem())
+    Base = B.CreateBinOp(BO->getOpcode(), laneBase(BO->getOperand(0)),
+                         laneBase(BO->getOperand(1)));
+  else if (auto *CI = dyn_cast<CastInst>(V))
+    Base = B.CreateCast(CI->getOpcode(), laneBase(CI->getOperand(0)),
+                        CI->getDestTy()->getScalarType());
+  else
+    Base = B.CreateExtractElement(V, uint64_t(0));
+  Base->setName(V->getName() + ".lane0");
+  LaneBases[V] = {Base, CurBlock};
+  return Base;
 }
 
 std::optional<SimdEmitter::AffineInfo>

@@ -244,6 +244,8 @@ void SimdEmitter::resetFunctionState() {
   PointerSlots.clear();
   PointerDefBlock.clear();
   Local.clear();
+  LaneBases.clear();
+  LaneBaseSlots.clear();
   CurBlock = cfg::NoBlock;
   CurMask = nullptr;
   FnMayKill = false;

@@ -124,9 +124,10 @@ struct CalleeInfo {
   bool MayKill = false;
 };
 
-/// Whether an access at an offset with stride 0 (every lane at one address)
-/// reads one element instead of gathering; off only for A/B measurements
-/// (-s2l-no-uniform-affine, which s2l-bench accepts).
+/// Whether vectors the lane-shape analysis calls uniform (stride 0) count
+/// as affine, and an access at an offset with stride 0 (every lane at one
+/// address) reads one element instead of gathering; off only for A/B
+/// measurements (-s2l-no-uniform-affine, which s2l-bench accepts).
 bool trackUniformAffine();
 
 class SimdEmitter {
@@ -305,6 +306,11 @@ private:
   /// which the optimizer folds into the scalar it was computed from).
   std::optional<AffineInfo> laneAffine(uint32_t Id, unsigned Comp,
                                        llvm::Value *V);
+  /// Lane 0 of the integer vector \p V as a scalar: the lane-0 values
+  /// LaneBases knows, and scalar arithmetic and casts over them, else
+  /// element 0 (which the optimizer folds into the scalar a vector was
+  /// computed from, except through the phis of values crossing blocks).
+  llvm::Value *laneBase(llvm::Value *V);
   /// The lanes' byte offsets of a memory pointer with a varying offset,
   /// when known: AffineBase/AffineStride, or a splat (stride 0).
   std::optional<AffineInfo> offsetAffine(const PointerValue &P);
@@ -459,6 +465,17 @@ private:
   /// (derivatives, quad operations, helper queries) run every lane of a
   /// quad that has an active lane; the others as helpers.
   bool NeedsHelpers = false;
+  /// Lane 0's value (a scalar) of vectors of the current block (CurBlock):
+  /// those of uniform or affine values crossing blocks are reloaded from
+  /// LaneBaseSlots, so that a use in another block does not extract
+  /// element 0 from a vector phi, which the optimizer does not fold. (The
+  /// stride is the analysis's; this is only the base.)
+  llvm::DenseMap<llvm::Value *, std::pair<llvm::Value *, cfg::BlockIndex>>
+      LaneBases;
+  /// Per cross-block value: per component, the slot of its lane-0 scalar
+  /// (null for varying components).
+  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 1>>
+      LaneBaseSlots;
   ComputeInfo Compute;
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   std::unordered_map<uint32_t, uint32_t> WorkgroupOffsets; ///< var -> byte

@@ -188,6 +188,13 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     for (AllocaInst *Slot : S->second)
       V.Comps.push_back(
           B.CreateLoad(Slot->getAllocatedType(), Slot, llvmName(Id)));
+    if (auto LB = LaneBaseSlots.find(Id); LB != LaneBaseSlots.end())
+      for (size_t C = 0; C < LB->second.size() && C < V.Comps.size(); ++C)
+        if (AllocaInst *Slot = LB->second[C])
+          LaneBases[V.Comps[C]] = {
+              B.CreateLoad(Slot->getAllocatedType(), Slot,
+                           llvmName(Id) + ".lane0"),
+              CurBlock};
     Local[Id] = V;
     return V;
   }
@@ -218,6 +225,22 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
       for (Value *C : V.Comps)
         Slots.push_back(createSlot(C->getType(), llvmName(Id) + ".slot"));
     bool Masked = MaskedLiveOut.count(Id) && V.Varying;
+    // Uniform and affine vectors take their lane 0 along (see LaneBases);
+    // the analysis calls none of the masked live-outs affine.
+    if (!Masked && V.Varying) {
+      auto &BaseSlots = LaneBaseSlots[Id];
+      BaseSlots.resize(V.Comps.size());
+      for (size_t C = 0; C < V.Comps.size(); ++C) {
+        Value *X = V.Comps[C];
+        if (isa<llvm::Constant>(X) || !X->getType()->isIntOrIntVectorTy() ||
+            Lanes.shape(Id, unsigned(C)).isVarying())
+          continue;
+        Value *Base = laneBase(X);
+        if (!BaseSlots[C])
+          BaseSlots[C] = createSlot(Base->getType(), llvmName(Id) + ".lane0");
+        B.CreateStore(Base, BaseSlots[C]);
+      }
+    }
     for (size_t I = 0; I < V.Comps.size(); ++I) {
       Value *C = V.Comps[I];
       if (Masked) {
