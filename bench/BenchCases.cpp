@@ -121,6 +121,14 @@ std::vector<BenchCase> benchCases(unsigned Scale) {
     Cases.push_back(std::move(C));
   }
   {
+    BenchCase C = makeCase("vote", "vote.comp", "subgroup-uniform loop");
+    C.Buffers = {{0, randomU32(N, 11), {}}, {1, zeros(N * 4), Exact}};
+    C.Push = pushU32({N});
+    C.Groups = {N / 64, 1, 1};
+    C.Invocations = N;
+    Cases.push_back(std::move(C));
+  }
+  {
     BenchCase C = makeCase("transcendental", "transcendental.comp", "sin/exp/pow");
     C.Buffers = {{0, randomF32(N, 0, 1, 8), {}},
                  {1, zeros(size_t(N) * 16), Transcendental}};

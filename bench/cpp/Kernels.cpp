@@ -187,6 +187,18 @@ void matmul(const CppArgs &A, uint32_t First, uint32_t End) {
   }
 }
 
+void vote(const CppArgs &A, uint32_t First, uint32_t End) {
+  const uint32_t *__restrict Src = buffer<uint32_t>(A, 0);
+  uint32_t *__restrict Dst = buffer<uint32_t>(A, 1);
+  uint32_t N = push<uint32_t>(A, 0);
+  for (uint32_t I = First * 64, E = endOf(End, 64, N); I < E; ++I) {
+    uint32_t V = Src[I], Count = V & 31u, Acc = V;
+    for (uint32_t R = 0; R < Count; ++R)
+      Acc = Acc * 1664525u + (Acc >> 7) + R;
+    Dst[I] = Acc;
+  }
+}
+
 } // namespace
 
 CppKernel cppKernel(const char *Name) {
@@ -195,10 +207,15 @@ CppKernel cppKernel(const char *Name) {
     CppKernel K;
   };
   static const Entry Table[] = {
-      {"saxpy", saxpy},   {"mandelbrot", mandelbrot},
-      {"transform", transform}, {"bits", bits},
-      {"reduce", reduce}, {"switch", branchySwitch},
-      {"transcendental", transcendental}, {"matmul", matmul},
+      {"saxpy", saxpy},
+      {"mandelbrot", mandelbrot},
+      {"transform", transform},
+      {"bits", bits},
+      {"reduce", reduce},
+      {"switch", branchySwitch},
+      {"transcendental", transcendental},
+      {"matmul", matmul},
+      {"vote", vote},
   };
   for (const Entry &E : Table)
     if (!std::strcmp(E.Name, Name))

@@ -14,6 +14,7 @@
 #include "parser/OpcodeTable.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <algorithm>
 #include <functional>
@@ -26,6 +27,15 @@
 using namespace llvm;
 
 namespace spirv2llvm {
+
+namespace {
+// For A/B measurements only (s2l-bench's vote shader): subgroup results
+// Varying, as before the subgroup-uniform rules.
+llvm::cl::opt<bool> NoSubgroupUniform(
+    "s2l-no-subgroup-uniform", llvm::cl::Hidden,
+    llvm::cl::desc("treat votes, broadcasts, ballots and reductions as "
+                   "Varying (A/B measurements)"));
+} // namespace
 
 const char *uniformityName(Uniformity U) {
   switch (U) {
@@ -675,6 +685,10 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
 
       Uniformity U;
       UniformityRule Rule = opcodeInfo(I.Opcode).Uniformity;
+      if (NoSubgroupUniform && (Rule == UniformityRule::Uniform ||
+                                Rule == UniformityRule::ReduceUniform ||
+                                Rule == UniformityRule::ReduceOperands))
+        Rule = UniformityRule::Varying;
       bool Reduce =
           groupOperation(I) == spv::GroupOperation::Reduce;
       if (Rule == UniformityRule::Varying ||

@@ -95,8 +95,8 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
       return emitComponentUnary(B, I.Opcode, X, T);
     };
   if (Un) {
-    if (I.Opcode == Op::OpCopyObject && Pointers.count(I.Operands[0])) {
-      Pointers[Id] = Pointers[I.Operands[0]];
+    if (I.Opcode == Op::OpCopyObject && FS.Pointers.count(I.Operands[0])) {
+      FS.Pointers[Id] = FS.Pointers[I.Operands[0]];
       return true;
     }
     LaneValue X = Operand(0);

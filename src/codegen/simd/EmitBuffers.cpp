@@ -65,8 +65,8 @@ Value *SimdEmitter::laneBase(Value *V) {
   if (Value *S = getSplatValue(V))
     return S;
   // Entries of other blocks need not dominate this one.
-  if (auto It = LaneBases.find(V);
-      It != LaneBases.end() && It->second.second == CurBlock)
+  if (auto It = FS.LaneBases.find(V);
+      It != FS.LaneBases.end() && It->second.second == FS.CurBlock)
     return It->second.first;
   // Lane 0 computes the same formula as the others whether or not it is
   // active (the analysis leaves out the values whose inactive lanes may
@@ -82,7 +82,7 @@ Value *SimdEmitter::laneBase(Value *V) {
   else
     Base = B.CreateExtractElement(V, uint64_t(0));
   Base->setName(V->getName() + ".lane0");
-  LaneBases[V] = {Base, CurBlock};
+  FS.LaneBases[V] = {Base, FS.CurBlock};
   return Base;
 }
 
@@ -114,12 +114,12 @@ void SimdEmitter::createLaneMemory(const Variable &V) {
   P.AffineBase = P.Offset;
   B.CreateMemSet(Mem, B.getInt8(0), Size * W, Align(16));
   if (V.Initializer && M.findConstant(V.Initializer.value())) {
-    Value *Saved = CurMask;
-    CurMask = Constant::getAllOnesValue(maskType());
+    Value *Saved = FS.CurMask;
+    FS.CurMask = Constant::getAllOnesValue(maskType());
     storeMemory(P, constantValue(V.Initializer.value()));
-    CurMask = Saved;
+    FS.CurMask = Saved;
   }
-  Pointers[Var] = P;
+  FS.Pointers[Var] = P;
 }
 
 void SimdEmitter::createMemoryVariables() {
@@ -142,7 +142,7 @@ void SimdEmitter::createMemoryVariables() {
         Sets = argField(4, Ptr, "descriptor.sets");
       if (M.type(V.Pointee).Kind != TypeKind::Struct) {
         // An array of blocks: a descriptor array (EmitDescriptorArrays.cpp).
-        Pointers[Id.value()] = descriptorArrayPointer(Id.value(), Sets);
+        FS.Pointers[Id.value()] = descriptorArrayPointer(Id.value(), Sets);
         continue;
       }
       uint32_t Set =
@@ -177,15 +177,15 @@ void SimdEmitter::createMemoryVariables() {
     default:
       continue;
     }
-    Pointers[Id.value()] = P;
+    FS.Pointers[Id.value()] = P;
   }
   createOpaqueBindings(Sets);
 }
 
 void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
-  if (P.InMemory && CrossBlock.count(Id)) {
+  if (P.InMemory && FS.Plan->CrossBlock.count(Id)) {
     // The offset is computed in this block; other blocks reload it.
-    PointerSlotSet &S = PointerSlots[Id];
+    PointerSlotSet &S = FS.PointerSlots[Id];
     auto Save = [&](AllocaInst *&Slot, Value *V, const char *What) {
       if (!V)
         return;
@@ -201,9 +201,9 @@ void SimdEmitter::setPointer(uint32_t Id, PointerValue P) {
       Save(S.LaneSize, P.LaneSize, "lsize");
     }
   }
-  Pointers[Id] = P;
+  FS.Pointers[Id] = P;
   if (P.InMemory)
-    PointerDefBlock[Id] = CurBlock;
+    FS.PointerDefBlock[Id] = FS.CurBlock;
 }
 
 Value *SimdEmitter::inBounds(const PointerValue &P, Value *Offset,
@@ -347,7 +347,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       Value *Off = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
                                                           S.Offset));
       Value *InB = inBounds(P, Off, S.Type.bytes());
-      Masks.push_back(InB ? B.CreateAnd(CurMask, InB) : CurMask);
+      Masks.push_back(InB ? B.CreateAnd(FS.CurMask, InB) : FS.CurMask);
     }
     SmallVector<Value *, 4> Comps = loadInterleaved(*IA, Masks);
     for (size_t K = 0; K < Slots.size(); ++K)
@@ -374,7 +374,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       if (!P.offsetVarying() && !R.Varying) {
         // A uniform value is in every active lane's copy, but lane 0 may
         // be off (its copy never written): read the first active lane's.
-        Value *MaskBits = B.CreateBitCast(CurMask, B.getIntNTy(W));
+        Value *MaskBits = B.CreateBitCast(FS.CurMask, B.getIntNTy(W));
         Value *First = B.CreateAnd(
             B.CreateZExt(B.CreateBinaryIntrinsic(Intrinsic::cttz, MaskBits,
                                                  B.getFalse()),
@@ -387,7 +387,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
       } else if (!P.offsetVarying()) {
         Type *VT = FixedVectorType::get(MemT, W);
         X = B.CreateMaskedLoad(VT, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
-                               Align(Bytes), CurMask,
+                               Align(Bytes), FS.CurMask,
                                Constant::getNullValue(VT));
       } else {
         Type *VT = FixedVectorType::get(MemT, W);
@@ -395,7 +395,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
                                   splat(B.getInt64(Bytes)));
         Value *Ptrs =
             B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane));
-        X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), CurMask,
+        X = B.CreateMaskedGather(VT, Ptrs, Align(Bytes), FS.CurMask,
                                  Constant::getNullValue(VT));
       }
     } else if (!P.offsetVarying()) {
@@ -414,7 +414,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
         X = splat(X);
     } else {
       Type *VT = FixedVectorType::get(MemT, W);
-      Value *Mask = InB ? B.CreateAnd(CurMask, InB) : CurMask;
+      Value *Mask = InB ? B.CreateAnd(FS.CurMask, InB) : FS.CurMask;
       std::optional<AffineInfo> Af = offsetAffine(P);
       if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
         Value *Addr = B.CreateGEP(
@@ -501,17 +501,17 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
       Value *Phys = B.CreateMul(Off, ConstantInt::get(Off->getType(), W));
       if (!P.offsetVarying()) {
         B.CreateMaskedStore(X, B.CreateGEP(B.getInt8Ty(), P.Base, Phys),
-                            Align(Bytes), CurMask);
+                            Align(Bytes), FS.CurMask);
       } else {
         Value *Lane = B.CreateMul(laneIndices(B.getInt64Ty()),
                                   splat(B.getInt64(Bytes)));
         Value *Ptrs =
             B.CreateGEP(B.getInt8Ty(), P.Base, B.CreateAdd(Phys, Lane));
-        B.CreateMaskedScatter(X, Ptrs, Align(Bytes), CurMask);
+        B.CreateMaskedScatter(X, Ptrs, Align(Bytes), FS.CurMask);
       }
       continue;
     }
-    if (!P.offsetVarying() && !V.Varying && !DemotedSlot) {
+    if (!P.offsetVarying() && !V.Varying && !FS.DemotedSlot) {
       // All active lanes write the same value to the same place.
       if (IsBool)
         X = B.CreateZExt(X, B.getInt32Ty());

@@ -36,217 +36,26 @@ using llvm::Constant;
 using llvm::Type;
 
 
-uint32_t SimdEmitter::pointerRoot(uint32_t Ptr) const {
-  for (unsigned Steps = 0; Steps < 4096; ++Steps) {
-    const Instruction *D = M.def(Ptr);
-    if (!D || !(isAccessChain(D->Opcode) || D->Opcode == spv::Op::OpCopyObject))
-      return Ptr;
-    Ptr = D->Operands[0];
-  }
-  return Ptr;
-}
-
-void SimdEmitter::analyzeCalls() {
-  uint32_t EntryIndex = M.FunctionIndexOf.at(EP.Function.value());
-  // Depth-first over the call graph: post-order puts callees first, and a
-  // function met again while on the stack is recursion, which SPIR-V
-  // forbids.
-  enum : uint8_t { New, OnStack, Done };
-  std::vector<uint8_t> State(M.Functions.size(), New);
-  std::vector<uint32_t> Order;
-  struct Frame {
-    uint32_t Fn;
-    std::vector<uint32_t> Targets;
-    size_t Next = 0;
-  };
-  auto CallsOf = [&](uint32_t Fn) {
-    std::vector<uint32_t> T;
-    for (const Block &Blk : M.Functions[Fn].Blocks)
-      for (uint32_t Index : Blk.Insts) {
-        const Instruction &I = M.Insts[Index];
-        if (I.Opcode != spv::Op::OpFunctionCall)
-          continue;
-        auto It = M.FunctionIndexOf.find(I.Operands[0]);
-        if (It == M.FunctionIndexOf.end()) {
-          failAt(I, "calls " + M.friendlyName(I.Operands[0]) +
-                        ", which is not a function");
-          continue;
-        }
-        T.push_back(It->second);
-      }
-    return T;
-  };
-  std::vector<Frame> Stack;
-  Stack.push_back({EntryIndex, CallsOf(EntryIndex)});
-  State[EntryIndex] = OnStack;
-  while (!Stack.empty() && !Failed) {
-    Frame &Top = Stack.back();
-    if (Top.Next == Top.Targets.size()) {
-      State[Top.Fn] = Done;
-      Order.push_back(Top.Fn);
-      Stack.pop_back();
-      continue;
-    }
-    uint32_t T = Top.Targets[Top.Next++];
-    if (State[T] == OnStack) {
-      fail("function " + M.friendlyName(M.Functions[T].Id.value()) +
-           " is called recursively, which SPIR-V does not allow");
-      return;
-    }
-    if (State[T] == New) {
-      State[T] = OnStack;
-      Stack.push_back({T, CallsOf(T)});
-    }
-  }
-  if (Failed)
-    return;
-  for (uint32_t Fn : Order)
-    if (Fn != EntryIndex)
-      CalleeOrder.push_back(Fn);
-
-  // Variables and parameters indexed with a non-constant index need memory.
-  for (uint32_t Fn : Order)
-    for (const Block &Blk : M.Functions[Fn].Blocks)
-      for (uint32_t Index : Blk.Insts) {
-        const Instruction &I = M.Insts[Index];
-        if (I.Opcode != spv::Op::OpAccessChain &&
-            I.Opcode != spv::Op::OpInBoundsAccessChain)
-          continue;
-        bool Dynamic = false;
-        for (size_t K = 1; K < I.Operands.size(); ++K) {
-          const spirv2llvm::Constant *C = M.findConstant(I.Operands[K]);
-          Dynamic |= !C || C->Kind != ConstantKind::Scalar || C->IsSpec;
-        }
-        if (!Dynamic)
-          continue;
-        uint32_t Root = pointerRoot(I.Operands[0]);
-        if (const Variable *V = M.findVariable(Root)) {
-          if (V->Storage == spv::StorageClass::Function ||
-              V->Storage == spv::StorageClass::Private)
-            DynamicallyIndexed.insert(Root);
-        } else if (const Instruction *D = M.def(Root);
-                   D && D->Opcode == spv::Op::OpFunctionParameter) {
-          MemoryParams.insert(Root);
-        }
-      }
-
-  // Agree on pointer parameters, to a fixed point: a memory parameter makes
-  // what is passed to it memory, and memory passed to a parameter makes it
-  // a memory parameter.
-  auto IsMemory = [&](uint32_t Root) {
-    if (DynamicallyIndexed.count(Root) || MemoryParams.count(Root))
-      return true;
-    const Variable *V = M.findVariable(Root);
-    return V && !isPerInvocationStorage(V->Storage);
-  };
-  for (bool Changed = true; Changed && !Failed;) {
-    Changed = false;
-    for (uint32_t Fn : Order)
-      for (const Block &Blk : M.Functions[Fn].Blocks)
-        for (uint32_t Index : Blk.Insts) {
-          const Instruction &I = M.Insts[Index];
-          if (I.Opcode != spv::Op::OpFunctionCall)
-            continue;
-          const Function &Callee =
-              M.Functions[M.FunctionIndexOf.at(I.Operands[0])];
-          if (I.Operands.size() - 1 != Callee.Params.size()) {
-            failAt(I, "passes " + Twine(I.Operands.size() - 1) +
-                          " arguments to a function of " +
-                          Twine(Callee.Params.size()) + " parameters");
-            return;
-          }
-          for (size_t K = 1; K < I.Operands.size(); ++K) {
-            uint32_t Param = Callee.Params[K - 1].value();
-            const spirv2llvm::Type *PT = M.findType(M.typeOf(Param).value());
-            if (!PT || PT->Kind != TypeKind::Pointer)
-              continue;
-            uint32_t Root = pointerRoot(I.Operands[K]);
-            const Variable *V = M.findVariable(Root);
-            if (V && (V->Storage == spv::StorageClass::Input ||
-                      V->Storage == spv::StorageClass::Output)) {
-              failAt(I, "unsupported: passing " +
-                            std::string(storageClassName(V->Storage)) +
-                            " variable " + M.friendlyName(Root) +
-                            " to a function");
-              return;
-            }
-            if (MemoryParams.count(Param)) {
-              if (V && isPerInvocationStorage(V->Storage))
-                Changed |= DynamicallyIndexed.insert(Root).second;
-              else if (!V)
-                Changed |= MemoryParams.insert(Root).second;
-            } else if (IsMemory(Root)) {
-              Changed |= MemoryParams.insert(Param).second;
-            }
-          }
-        }
-  }
-
-  // Which functions kill lanes, callees first.
-  for (uint32_t Fn : Order) {
-    bool Kills = false;
-    for (const Block &Blk : M.Functions[Fn].Blocks)
-      for (uint32_t Index : Blk.Insts) {
-        const Instruction &I = M.Insts[Index];
-        if (I.Opcode == spv::Op::OpKill ||
-            I.Opcode == spv::Op::OpTerminateInvocation)
-          Kills = true;
-        if (I.Opcode == spv::Op::OpFunctionCall) {
-          auto It = Callees.find(M.FunctionIndexOf.at(I.Operands[0]));
-          Kills |= It != Callees.end() && It->second.MayKill;
-        }
-      }
-    if (Fn != EntryIndex)
-      Callees[Fn].MayKill = Kills;
-  }
-
-  for (uint32_t Fn : Order)
-    for (const Block &Blk : M.Functions[Fn].Blocks)
-      for (uint32_t Index : Blk.Insts) {
-        spv::Op Op = M.Insts[Index].Opcode;
-        HasDemote |= Op == spv::Op::OpDemoteToHelperInvocation;
-        NeedsHelpers |= hasOpcodeFlag(Op, OpcodeFlag::QuadDerivatives) ||
-                        Op == spv::Op::OpIsHelperInvocationEXT ||
-                        Op == spv::Op::OpDemoteToHelperInvocation;
-      }
-  NeedsHelpers &= EP.Model == spv::ExecutionModel::Fragment;
-  HasDemote |= NeedsHelpers;
-
-  // The environment: the killed and demoted masks, then each Private
-  // variable (a pointer per register component, or its lane memory).
-  EnvSize = 2;
-  for (ValueId Id : M.GlobalVariables) {
-    const Variable &V = *M.findVariable(Id.value());
-    if (V.Storage != spv::StorageClass::Private)
-      continue;
-    EnvVars.push_back(Id.value());
-    EnvIndex[Id.value()] = EnvSize;
-    EnvSize += DynamicallyIndexed.count(Id.value())
-                   ? 1
-                   : unsigned(components(V.Pointee).size());
-  }
-}
-
 void SimdEmitter::declareCallees() {
   Type *Ptr = B.getPtrTy();
-  for (uint32_t Fn : CalleeOrder) {
+  for (uint32_t Fn : Plan.CalleeOrder) {
     const Function &Fun = M.Functions[Fn];
-    CalleeInfo &CI = Callees[Fn];
+    const FunctionPlan &FP = Plan.function(Fn);
     SmallVector<Type *, 8> Params = {Ptr, Ptr, maskType()};
-    for (ValueId P : Fun.Params) {
-      TypeId T = M.typeOf(P.value());
-      const spirv2llvm::Type &PT = M.type(T);
-      if (PT.Kind != TypeKind::Pointer) {
-        CI.Params.push_back(ParamAbi::Value);
+    for (size_t K = 0; K < Fun.Params.size(); ++K) {
+      TypeId T = M.typeOf(Fun.Params[K].value());
+      switch (FP.Params[K]) {
+      case ParamAbi::Value:
         for (const ScalarType &S : components(T))
           Params.push_back(laneType(S, true));
-      } else if (MemoryParams.count(P.value())) {
-        CI.Params.push_back(ParamAbi::MemoryPointer);
+        break;
+      case ParamAbi::MemoryPointer:
         Params.append({Ptr, B.getInt64Ty(),
                        FixedVectorType::get(B.getInt64Ty(), W)});
-      } else {
-        CI.Params.push_back(ParamAbi::RegisterPointer);
-        Params.append(components(PT.Element).size(), Ptr);
+        break;
+      case ParamAbi::RegisterPointer:
+        Params.append(components(M.type(T).Element).size(), Ptr);
+        break;
       }
     }
     SmallVector<Type *, 4> Ret;
@@ -255,34 +64,34 @@ void SimdEmitter::declareCallees() {
         Ret.push_back(laneType(S, true));
     Type *RetTy = Ret.empty() ? B.getVoidTy()
                               : static_cast<Type *>(StructType::get(Ctx, Ret));
-    CI.LF = llvm::Function::Create(FunctionType::get(RetTy, Params, false),
-                                   GlobalValue::InternalLinkage,
-                                   "s2l.fn." + llvmName(Fun.Id.value()),
-                                   LM.get());
-    CI.LF->addFnAttr(Attribute::NoUnwind);
+    llvm::Function *CF = llvm::Function::Create(
+        FunctionType::get(RetTy, Params, false), GlobalValue::InternalLinkage,
+        "s2l.fn." + llvmName(Fun.Id.value()), LM.get());
+    CF->addFnAttr(Attribute::NoUnwind);
+    CalleeFns[Fn] = CF;
   }
 }
 
 void SimdEmitter::createEnvironment() {
-  if (Callees.empty())
+  if (Plan.CalleeOrder.empty())
     return;
   Type *Ptr = B.getPtrTy();
-  AllocaInst *Env = createSlot(ArrayType::get(Ptr, EnvSize), "env");
-  EnvPtr = Env;
+  AllocaInst *Env = createSlot(ArrayType::get(Ptr, Plan.EnvSize), "env");
+  FS.EnvPtr = Env;
   auto Put = [&](unsigned Index, Value *P) {
     B.CreateStore(P, B.CreateConstInBoundsGEP1_32(Ptr, Env, Index));
   };
-  Put(0, KilledSlot);
-  Put(1, DemotedSlot ? DemotedSlot
-                     : static_cast<Value *>(ConstantPointerNull::get(
-                           PointerType::get(Ctx, 0))));
-  for (uint32_t Var : EnvVars) {
-    unsigned Index = EnvIndex[Var];
-    if (DynamicallyIndexed.count(Var)) {
-      Put(Index, Pointers[Var].Base);
+  Put(0, FS.KilledSlot);
+  Put(1, FS.DemotedSlot ? FS.DemotedSlot
+                        : static_cast<Value *>(ConstantPointerNull::get(
+                              PointerType::get(Ctx, 0))));
+  for (uint32_t Var : Plan.EnvVars) {
+    unsigned Index = Plan.EnvIndex.at(Var);
+    if (Plan.DynamicallyIndexed.count(Var)) {
+      Put(Index, FS.Pointers[Var].Base);
       continue;
     }
-    for (const VarSlot &S : VarSlots[Var])
+    for (const VarSlot &S : FS.VarSlots[Var])
       Put(Index++, S.Ptr);
   }
 }
@@ -290,16 +99,16 @@ void SimdEmitter::createEnvironment() {
 void SimdEmitter::loadEnvironment() {
   Type *Ptr = B.getPtrTy();
   auto Get = [&](unsigned Index, const Twine &Name) {
-    return B.CreateLoad(Ptr, B.CreateConstInBoundsGEP1_32(Ptr, EnvPtr, Index),
-                        Name);
+    return B.CreateLoad(
+        Ptr, B.CreateConstInBoundsGEP1_32(Ptr, FS.EnvPtr, Index), Name);
   };
-  KilledSlot = Get(0, "killed.ptr");
-  if (HasDemote)
-    DemotedSlot = Get(1, "demoted.ptr");
-  for (uint32_t Var : EnvVars) {
+  FS.KilledSlot = Get(0, "killed.ptr");
+  if (Plan.HasDemote)
+    FS.DemotedSlot = Get(1, "demoted.ptr");
+  for (uint32_t Var : Plan.EnvVars) {
     const Variable &V = *M.findVariable(Var);
-    unsigned Index = EnvIndex[Var];
-    if (DynamicallyIndexed.count(Var)) {
+    unsigned Index = Plan.EnvIndex.at(Var);
+    if (Plan.DynamicallyIndexed.count(Var)) {
       PointerValue P;
       P.Var = Var;
       P.Pointee = V.Pointee;
@@ -309,78 +118,74 @@ void SimdEmitter::loadEnvironment() {
       P.Size = B.getInt64(std::max<uint64_t>(ML.sizeOf(V.Pointee), 4));
       P.Offset = B.getInt64(0);
       P.AffineBase = P.Offset;
-      Pointers[Var] = P;
+      FS.Pointers[Var] = P;
       continue;
     }
     bool Varying = UI.variable(V.Id) == Uniformity::Varying;
-    auto &Slots = VarSlots[Var];
+    auto &Slots = FS.VarSlots[Var];
     for (const ScalarType &S : components(V.Pointee))
       Slots.push_back({Get(Index++, llvmName(Var)), laneType(S, Varying)});
-    Pointers[Var] = PointerValue{Var, 0, V.Pointee};
+    FS.Pointers[Var] = PointerValue{Var, 0, V.Pointee};
   }
 }
 
 Value *SimdEmitter::uniformBlockMask() {
-  if (!FnMayKill)
-    return EntryMask;
+  if (!FS.Plan->CallsKiller)
+    return FS.EntryMask;
   // A callee may have killed lanes since the function began.
-  Value *Killed = B.CreateLoad(maskType(), KilledSlot, "killed");
-  return B.CreateAnd(EntryMask, B.CreateNot(Killed), "alive");
+  Value *Killed = B.CreateLoad(maskType(), FS.KilledSlot, "killed");
+  return B.CreateAnd(FS.EntryMask, B.CreateNot(Killed), "alive");
 }
 
 Value *SimdEmitter::storeMask() {
-  if (!DemotedSlot)
-    return CurMask;
-  Value *Demoted = B.CreateLoad(maskType(), DemotedSlot, "demoted");
-  return B.CreateAnd(CurMask, B.CreateNot(Demoted), "store.mask");
+  if (!FS.DemotedSlot)
+    return FS.CurMask;
+  Value *Demoted = B.CreateLoad(maskType(), FS.DemotedSlot, "demoted");
+  return B.CreateAnd(FS.CurMask, B.CreateNot(Demoted), "store.mask");
 }
 
 void SimdEmitter::emitCallee(uint32_t FnIndex) {
-  resetFunctionState();
-  const CalleeInfo &CI = Callees[FnIndex];
-  Fn = FnIndex;
-  F = &M.Functions[Fn];
-  A = &MA[Fn];
-  LF = CI.LF;
-  AllocaBB = BasicBlock::Create(Ctx, "entry", LF);
-  B.SetInsertPoint(AllocaBB);
-  ArgsPtr = LF->getArg(0);
-  ArgsPtr->setName("args");
-  EnvPtr = LF->getArg(1);
-  EnvPtr->setName("env");
-  EntryMask = LF->getArg(2);
-  EntryMask->setName("mask");
+  beginFunction(FnIndex, CalleeFns.at(FnIndex));
+  const FunctionPlan &FP = Plan.function(FnIndex);
+  FS.AllocaBB = BasicBlock::Create(Ctx, "entry", LF);
+  B.SetInsertPoint(FS.AllocaBB);
+  FS.ArgsPtr = LF->getArg(0);
+  FS.ArgsPtr->setName("args");
+  FS.EnvPtr = LF->getArg(1);
+  FS.EnvPtr->setName("env");
+  FS.EntryMask = LF->getArg(2);
+  FS.EntryMask->setName("mask");
   Type *Ptr = B.getPtrTy();
-  InputsPtr = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 2),
-                           "inputs");
-  OutputsPtr = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 3),
-                            "outputs");
+  FS.InputsPtr =
+      B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, FS.ArgsPtr, 2), "inputs");
+  FS.OutputsPtr =
+      B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, FS.ArgsPtr, 3), "outputs");
   // The watchdog flag, as the entry function finds it.
-  Value *Cancel = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, ArgsPtr, 13),
+  Value *Cancel = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, FS.ArgsPtr, 13),
                                "cancel.arg");
-  CancelPtr = B.CreateSelect(B.CreateIsNull(Cancel),
-                             LM->getNamedGlobal("s2l.never_cancelled"), Cancel,
-                             "cancel");
+  FS.CancelPtr = B.CreateSelect(B.CreateIsNull(Cancel),
+                                LM->getNamedGlobal("s2l.never_cancelled"),
+                                Cancel, "cancel");
 
   unsigned Arg = 3;
   for (size_t K = 0; K < F->Params.size(); ++K) {
     uint32_t Param = F->Params[K].value();
     TypeId T = M.typeOf(Param);
-    switch (CI.Params[K]) {
+    switch (FP.Params[K]) {
     case ParamAbi::Value: {
       LaneValue V;
       V.Varying = true;
       for (size_t C = 0; C < components(T).size(); ++C)
         V.Comps.push_back(LF->getArg(Arg++));
-      ParamValues[Param] = std::move(V);
+      FS.ParamValues[Param] = std::move(V);
       break;
     }
     case ParamAbi::RegisterPointer: {
       TypeId Pointee = M.type(T).Element;
-      auto &Slots = VarSlots[Param];
+      auto &Slots = FS.VarSlots[Param];
       for (const ScalarType &S : components(Pointee))
         Slots.push_back({LF->getArg(Arg++), laneType(S, true)});
-      Pointers[Param] = PointerValue{Param, 0, Pointee};
+      FS.Pointers[Param] = PointerValue{Param, 0, Pointee};
       break;
     }
     case ParamAbi::MemoryPointer: {
@@ -392,7 +197,7 @@ void SimdEmitter::emitCallee(uint32_t FnIndex) {
       P.Base = LF->getArg(Arg++);
       P.Size = LF->getArg(Arg++);
       P.Offset = LF->getArg(Arg++);
-      Pointers[Param] = P;
+      FS.Pointers[Param] = P;
       break;
     }
     }
@@ -401,31 +206,26 @@ void SimdEmitter::emitCallee(uint32_t FnIndex) {
     for (Type *T : cast<StructType>(LF->getReturnType())->elements()) {
       AllocaInst *Slot = createSlot(T, "ret");
       B.CreateStore(PoisonValue::get(T), Slot);
-      RetSlots.push_back(Slot);
+      FS.RetSlots.push_back(Slot);
     }
-  emitFunctionBody();
-  finishFunction();
-  if (!Failed)
-    promoteSlots();
+  emitFunction();
 }
 
 bool SimdEmitter::emitCall(const Instruction &I) {
   if (I.Opcode != spv::Op::OpFunctionCall)
     return false;
   auto FIt = M.FunctionIndexOf.find(I.Operands[0]);
-  auto CIt = FIt == M.FunctionIndexOf.end() ? Callees.end()
-                                            : Callees.find(FIt->second);
-  if (CIt == Callees.end()) {
+  if (FIt == M.FunctionIndexOf.end() || !Plan.isCallee(FIt->second)) {
     failAt(I, "calls " + M.friendlyName(I.Operands[0]) +
                   ", which is not a function the entry point reaches");
     return true;
   }
-  const CalleeInfo &CI = CIt->second;
+  const FunctionPlan &FP = Plan.function(FIt->second);
   const Function &Callee = M.Functions[FIt->second];
-  SmallVector<Value *, 16> Args = {ArgsPtr, EnvPtr, CurMask};
+  SmallVector<Value *, 16> Args = {FS.ArgsPtr, FS.EnvPtr, FS.CurMask};
   for (size_t K = 1; K < I.Operands.size(); ++K) {
     uint32_t Arg = I.Operands[K];
-    switch (CI.Params[K - 1]) {
+    switch (FP.Params[K - 1]) {
     case ParamAbi::Value: {
       LaneValue V = coerce(get(Arg), true);
       if (V.Comps.size() !=
@@ -441,7 +241,7 @@ bool SimdEmitter::emitCall(const Instruction &I) {
       PointerValue P;
       if (!pointerOf(Arg, P))
         return true;
-      auto &Slots = VarSlots[P.Var];
+      auto &Slots = FS.VarSlots[P.Var];
       size_t N = components(P.Pointee).size();
       if (P.InMemory || P.FirstComp + N > Slots.size() ||
           (N && !Slots[P.FirstComp].Ty->isVectorTy())) {
@@ -475,11 +275,11 @@ bool SimdEmitter::emitCall(const Instruction &I) {
     }
     }
   }
-  Value *R = B.CreateCall(CI.LF, Args);
-  if (CI.MayKill) {
+  Value *R = B.CreateCall(CalleeFns.at(FIt->second), Args);
+  if (FP.MayKill) {
     // Lanes the callee killed take no further part.
-    Value *Killed = B.CreateLoad(maskType(), KilledSlot, "killed");
-    CurMask = B.CreateAnd(CurMask, B.CreateNot(Killed), "alive");
+    Value *Killed = B.CreateLoad(maskType(), FS.KilledSlot, "killed");
+    FS.CurMask = B.CreateAnd(FS.CurMask, B.CreateNot(Killed), "alive");
   }
   if (uint32_t Id = I.Result.value(); Id && !R->getType()->isVoidTy()) {
     LaneValue V;

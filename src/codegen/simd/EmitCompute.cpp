@@ -25,7 +25,7 @@ using llvm::Constant;
 using llvm::Type;
 
 Value *SimdEmitter::argField(unsigned Index, Type *T, const Twine &Name) {
-  return B.CreateLoad(T, B.CreateStructGEP(ArgsType, ArgsPtr, Index), Name);
+  return B.CreateLoad(T, B.CreateStructGEP(ArgsType, FS.ArgsPtr, Index), Name);
 }
 
 Value *SimdEmitter::laneIndices(Type *ElemTy) {
@@ -54,7 +54,7 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
   const unsigned X = WorkgroupSize[0], Y = WorkgroupSize[1],
                  Z = WorkgroupSize[2];
   auto Field3 = [&](unsigned Index, const char *Name) {
-    Value *Arr = B.CreateStructGEP(ArgsType, ArgsPtr, Index);
+    Value *Arr = B.CreateStructGEP(ArgsType, FS.ArgsPtr, Index);
     LaneValue V;
     for (unsigned K = 0; K < 3; ++K)
       V.Comps.push_back(B.CreateLoad(
@@ -181,7 +181,7 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
 }
 
 bool SimdEmitter::emitBarrier(const Instruction &I) {
-  return emitBarrierInstruction(B, M, EP, I, ArgsType, ArgsPtr);
+  return emitBarrierInstruction(B, M, EP, I, ArgsType, FS.ArgsPtr);
 }
 
 bool SimdEmitter::emitAtomic(const Instruction &I) {

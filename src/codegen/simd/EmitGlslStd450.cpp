@@ -235,7 +235,7 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
           (V->Storage == spv::StorageClass::Function ||
            V->Storage == spv::StorageClass::Private) &&
           UI.variable(ValueId(P.Var)) != Uniformity::Varying &&
-          (Varying || !isUniformBlock(CurBlock)))
+          (Varying || !isUniformBlock(FS.CurBlock)))
         return Bad("unsupported: writing a per-invocation result through "
                    "the pointer operand to " +
                    M.friendlyName(P.Var) + " (the uniformity analysis "

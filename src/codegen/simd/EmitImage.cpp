@@ -36,7 +36,7 @@ using llvm::Constant;
 using llvm::Type;
 
 bool SimdEmitter::isOpaqueRef(uint32_t Ptr) const {
-  return OpaqueRefs.count(Ptr) != 0;
+  return FS.OpaqueRefs.count(Ptr) != 0;
 }
 
 void SimdEmitter::createOpaqueBindings(Value *&Sets) {
@@ -47,19 +47,19 @@ void SimdEmitter::createOpaqueBindings(Value *&Sets) {
           Sets = argField(4, B.getPtrTy(), "descriptor.sets");
         return Sets;
       },
-      [&](uint32_t Id) { return llvmName(Id); }, OpaqueRefs);
+      [&](uint32_t Id) { return llvmName(Id); }, FS.OpaqueRefs);
 }
 
 bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
   using spv::Op;
   uint32_t Id = I.Result.value();
-  const OpaqueRef &Base = OpaqueRefs.at(I.Operands[0]);
+  const OpaqueRef &Base = FS.OpaqueRefs.at(I.Operands[0]);
   if (I.Opcode == Op::OpAccessChain || I.Opcode == Op::OpInBoundsAccessChain) {
     Expected<OpaqueRef> R = opaqueAccessChain(I, Base);
     if (!R)
       failAt(I, toString(R.takeError()));
     else
-      OpaqueRefs[Id] = std::move(*R);
+      FS.OpaqueRefs[Id] = std::move(*R);
     return true;
   }
   if (I.Opcode != Op::OpLoad) {
@@ -73,7 +73,7 @@ bool SimdEmitter::emitOpaqueMemory(const Instruction &I) {
 }
 
 LaneValue SimdEmitter::loadOpaque(const Instruction &I, uint32_t Ptr) {
-  const OpaqueRef &Base = OpaqueRefs.at(Ptr);
+  const OpaqueRef &Base = FS.OpaqueRefs.at(Ptr);
   LaneValue R;
   Type *I64 = B.getInt64Ty();
   Expected<TypeKind> KindOr = opaqueHandleKind(M, Base);
@@ -309,7 +309,7 @@ bool SimdEmitter::emitImage(const Instruction &I) {
                              &Texel})
     for (Value *C : V->Comps)
       AnyVarying |= C->getType()->isVectorTy();
-  Value *Mask = D.Write ? storeMask() : CurMask;
+  Value *Mask = D.Write ? storeMask() : FS.CurMask;
   if (!AnyVarying) {
     // The lowest lane of the mask only.
     Value *Bits = B.CreateBitCast(Mask, B.getIntNTy(W));
@@ -558,7 +558,7 @@ bool SimdEmitter::emitInlineStorageAccess(const Instruction &I,
     return true;
   }
 
-  Value *Mask = B.CreateAnd(CurMask, In);
+  Value *Mask = B.CreateAnd(FS.CurMask, In);
   SmallVector<Value *, 4> Out(4, Zero32);
   bool Float = D.Kind == S2L_IMAGE_FLOAT;
   // Missing components: 0, alpha 1; out of range reads a texel of zero
@@ -614,7 +614,7 @@ bool SimdEmitter::emitImageTexelPointer(const Instruction &I) {
   B.CreateStore(Constant::getNullValue(Lanes->getAllocatedType()), Lanes);
   // Every lane of the mask: atomics run for the store mask later, and a
   // pointer of an inactive lane is never used.
-  forEachLane(CurMask, [&](Value *L) {
+  forEachLane(FS.CurMask, [&](Value *L) {
     B.CreateStore(Constant::getNullValue(Coords->getAllocatedType()), Coords);
     for (unsigned K = 0; K < Coord.Comps.size() && K < 4; ++K)
       B.CreateStore(B.CreateSExtOrTrunc(laneOf(B, Coord, K, L), I32),

@@ -50,8 +50,8 @@ bool SimdEmitter::interfaceAccessChain(const Instruction &I, PointerValue P,
     P.InMemory = true;
     P.Storage = M.findVariable(P.Var)->Storage;
     // In the entry block, so every block that uses the pointer sees it.
-    Value *Block = IV->IsInput ? InputsPtr : OutputsPtr;
-    IRBuilder<> EB(AllocaBB->getTerminator());
+    Value *Block = IV->IsInput ? FS.InputsPtr : FS.OutputsPtr;
+    IRBuilder<> EB(FS.AllocaBB->getTerminator());
     P.Base = EB.CreateConstInBoundsGEP1_32(EB.getInt8Ty(), Block,
                                            IV->ComponentOffsets[0],
                                            llvmName(P.Var) + ".lanes");
@@ -153,7 +153,7 @@ LaneValue SimdEmitter::loadInterfaceMemory(const PointerValue &P,
     Value *Addr = interfaceAddresses(P, C, S.bytes(), PerLane);
     Value *X;
     if (PerLane)
-      X = B.CreateMaskedGather(VT, Addr, Align(S.bytes()), CurMask,
+      X = B.CreateMaskedGather(VT, Addr, Align(S.bytes()), FS.CurMask,
                                Constant::getNullValue(VT));
     else
       X = B.CreateAlignedLoad(VT, Addr, Align(S.bytes()));

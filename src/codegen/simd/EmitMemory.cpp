@@ -21,14 +21,14 @@ using llvm::Type;
 
 void SimdEmitter::createVariables() {
   // Variables some access chain indexes dynamically live in memory
-  // (createLaneMemory); analyzeCalls found them. The others are registers.
+  // (createLaneMemory); the plan found them (EmissionPlan.h). The others are registers.
   auto Create = [&](const Variable &V) {
-    if (DynamicallyIndexed.count(V.Id.value())) {
+    if (Plan.DynamicallyIndexed.count(V.Id.value())) {
       createLaneMemory(V);
       return;
     }
     bool Varying = UI.variable(V.Id) == Uniformity::Varying;
-    auto &Slots = VarSlots[V.Id.value()];
+    auto &Slots = FS.VarSlots[V.Id.value()];
     for (const ScalarType &S : components(V.Pointee)) {
       Type *T = laneType(S, Varying);
       Slots.push_back({createSlot(T, llvmName(V.Id.value())), T});
@@ -41,7 +41,7 @@ void SimdEmitter::createVariables() {
                         ? Init.Comps[C]
                         : Constant::getNullValue(Slots[C].Ty),
                     Slots[C].Ptr);
-    Pointers[V.Id.value()] = PointerValue{V.Id.value(), 0, V.Pointee};
+    FS.Pointers[V.Id.value()] = PointerValue{V.Id.value(), 0, V.Pointee};
   };
   bool IsEntry = F->Id == EP.Function;
   for (ValueId Id : M.GlobalVariables) {
@@ -57,7 +57,7 @@ void SimdEmitter::createVariables() {
     case spv::StorageClass::Output:
       if (Layout.find(Id.value()) || (V.Storage == spv::StorageClass::Input &&
                                       isComputeBuiltIn(Id.value())))
-        Pointers[Id.value()] = PointerValue{Id.value(), 0, V.Pointee};
+        FS.Pointers[Id.value()] = PointerValue{Id.value(), 0, V.Pointee};
       break;
     default:
       // Other storage classes are reported where they are used.
@@ -71,14 +71,15 @@ void SimdEmitter::createVariables() {
 }
 
 bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
-  auto It = Pointers.find(Id);
-  if (It != Pointers.end()) {
+  auto It = FS.Pointers.find(Id);
+  if (It != FS.Pointers.end()) {
     P = It->second;
-    auto D = PointerDefBlock.find(Id);
-    if (P.InMemory && D != PointerDefBlock.end() && D->second != CurBlock) {
+    auto D = FS.PointerDefBlock.find(Id);
+    if (P.InMemory && D != FS.PointerDefBlock.end() &&
+        D->second != FS.CurBlock) {
       // Offsets computed in another block come back through their slots.
-      auto S = PointerSlots.find(Id);
-      if (S == PointerSlots.end() || !S->second.Offset) {
+      auto S = FS.PointerSlots.find(Id);
+      if (S == FS.PointerSlots.end() || !S->second.Offset) {
         fail("pointer " + M.friendlyName(Id) +
              " is used where it is not available");
         return false;
@@ -134,7 +135,8 @@ bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
 Value *SimdEmitter::interfaceAddress(uint32_t Var, uint32_t Comp) {
   const InterfaceVariable *IV = Layout.find(Var);
   bool In = IV->IsInput;
-  return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), In ? InputsPtr : OutputsPtr,
+  return B.CreateConstInBoundsGEP1_32(B.getInt8Ty(),
+                                      In ? FS.InputsPtr : FS.OutputsPtr,
                                       IV->ComponentOffsets[Comp]);
 }
 
@@ -169,7 +171,7 @@ LaneValue SimdEmitter::load(const PointerValue &P, bool Varying) {
     }
     return R;
   }
-  auto &Slots = VarSlots[P.Var];
+  auto &Slots = FS.VarSlots[P.Var];
   if (P.FirstComp + Comps.size() > Slots.size()) {
     // The variable's type has no component form (reported already).
     fail("variable " + M.friendlyName(P.Var) + " has a type that cannot be "
@@ -214,7 +216,7 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
     }
     return;
   }
-  auto &Slots = VarSlots[P.Var];
+  auto &Slots = FS.VarSlots[P.Var];
   if (P.FirstComp + Comps.size() > Slots.size()) {
     fail("variable " + M.friendlyName(P.Var) + " has a type that cannot be "
          "held in registers");
@@ -230,7 +232,7 @@ void SimdEmitter::store(const PointerValue &P, LaneValue Val) {
     if (SlotVarying) {
       // Inactive lanes keep what they had.
       Value *Old = B.CreateLoad(Slot.Ty, Slot.Ptr);
-      X = B.CreateSelect(CurMask, X, Old);
+      X = B.CreateSelect(FS.CurMask, X, Old);
     }
     B.CreateStore(X, Slot.Ptr);
   }
@@ -435,7 +437,7 @@ bool SimdEmitter::emitMemory(const Instruction &I) {
       }
     }
     P.Pointee = T;
-    Pointers[Id] = P;
+    FS.Pointers[Id] = P;
     return true;
   }
   default:

@@ -142,7 +142,7 @@ bool SimdEmitter::emitSubgroup(const Instruction &In) {
     return false;
   };
   Type *I32 = B.getInt32Ty();
-  Value *Mask = CurMask;
+  Value *Mask = FS.CurMask;
   Value *MaskBits = B.CreateBitCast(Mask, B.getIntNTy(W), "sg.maskbits");
   Value *Lanes = laneIndices(I32);
   // Lane index of the lowest active lane (W if none, never used then).

@@ -6,15 +6,9 @@
 // its flattened members). A Uniform value's components are scalars; a
 // Varying value's are <W x T> (structure of arrays). Mixing splats.
 //
-// Control flow (the linearization of Karrenberg and Hack, "Whole-Function
-// Vectorization", CGO 2011, in its simplest form): blocks are emitted in the
-// structure tree's order, which is a topological order of every loop level.
-// Each block has a lane mask that its incoming edges OR into; the block runs
-// behind an any-lane test of its mask, so an arm no lane takes is skipped.
-// A branch computes one mask per outgoing edge (a uniform condition selects
-// the whole mask or none). A loop is a real LLVM loop around its blocks: the
-// back edge's mask becomes the header's mask for the next iteration, and the
-// loop repeats while any lane continues. Phis become per-edge selects.
+// Control flow becomes masked straight-line code and loops that run while
+// any lane continues (Linearizer.h); this class widens the instructions
+// inside a block, under the block's lane mask.
 //
 // Masks, values used outside their block and phis live in allocas during
 // emission; mem2reg turns them into SSA at the end, which also places the
@@ -23,9 +17,8 @@
 //
 // Calls that canonicalization did not inline (--no-inline,
 // --no-canonicalize) become LLVM functions taking the lane mask
-// (EmitCall.cpp). Images and samplers are rejected with a diagnostic naming
-// the instruction (later issues). Subgroup operations work on the W lanes of a
-// call, which is one subgroup (EmitSubgroup.cpp).
+// (EmitCall.cpp). Subgroup operations work on the W lanes of a call, which
+// is one subgroup (EmitSubgroup.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_CODEGEN_SIMDEMITTER_H
@@ -34,6 +27,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
+#include "codegen/simd/EmissionPlan.h"
 #include "uniformity/LaneShape.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -108,22 +102,6 @@ struct VarSlot {
   llvm::Type *Ty;
 };
 
-/// How a callee receives a parameter.
-enum class ParamAbi {
-  Value,           ///< its components, as <W x T>
-  RegisterPointer, ///< a pointer per component of the pointee's <W x T> slots
-  MemoryPointer,   ///< base, size in bytes and <W x i64> byte offset
-};
-
-/// A function called from the entry point, emitted as its own LLVM function
-/// `Ret @name(ptr args, ptr env, <W x i1> mask, params...)`.
-struct CalleeInfo {
-  llvm::Function *LF = nullptr;
-  std::vector<ParamAbi> Params;
-  /// Whether it (or something it calls) kills invocations.
-  bool MayKill = false;
-};
-
 /// Whether vectors the lane-shape analysis calls uniform (stride 0) count
 /// as affine, and an access at an offset with stride 0 (every lane at one
 /// address) reads one element instead of gathering; off only for A/B
@@ -141,11 +119,12 @@ public:
 private:
   // --- set-up (SimdEmitter.cpp) -------------------------------------------
   void createEntryFunction();
-  /// Slots, variables and the body of the current function.
-  void emitFunctionBody();
-  /// Forgets everything that belongs to one LLVM function.
-  void resetFunctionState();
-  void findCrossBlockValues();
+  /// Makes \p Fun, the LLVM function of SPIR-V function \p FnIndex, the
+  /// current one, with a fresh FunctionState.
+  void beginFunction(uint32_t FnIndex, llvm::Function *Fun);
+  /// Slots, variables and the body of the current function, then its end
+  /// and the promotion of its slots to SSA values.
+  void emitFunction();
   llvm::AllocaInst *createSlot(llvm::Type *T, const llvm::Twine &Name);
   void finishFunction();
   void promoteSlots();
@@ -175,11 +154,7 @@ private:
   void failAt(const Instruction &I, const llvm::Twine &Msg);
 
   // --- calls (EmitCall.cpp) ------------------------------------------------
-  /// Finds the functions the entry point calls, their parameter ABIs and
-  /// the variables that must live in memory; declares the callees.
-  void analyzeCalls();
-  /// The root variable or parameter of a pointer (through access chains).
-  uint32_t pointerRoot(uint32_t Ptr) const;
+  /// Declares the LLVM functions of the callees, with the plan's ABIs.
   void declareCallees();
   void emitCallee(uint32_t FnIndex);
   bool emitCall(const Instruction &I);
@@ -193,28 +168,10 @@ private:
   /// take effect: the current ones, less any demoted to helpers.
   llvm::Value *storeMask();
 
-  // --- control flow (EmitControlFlow.cpp) ----------------------------------
-  void emitItems(uint32_t Node);
-  /// The structure item before which the slots of block \p Bk start at
-  /// zero (InitBefore).
-  uint32_t initItem(cfg::BlockIndex Bk) const;
-  void emitBlock(cfg::BlockIndex B);
-  /// Whether a divergent block is cheaper to run unguarded (with possibly
-  /// no lane active) than behind an any-lane branch.
-  bool isCheapUnguarded(const Block &Blk) const;
-  void emitLoop(uint32_t Node);
-  /// llvm.loop metadata for the hints of the loop headed by \p Header.
-  llvm::MDNode *loopMetadata(cfg::BlockIndex Header);
-  void emitTerminator(cfg::BlockIndex B, const Instruction &T);
+  // --- control flow (Linearizer.cpp owns masks, phis and terminators) ----
+  friend class Linearizer;
   /// OpDemoteToHelperInvocation and OpIsHelperInvocationEXT.
   bool emitHelperInvocation(const Instruction &I);
-  /// Sends lanes \p EdgeMask from \p From to \p To: ORs them into To's mask
-  /// (or its loop's continue mask for a back edge) and updates To's phis.
-  /// \p Taken, if known, is a scalar that is true iff some lane takes the
-  /// edge (a uniform branch's condition); otherwise it is computed from the
-  /// mask when a uniform target or phi needs it.
-  void addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
-               llvm::Value *EdgeMask, llvm::Value *Taken);
   /// Uniform blocks run with all lanes of the call or none.
   bool isUniformBlock(cfg::BlockIndex Bk) const {
     return UI.block(Fn, Bk) != Uniformity::Varying;
@@ -302,14 +259,14 @@ private:
   };
   /// Component \p Comp of SPIR-V value \p Id, emitted as \p V, when the
   /// lane-shape analysis (Lanes) finds it uniform or affine: its stride,
-  /// and lane 0's value as Base (\p V itself if scalar, else element 0,
-  /// which the optimizer folds into the scalar it was computed from).
+  /// and lane 0's value as Base (laneBase).
   std::optional<AffineInfo> laneAffine(uint32_t Id, unsigned Comp,
                                        llvm::Value *V);
   /// Lane 0 of the integer vector \p V as a scalar: the lane-0 values
-  /// LaneBases knows, and scalar arithmetic and casts over them, else
-  /// element 0 (which the optimizer folds into the scalar a vector was
-  /// computed from, except through the phis of values crossing blocks).
+  /// FunctionState::LaneBases knows, and scalar arithmetic and casts over
+  /// them, else element 0 (which the optimizer folds into the scalar a
+  /// vector was computed from, except through the phis of values crossing
+  /// blocks).
   llvm::Value *laneBase(llvm::Value *V);
   /// The lanes' byte offsets of a memory pointer with a varying offset,
   /// when known: AffineBase/AffineStride, or a splat (stride 0).
@@ -389,104 +346,78 @@ private:
 
   std::unique_ptr<llvm::Module> LM;
   InterfaceLayout Layout;
-  llvm::Function *LF = nullptr;
   llvm::IRBuilder<> B;
-  llvm::BasicBlock *AllocaBB = nullptr;
-  llvm::Value *EntryMask = nullptr;
-  llvm::Value *InputsPtr = nullptr;
-  llvm::Value *OutputsPtr = nullptr;
   llvm::StructType *ArgsType = nullptr;
-  llvm::Value *ArgsPtr = nullptr;
-  llvm::Value *EnvPtr = nullptr;
-  /// s2l_group_args::cancel, never null (see createEntryFunction).
-  llvm::Value *CancelPtr = nullptr;
   /// i1: the host has not asked to cancel (read at loop back edges).
   llvm::Value *notCancelled();
 
-  uint32_t Fn = 0;                       ///< entry function index
+  /// Decided before emission (EmissionPlan.h).
+  EmissionPlan Plan;
+  /// The LLVM function of each callee.
+  std::unordered_map<uint32_t, llvm::Function *> CalleeFns;
+
+  /// The function being emitted (beginFunction).
+  uint32_t Fn = 0;
   const Function *F = nullptr;
   const cfg::FunctionAnalysis *A = nullptr;
+  llvm::Function *LF = nullptr;
 
-  /// Per block: lane mask (Varying block) or reached flag (Uniform block).
-  std::vector<llvm::AllocaInst *> MaskSlots;
-  /// Per loop header: the same for lanes taking the back edge.
-  std::vector<llvm::AllocaInst *> ContSlots;
-  /// Per structure item: the slots (mask, back edge, phi) to set to zero
-  /// just before it. A slot is set before the item, at its block's level,
-  /// that holds the block's immediate dominator, not in the entry block, so
-  /// that its live range (and the SSA construction's work on it) spans its
-  /// construct rather than the function.
-  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
-      InitBefore;
-  /// Blocks ending in the always-true branch of emitZeroStores().
-  std::vector<llvm::BasicBlock *> ZeroDiamonds;
-  /// Sets \p Slots to zero at the insertion point (see the .cpp for why
-  /// through a diamond).
-  void emitZeroStores(llvm::ArrayRef<llvm::AllocaInst *> Slots);
-  llvm::Value *KilledSlot = nullptr;
-  /// Lanes demoted to helper invocations (only if the module demotes).
-  llvm::Value *DemotedSlot = nullptr;
-  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
-      PhiSlots, ValueSlots;
-  std::unordered_map<uint32_t, llvm::SmallVector<VarSlot, 4>> VarSlots;
-  /// Value parameters of the current callee.
-  std::unordered_map<uint32_t, LaneValue> ParamValues;
-  /// Return value accumulator of the current callee (one per component).
-  llvm::SmallVector<llvm::AllocaInst *, 4> RetSlots;
-  /// Whether the current function calls one that may kill lanes.
-  bool FnMayKill = false;
-  std::unordered_map<uint32_t, cfg::BlockIndex> DefBlockOf; ///< result -> block
-  std::unordered_set<uint32_t> CrossBlock;   ///< values used in other blocks
-  std::unordered_set<uint32_t> MaskedLiveOut; ///< defined in divergent loops
-  std::unordered_map<uint32_t, PointerValue> Pointers;
-  std::unordered_map<uint32_t, OpaqueRef> OpaqueRefs;
+  /// Everything that belongs to one LLVM function: made anew for each
+  /// (beginFunction), so nothing is reset by hand.
+  struct FunctionState {
+    const FunctionPlan *Plan = nullptr;
+    llvm::BasicBlock *AllocaBB = nullptr;
+    llvm::Value *EntryMask = nullptr;
+    llvm::Value *InputsPtr = nullptr;
+    llvm::Value *OutputsPtr = nullptr;
+    llvm::Value *ArgsPtr = nullptr;
+    llvm::Value *EnvPtr = nullptr;
+    /// s2l_group_args::cancel, never null (see createEntryFunction).
+    llvm::Value *CancelPtr = nullptr;
+    llvm::Value *KilledSlot = nullptr;
+    /// Lanes demoted to helper invocations (only if the module demotes).
+    llvm::Value *DemotedSlot = nullptr;
+    /// Slots of values used in other blocks (FunctionPlan::CrossBlock).
+    std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 4>>
+        ValueSlots;
+    std::unordered_map<uint32_t, llvm::SmallVector<VarSlot, 4>> VarSlots;
+    /// Value parameters of the current callee.
+    std::unordered_map<uint32_t, LaneValue> ParamValues;
+    /// Return value accumulator of the current callee (one per component).
+    llvm::SmallVector<llvm::AllocaInst *, 4> RetSlots;
+    std::unordered_map<uint32_t, PointerValue> Pointers;
+    std::unordered_map<uint32_t, OpaqueRef> OpaqueRefs;
+    /// Memory pointers used in other blocks: offset (and base) slots.
+    std::unordered_map<uint32_t, PointerSlotSet> PointerSlots;
+    std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
+    /// Lane 0's value (a scalar) of vectors of block CurBlock: those of
+    /// uniform or affine values crossing blocks are reloaded from
+    /// LaneBaseSlots, so that a use in another block does not extract
+    /// element 0 from a vector phi, which the optimizer does not fold. (The
+    /// stride is the lane-shape analysis's; this is only the base.)
+    llvm::DenseMap<llvm::Value *, std::pair<llvm::Value *, cfg::BlockIndex>>
+        LaneBases;
+    /// Per cross-block value: per component, the slot of its lane-0 scalar
+    /// (null for varying components).
+    std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 1>>
+        LaneBaseSlots;
+    /// Values defined or loaded in the current block.
+    std::unordered_map<uint32_t, LaneValue> Local;
+    cfg::BlockIndex CurBlock = cfg::NoBlock;
+    /// The current block runs without an any-lane guard (speculated), so
+    /// its mask may be empty.
+    bool CurUnguarded = false;
+    llvm::Value *CurMask = nullptr;
+  };
+  FunctionState FS;
+
   ImageRuntime ImageRT; ///< declared at the first image instruction
   std::unordered_map<uint32_t, std::vector<ScalarType>> ComponentCache;
   MemoryLayout ML;
-  /// Memory pointers used in other blocks: offset (and base) slots.
-  std::unordered_map<uint32_t, PointerSlotSet> PointerSlots;
-  std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
-  /// Function/Private variables some access chain indexes dynamically (or
-  /// passed to a parameter that is): they live in lane memory.
-  std::unordered_set<uint32_t> DynamicallyIndexed;
-  /// Reachable functions other than the entry point, callees first.
-  std::vector<uint32_t> CalleeOrder;
-  std::unordered_map<uint32_t, CalleeInfo> Callees;
-  /// Pointer parameters that need the memory ABI.
-  std::unordered_set<uint32_t> MemoryParams;
-  /// Private variables in the environment table, in order (entry 0 is the
-  /// killed mask); EnvIndex is each one's first entry.
-  std::vector<uint32_t> EnvVars;
-  std::unordered_map<uint32_t, unsigned> EnvIndex;
-  unsigned EnvSize = 2;
-  /// Whether a reachable function demotes lanes to helpers.
-  bool HasDemote = false;
-  /// Fragment shaders whose results depend on neighbours in the quad
-  /// (derivatives, quad operations, helper queries) run every lane of a
-  /// quad that has an active lane; the others as helpers.
-  bool NeedsHelpers = false;
-  /// Lane 0's value (a scalar) of vectors of the current block (CurBlock):
-  /// those of uniform or affine values crossing blocks are reloaded from
-  /// LaneBaseSlots, so that a use in another block does not extract
-  /// element 0 from a vector phi, which the optimizer does not fold. (The
-  /// stride is the analysis's; this is only the base.)
-  llvm::DenseMap<llvm::Value *, std::pair<llvm::Value *, cfg::BlockIndex>>
-      LaneBases;
-  /// Per cross-block value: per component, the slot of its lane-0 scalar
-  /// (null for varying components).
-  std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 1>>
-      LaneBaseSlots;
   ComputeInfo Compute;
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   std::unordered_map<uint32_t, uint32_t> WorkgroupOffsets; ///< var -> byte
 
-  /// Values defined or loaded in the current block.
-  std::unordered_map<uint32_t, LaneValue> Local;
-  cfg::BlockIndex CurBlock = cfg::NoBlock;
-  /// The current block runs without an any-lane guard (speculated), so its
-  /// mask may be empty.
-  bool CurUnguarded = false;
-  llvm::Value *CurMask = nullptr;
   llvm::Error Err = llvm::Error::success();
   bool Failed = false;
 };

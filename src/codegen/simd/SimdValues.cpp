@@ -149,18 +149,18 @@ LaneValue SimdEmitter::constantValue(uint32_t Id) {
 }
 
 LaneValue SimdEmitter::get(uint32_t Id) {
-  auto It = Local.find(Id);
-  if (It != Local.end())
+  auto It = FS.Local.find(Id);
+  if (It != FS.Local.end())
     return It->second;
   IdKind K = M.kindOf(Id);
   if (K == IdKind::Constant) {
     LaneValue V = constantValue(Id);
-    Local[Id] = V;
+    FS.Local[Id] = V;
     return V;
   }
-  if (auto P = ParamValues.find(Id); P != ParamValues.end())
+  if (auto P = FS.ParamValues.find(Id); P != FS.ParamValues.end())
     return P->second;
-  if (Pointers.count(Id) && isPhysicalPointerType(M.typeOf(Id))) {
+  if (FS.Pointers.count(Id) && isPhysicalPointerType(M.typeOf(Id))) {
     // An access chain into physical memory used as a value: its address.
     PointerValue P;
     LaneValue V;
@@ -172,30 +172,30 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     bool Varying = isVarying(Id) || V.Varying;
     return coerce(std::move(V), Varying);
   }
-  auto S = ValueSlots.find(Id);
-  auto D = DefBlockOf.find(Id);
+  auto S = FS.ValueSlots.find(Id);
+  auto D = FS.Plan->DefBlockOf.find(Id);
   // Unvalidated input may use a value where its definition does not
   // dominate; the slot would then hold another path's value.
-  if (S != ValueSlots.end() && D != DefBlockOf.end() &&
-      CurBlock != cfg::NoBlock && !A->DT.dominates(D->second, CurBlock)) {
+  if (S != FS.ValueSlots.end() && D != FS.Plan->DefBlockOf.end() &&
+      FS.CurBlock != cfg::NoBlock && !A->DT.dominates(D->second, FS.CurBlock)) {
     fail("value " + M.friendlyName(Id) + " is used in block " +
-         M.friendlyName(A->G.block(CurBlock).Label) +
+         M.friendlyName(A->G.block(FS.CurBlock).Label) +
          ", which its definition in block " +
          M.friendlyName(A->G.block(D->second).Label) + " does not dominate");
-  } else if (S != ValueSlots.end()) {
+  } else if (S != FS.ValueSlots.end()) {
     LaneValue V;
     V.Varying = isVarying(Id);
     for (AllocaInst *Slot : S->second)
       V.Comps.push_back(
           B.CreateLoad(Slot->getAllocatedType(), Slot, llvmName(Id)));
-    if (auto LB = LaneBaseSlots.find(Id); LB != LaneBaseSlots.end())
+    if (auto LB = FS.LaneBaseSlots.find(Id); LB != FS.LaneBaseSlots.end())
       for (size_t C = 0; C < LB->second.size() && C < V.Comps.size(); ++C)
         if (AllocaInst *Slot = LB->second[C])
-          LaneBases[V.Comps[C]] = {
+          FS.LaneBases[V.Comps[C]] = {
               B.CreateLoad(Slot->getAllocatedType(), Slot,
                            llvmName(Id) + ".lane0"),
-              CurBlock};
-    Local[Id] = V;
+              FS.CurBlock};
+    FS.Local[Id] = V;
     return V;
   }
   fail("value " + M.friendlyName(Id) +
@@ -219,16 +219,16 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
     for (size_t I = 0; I < V.Comps.size(); ++I)
       if (V.Comps[I]->getName().empty() && !isa<llvm::Constant>(V.Comps[I]))
         V.Comps[I]->setName(llvmName(Id) + ".c" + Twine(I));
-  if (CrossBlock.count(Id)) {
-    auto &Slots = ValueSlots[Id];
+  if (FS.Plan->CrossBlock.count(Id)) {
+    auto &Slots = FS.ValueSlots[Id];
     if (Slots.empty())
       for (Value *C : V.Comps)
         Slots.push_back(createSlot(C->getType(), llvmName(Id) + ".slot"));
-    bool Masked = MaskedLiveOut.count(Id) && V.Varying;
-    // Uniform and affine vectors take their lane 0 along (see LaneBases);
+    bool Masked = FS.Plan->MaskedLiveOut.count(Id) && V.Varying;
+    // Uniform and affine vectors take their lane 0 along (see FS.LaneBases);
     // the analysis calls none of the masked live-outs affine.
     if (!Masked && V.Varying) {
-      auto &BaseSlots = LaneBaseSlots[Id];
+      auto &BaseSlots = FS.LaneBaseSlots[Id];
       BaseSlots.resize(V.Comps.size());
       for (size_t C = 0; C < V.Comps.size(); ++C) {
         Value *X = V.Comps[C];
@@ -245,12 +245,12 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
       Value *C = V.Comps[I];
       if (Masked) {
         Value *Old = B.CreateLoad(C->getType(), Slots[I]);
-        C = B.CreateSelect(CurMask, C, Old, llvmName(Id) + ".keep");
+        C = B.CreateSelect(FS.CurMask, C, Old, llvmName(Id) + ".keep");
       }
       B.CreateStore(C, Slots[I]);
     }
   }
-  Local[Id] = std::move(V);
+  FS.Local[Id] = std::move(V);
 }
 
 } // namespace spirv2llvm::simd

@@ -1,20 +1,16 @@
-//===- EmitControlFlow.cpp - Blocks, masks, loops and phis ----------------===//
+//===- Linearizer.cpp - Masked control flow of one SIMD function ----------===//
 //
-// See SimdEmitter.h for the scheme. The LLVM CFG is a chain in structure
-// tree order: each block is
-//
-//   guard:  %mask = load mask slot; br (any lane of %mask), body, next
-//   body:   phis from their slots; instructions; edge masks to successors
-//   next:   the following item
-//
-// and each loop wraps its items in a header/latch pair whose back edge is
-// taken while any lane continues.
+// See Linearizer.h for the scheme.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/simd/Linearizer.h"
 #include "codegen/simd/SimdEmitter.h"
 
 #include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
+
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -24,15 +20,115 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
-void SimdEmitter::emitItems(uint32_t Node) {
-  for (uint32_t Child : A->Tree.node(Node).Children) {
-    if (Failed)
+Linearizer::Linearizer(SimdEmitter &E)
+    : E(E), B(E.B), Ctx(E.Ctx), M(E.M), F(*E.F), A(*E.A) {}
+
+void Linearizer::createSlots() {
+  // Slots: a Varying block gets a lane mask, a Uniform one (all lanes of
+  // the call or none) just a "reached" flag: its mask is the entry mask.
+  // Loop headers get the same for their back edge.
+  MaskSlots.assign(A.G.size(), nullptr);
+  ContSlots.assign(A.G.size(), nullptr);
+  for (cfg::BlockIndex Bk : A.G.rpo()) {
+    bool U = E.isUniformBlock(Bk);
+    Type *T = U ? B.getInt1Ty() : static_cast<Type *>(E.maskType());
+    const std::string &Name = A.G.block(Bk).Name;
+    MaskSlots[Bk] = E.createSlot(T, (U ? "reached." : "mask.") + Name);
+    if (Bk == A.G.entry()) {
+      B.CreateStore(U ? E.anyLane(E.FS.EntryMask) : E.FS.EntryMask,
+                    MaskSlots[Bk]);
+      continue; // the entry block has neither phis nor a back edge
+    }
+    auto &Inits = InitBefore[initItem(Bk)];
+    Inits.push_back(MaskSlots[Bk]);
+    if (A.G.block(Bk).Merge == cfg::MergeKind::Loop) {
+      ContSlots[Bk] = E.createSlot(T, "cont." + Name);
+      Inits.push_back(ContSlots[Bk]);
+    }
+    // Phi accumulators: each incoming edge selects its value into them.
+    for (uint32_t Index : F.Blocks[Bk].Insts) {
+      const Instruction &I = M.Insts[Index];
+      if (I.Opcode != spv::Op::OpPhi)
+        break;
+      uint32_t Id = I.Result.value();
+      bool Varying = E.isVarying(Id);
+      for (const ScalarType &S : E.components(I.ResultType)) {
+        AllocaInst *Slot = E.createSlot(E.laneType(S, Varying), E.llvmName(Id));
+        Inits.push_back(Slot);
+        PhiSlots[Id].push_back(Slot);
+      }
+    }
+  }
+}
+
+void Linearizer::emitBody() { emitItems(0); }
+
+uint32_t Linearizer::initItem(cfg::BlockIndex Bk) const {
+  // The level whose chain runs Bk: its loop, or for a loop header the
+  // level around that loop. Its predecessors all follow, at that level,
+  // the item holding its immediate dominator; zeroing just before that item
+  // keeps the slot's live range inside the construct. Inside a loop this
+  // runs every iteration, as the loop's own resets do (emitLoop).
+  const cfg::StructureTree &T = A.Tree;
+  uint32_t Level = T.node(T.nodeOfBlock(Bk)).Parent;
+  if (A.G.block(Bk).Merge == cfg::MergeKind::Loop)
+    Level = T.node(Level).Parent;
+  for (uint32_t N = T.nodeOfBlock(A.DT.idom(Bk)); N != ~0u;
+       N = T.node(N).Parent)
+    if (T.node(N).Parent == Level)
+      return N;
+  return T.node(Level).Children.front(); // not reached for valid trees
+}
+
+void Linearizer::emitZeroStores(ArrayRef<AllocaInst *> Slots) {
+  if (Slots.empty())
+    return;
+  // Stores in a block on the chain would make that block a def of every
+  // slot, and it dominates the rest of the function: mem2reg's iterated
+  // dominance frontier walks a def block's whole dominator subtree, so
+  // each slot would cost the function's size (15,000 blocks took minutes).
+  // Both arms of a diamond store; neither dominates anything else, and
+  // the join's phis of two zeros fold away. foldZeroDiamonds() then folds the
+  // always-true branch and merges the blocks back.
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Arm = BasicBlock::Create(Ctx, "zero", E.LF);
+  BasicBlock *Dead = BasicBlock::Create(Ctx, "zero.dead", E.LF);
+  BasicBlock *Join = BasicBlock::Create(Ctx, "zeroed", E.LF);
+  B.CreateCondBr(B.getTrue(), Arm, Dead);
+  for (BasicBlock *BB : {Arm, Dead}) {
+    B.SetInsertPoint(BB);
+    for (AllocaInst *Slot : Slots)
+      B.CreateStore(Constant::getNullValue(Slot->getAllocatedType()), Slot);
+    B.CreateBr(Join);
+  }
+  B.SetInsertPoint(Join);
+  ZeroDiamonds.push_back(Pre);
+}
+
+void Linearizer::foldZeroDiamonds() {
+  // The zeroing diamonds (emitZeroStores) are empty now: fold them back,
+  // last first: a diamond may start in the join block of the one before.
+  for (BasicBlock *Pre : llvm::reverse(ZeroDiamonds)) {
+    auto *Br = cast<BranchInst>(Pre->getTerminator());
+    BasicBlock *Taken = Br->getSuccessor(0), *Other = Br->getSuccessor(1);
+    BasicBlock *Join = Taken->getSingleSuccessor();
+    ConstantFoldTerminator(Pre);
+    DeleteDeadBlock(Other);
+    MergeBlockIntoPredecessor(Taken);
+    MergeBlockIntoPredecessor(Join);
+  }
+  ZeroDiamonds.clear();
+}
+
+void Linearizer::emitItems(uint32_t Node) {
+  for (uint32_t Child : A.Tree.node(Node).Children) {
+    if (E.Failed)
       return;
     // The zero start of the slots of this item's region (InitBefore).
     auto It = InitBefore.find(Child);
     if (It != InitBefore.end())
       emitZeroStores(It->second);
-    const cfg::StructureNode &N = A->Tree.node(Child);
+    const cfg::StructureNode &N = A.Tree.node(Child);
     if (N.Kind == cfg::StructureNodeKind::Loop)
       emitLoop(Child);
     else
@@ -40,13 +136,13 @@ void SimdEmitter::emitItems(uint32_t Node) {
   }
 }
 
-void SimdEmitter::emitLoop(uint32_t Node) {
-  const cfg::StructureNode &N = A->Tree.node(Node);
+void Linearizer::emitLoop(uint32_t Node) {
+  const cfg::StructureNode &N = A.Tree.node(Node);
   cfg::BlockIndex H = N.Block;
-  const std::string &Name = A->G.block(H).Name;
-  BasicBlock *Top = BasicBlock::Create(Ctx, "loop." + Name, LF);
-  BasicBlock *Latch = BasicBlock::Create(Ctx, "latch." + Name, LF);
-  BasicBlock *Exit = BasicBlock::Create(Ctx, "exit." + Name, LF);
+  const std::string &Name = A.G.block(H).Name;
+  BasicBlock *Top = BasicBlock::Create(Ctx, "loop." + Name, E.LF);
+  BasicBlock *Latch = BasicBlock::Create(Ctx, "latch." + Name, E.LF);
+  BasicBlock *Exit = BasicBlock::Create(Ctx, "exit." + Name, E.LF);
   B.CreateBr(Top);
   B.SetInsertPoint(Top);
 
@@ -65,20 +161,20 @@ void SimdEmitter::emitLoop(uint32_t Node) {
   B.CreateStore(Cont, MaskSlots[H]);
   B.CreateStore(Constant::getNullValue(T), ContSlots[H]);
   // The watchdog (abi.h): a cancelled call leaves every loop.
-  Value *Again = isUniformBlock(H) ? Cont : anyLane(Cont);
+  Value *Again = E.isUniformBlock(H) ? Cont : E.anyLane(Cont);
   BranchInst *Back =
-      B.CreateCondBr(B.CreateAnd(Again, notCancelled()), Top, Exit);
+      B.CreateCondBr(B.CreateAnd(Again, E.notCancelled()), Top, Exit);
   if (MDNode *MD = loopMetadata(H))
     Back->setMetadata(LLVMContext::MD_loop, MD);
   B.SetInsertPoint(Exit);
 }
 
-MDNode *SimdEmitter::loopMetadata(cfg::BlockIndex Header) {
+MDNode *Linearizer::loopMetadata(cfg::BlockIndex Header) {
   // OpLoopMerge's loop control: the hints LLVM's unroller understands.
   // DependencyInfinite/Length, Min/MaxIterations, IterationMultiple and
   // PeelCount have no counterpart that is safe for the masked loop (its
   // trip count is the maximum over the lanes), so they are dropped.
-  uint32_t MergeIndex = F->Blocks[Header].MergeInst;
+  uint32_t MergeIndex = F.Blocks[Header].MergeInst;
   if (MergeIndex == ~0u)
     return nullptr;
   const Instruction &LM = M.Insts[MergeIndex];
@@ -111,7 +207,7 @@ MDNode *SimdEmitter::loopMetadata(cfg::BlockIndex Header) {
   return MD;
 }
 
-bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
+bool Linearizer::isCheapUnguarded(const Block &Blk) const {
   using spv::Op;
   constexpr size_t MaxInstructions = 12;
   if (Blk.Insts.size() > MaxInstructions)
@@ -150,82 +246,83 @@ bool SimdEmitter::isCheapUnguarded(const Block &Blk) const {
   return true;
 }
 
-void SimdEmitter::emitBlock(cfg::BlockIndex Bk) {
-  const std::string &Name = A->G.block(Bk).Name;
-  BasicBlock *Body = BasicBlock::Create(Ctx, "L" + Name, LF);
-  BasicBlock *Next = BasicBlock::Create(Ctx, "L" + Name + ".next", LF);
-  if (isUniformBlock(Bk)) {
+void Linearizer::emitBlock(cfg::BlockIndex Bk) {
+  const std::string &Name = A.G.block(Bk).Name;
+  BasicBlock *Body = BasicBlock::Create(Ctx, "L" + Name, E.LF);
+  BasicBlock *Next = BasicBlock::Create(Ctx, "L" + Name + ".next", E.LF);
+  if (E.isUniformBlock(Bk)) {
     Value *Reached =
         B.CreateLoad(B.getInt1Ty(), MaskSlots[Bk], "reached." + Name);
     B.CreateCondBr(Reached, Body, Next);
     B.SetInsertPoint(Body);
-    CurMask = uniformBlockMask();
+    E.FS.CurMask = E.uniformBlockMask();
   } else {
-    Value *Mask = B.CreateLoad(maskType(), MaskSlots[Bk], "mask." + Name);
+    Value *Mask = B.CreateLoad(E.maskType(), MaskSlots[Bk], "mask." + Name);
     // A short block of pure arithmetic costs less to run with no lane
     // active than a branch that divergent data makes unpredictable.
-    CurUnguarded = Opts.SpeculateSmallBlocks && isCheapUnguarded(F->Blocks[Bk]);
-    if (CurUnguarded)
+    E.FS.CurUnguarded =
+        E.Opts.SpeculateSmallBlocks && isCheapUnguarded(F.Blocks[Bk]);
+    if (E.FS.CurUnguarded)
       B.CreateBr(Body);
     else
-      B.CreateCondBr(anyLane(Mask), Body, Next);
-    CurMask = Mask;
+      B.CreateCondBr(E.anyLane(Mask), Body, Next);
+    E.FS.CurMask = Mask;
   }
   B.SetInsertPoint(Body);
-  CurBlock = Bk;
-  Local.clear();
+  E.FS.CurBlock = Bk;
+  E.FS.Local.clear();
 
-  const Block &Blk = F->Blocks[Bk];
+  const Block &Blk = F.Blocks[Bk];
   for (uint32_t Index : Blk.Insts) {
-    if (Failed)
+    if (E.Failed)
       break;
     const Instruction &I = M.Insts[Index];
     if (I.Opcode == spv::Op::OpPhi) {
       LaneValue V;
-      V.Varying = isVarying(I.Result.value());
+      V.Varying = E.isVarying(I.Result.value());
       for (AllocaInst *Slot : PhiSlots[I.Result.value()])
         V.Comps.push_back(B.CreateLoad(Slot->getAllocatedType(), Slot));
-      set(I.Result.value(), std::move(V));
+      E.set(I.Result.value(), std::move(V));
       continue;
     }
     if (Index == Blk.TerminatorInst) {
       emitTerminator(Bk, I);
       continue;
     }
-    emitInstruction(I);
+    E.emitInstruction(I);
   }
   B.CreateBr(Next);
   B.SetInsertPoint(Next);
-  Local.clear();
-  CurBlock = cfg::NoBlock;
-  CurUnguarded = false;
+  E.FS.Local.clear();
+  E.FS.CurBlock = cfg::NoBlock;
+  E.FS.CurUnguarded = false;
 }
 
-void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
-                          Value *EdgeMask, Value *Taken) {
-  if (!A->G.isReachable(To))
+void Linearizer::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
+                         Value *EdgeMask, Value *Taken) {
+  if (!A.G.isReachable(To))
     return;
   // A back edge feeds the loop's next iteration, not this one.
-  bool Back = A->G.isBackEdge(From, To);
+  bool Back = A.G.isBackEdge(From, To);
   AllocaInst *Slot = Back ? ContSlots[To] : MaskSlots[To];
   if (!Slot) {
-    fail("branch from " + M.friendlyName(A->G.block(From).Label) + " to " +
-         M.friendlyName(A->G.block(To).Label) +
-         " goes back to a block that is not a loop header");
+    E.fail("branch from " + M.friendlyName(A.G.block(From).Label) + " to " +
+           M.friendlyName(A.G.block(To).Label) +
+           " goes back to a block that is not a loop header");
     return;
   }
   auto GetTaken = [&] {
     if (!Taken)
-      Taken = anyLane(EdgeMask);
+      Taken = E.anyLane(EdgeMask);
     return Taken;
   };
   Value *Old = B.CreateLoad(Slot->getAllocatedType(), Slot);
-  B.CreateStore(
-      B.CreateOr(Old, isUniformBlock(To) ? GetTaken() : EdgeMask), Slot);
+  B.CreateStore(B.CreateOr(Old, E.isUniformBlock(To) ? GetTaken() : EdgeMask),
+                Slot);
 
   // Phis of the target take this edge's value in the lanes that take it.
-  uint32_t FromLabel = A->G.block(From).Label;
-  for (uint32_t Index : F->Blocks[To].Insts) {
+  uint32_t FromLabel = A.G.block(From).Label;
+  for (uint32_t Index : F.Blocks[To].Insts) {
     const Instruction &Phi = M.Insts[Index];
     if (Phi.Opcode != spv::Op::OpPhi)
       break;
@@ -233,88 +330,65 @@ void SimdEmitter::addEdge(cfg::BlockIndex From, cfg::BlockIndex To,
       if (Phi.Operands[K + 1] != FromLabel)
         continue;
       uint32_t Id = Phi.Result.value();
-      bool Varying = isVarying(Id);
-      LaneValue In = coerce(get(Phi.Operands[K]), Varying);
+      bool Varying = E.isVarying(Id);
+      LaneValue In = E.coerce(E.get(Phi.Operands[K]), Varying);
       auto &Slots = PhiSlots[Id];
       if (Slots.size() != In.Comps.size()) {
-        fail("phi " + M.friendlyName(Id) +
-             " has an incoming value of a different type");
+        E.fail("phi " + M.friendlyName(Id) +
+               " has an incoming value of a different type");
         return;
       }
       // Where lanes cannot arrive by different edges (a uniform block that
       // joins no divergent paths), the edge is taken by all lanes or none,
       // so one scalar condition selects the whole vector.
-      bool PerLane = Varying && (!isUniformBlock(To) ||
-                                 UI.isDivergentJoin(Fn, To));
+      bool PerLane =
+          Varying && (!E.isUniformBlock(To) || E.UI.isDivergentJoin(E.Fn, To));
       Value *Take = PerLane ? EdgeMask : GetTaken();
       for (size_t C = 0; C < Slots.size(); ++C) {
         Value *Cur = B.CreateLoad(Slots[C]->getAllocatedType(), Slots[C]);
-        B.CreateStore(B.CreateSelect(Take, In.Comps[C], Cur,
-                                     llvmName(Id) + ".in"),
-                      Slots[C]);
+        B.CreateStore(
+            B.CreateSelect(Take, In.Comps[C], Cur, E.llvmName(Id) + ".in"),
+            Slots[C]);
       }
       break;
     }
   }
 }
 
-bool SimdEmitter::emitHelperInvocation(const Instruction &I) {
-  // A demoted lane keeps running, so derivatives of its neighbours stay
-  // defined, but its stores to memory and outputs no longer take effect
-  // (storeMask) and it counts as discarded at the end.
-  if (I.Opcode == spv::Op::OpDemoteToHelperInvocation) {
-    Value *Old = B.CreateLoad(maskType(), DemotedSlot);
-    B.CreateStore(B.CreateOr(Old, CurMask), DemotedSlot);
-    return true;
-  }
-  if (I.Opcode == spv::Op::OpIsHelperInvocationEXT) {
-    // Lanes the caller left off are not run at all, so the only helpers
-    // here are the demoted ones.
-    LaneValue V;
-    V.Varying = true;
-    V.Comps.push_back(DemotedSlot
-                          ? static_cast<Value *>(B.CreateLoad(
-                                maskType(), DemotedSlot, "is.helper"))
-                          : Constant::getNullValue(maskType()));
-    set(I.Result.value(), std::move(V));
-    return true;
-  }
-  return false;
-}
-
-void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
+void Linearizer::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
   auto Target = [&](uint32_t Label) -> cfg::BlockIndex {
-    auto It = F->BlockIndexOf.find(Label);
-    return It == F->BlockIndexOf.end() ? cfg::NoBlock : It->second;
+    auto It = F.BlockIndexOf.find(Label);
+    return It == F.BlockIndexOf.end() ? cfg::NoBlock : It->second;
   };
-  Constant *None = Constant::getNullValue(maskType());
+  Constant *None = Constant::getNullValue(E.maskType());
   switch (T.Opcode) {
   case spv::Op::OpBranch:
     // A guarded block runs only if some lane is active, so the edge is
     // taken; an unguarded one may run with none (the mask decides).
-    addEdge(Bk, Target(T.Operands[0]), CurMask,
-            CurUnguarded ? nullptr : B.getTrue());
+    addEdge(Bk, Target(T.Operands[0]), E.FS.CurMask,
+            E.FS.CurUnguarded ? nullptr : B.getTrue());
     return;
   case spv::Op::OpBranchConditional: {
     cfg::BlockIndex True = Target(T.Operands[1]);
     cfg::BlockIndex False = Target(T.Operands[2]);
     if (True == False) {
-      addEdge(Bk, True, CurMask, CurUnguarded ? nullptr : B.getTrue());
+      addEdge(Bk, True, E.FS.CurMask,
+              E.FS.CurUnguarded ? nullptr : B.getTrue());
       return;
     }
-    LaneValue Cond = get(T.Operands[0]);
+    LaneValue Cond = E.get(T.Operands[0]);
     Value *C = Cond.Comps[0];
     Value *MT, *MF, *TT = nullptr, *TF = nullptr;
     if (Cond.Varying) {
-      MT = B.CreateAnd(CurMask, C, "br.true");
-      MF = B.CreateAnd(CurMask, B.CreateNot(C), "br.false");
+      MT = B.CreateAnd(E.FS.CurMask, C, "br.true");
+      MF = B.CreateAnd(E.FS.CurMask, B.CreateNot(C), "br.false");
     } else {
       // A uniform branch sends the whole mask one way.
-      MT = B.CreateSelect(C, CurMask, None, "br.true");
-      MF = B.CreateSelect(C, None, CurMask, "br.false");
+      MT = B.CreateSelect(C, E.FS.CurMask, None, "br.true");
+      MF = B.CreateSelect(C, None, E.FS.CurMask, "br.false");
       TT = C;
       TF = B.CreateNot(C);
-      if (CurUnguarded) {
+      if (E.FS.CurUnguarded) {
         // No lane may be here: the masks, not the condition, decide.
         TT = TF = nullptr;
       }
@@ -324,7 +398,7 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     return;
   }
   case spv::Op::OpSwitch: {
-    LaneValue Sel = get(T.Operands[0]);
+    LaneValue Sel = E.get(T.Operands[0]);
     Value *S = Sel.Comps[0];
     unsigned LitWords = S->getType()->getScalarSizeInBits() > 32 ? 2 : 1;
     // One condition per distinct target, in successor order.
@@ -344,8 +418,8 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
       if (LitWords == 2)
         Lit |= uint64_t(T.Operands[K + 1]) << 32;
       cfg::BlockIndex Tg = Target(T.Operands[K + LitWords]);
-      Value *Eq = B.CreateICmpEQ(S, ConstantInt::get(S->getType(), Lit, false),
-                                 "case");
+      Value *Eq =
+          B.CreateICmpEQ(S, ConstantInt::get(S->getType(), Lit, false), "case");
       Value *&C = CondFor(Tg);
       C = C ? B.CreateOr(C, Eq) : Eq;
       AnyCase = AnyCase ? B.CreateOr(AnyCase, Eq) : Eq;
@@ -356,26 +430,29 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     DC = DC ? B.CreateOr(DC, DefaultCond) : DefaultCond;
     for (auto &[Tg, Cond] : Conds) {
       if (Sel.Varying)
-        addEdge(Bk, Tg, B.CreateAnd(CurMask, splat(Cond), "sw.edge"), nullptr);
+        addEdge(Bk, Tg, B.CreateAnd(E.FS.CurMask, E.splat(Cond), "sw.edge"),
+                nullptr);
       else
-        addEdge(Bk, Tg, B.CreateSelect(Cond, CurMask, None, "sw.edge"),
-                CurUnguarded ? nullptr : Cond);
+        addEdge(Bk, Tg, B.CreateSelect(Cond, E.FS.CurMask, None, "sw.edge"),
+                E.FS.CurUnguarded ? nullptr : Cond);
     }
     return;
   }
   case spv::Op::OpKill:
   case spv::Op::OpTerminateInvocation: {
-    Value *Old = B.CreateLoad(maskType(), KilledSlot);
-    B.CreateStore(B.CreateOr(Old, CurMask), KilledSlot);
+    Value *Old = B.CreateLoad(E.maskType(), E.FS.KilledSlot);
+    B.CreateStore(B.CreateOr(Old, E.FS.CurMask), E.FS.KilledSlot);
     return;
   }
   case spv::Op::OpReturnValue:
-    if (!RetSlots.empty()) {
+    if (!E.FS.RetSlots.empty()) {
       // A callee's lanes leave their result behind.
-      LaneValue V = coerce(get(T.Operands[0]), true);
-      for (size_t C = 0; C < RetSlots.size() && C < V.Comps.size(); ++C) {
-        Value *Old = B.CreateLoad(RetSlots[C]->getAllocatedType(), RetSlots[C]);
-        B.CreateStore(B.CreateSelect(CurMask, V.Comps[C], Old), RetSlots[C]);
+      LaneValue V = E.coerce(E.get(T.Operands[0]), true);
+      for (size_t C = 0; C < E.FS.RetSlots.size() && C < V.Comps.size(); ++C) {
+        Value *Old = B.CreateLoad(E.FS.RetSlots[C]->getAllocatedType(),
+                                  E.FS.RetSlots[C]);
+        B.CreateStore(B.CreateSelect(E.FS.CurMask, V.Comps[C], Old),
+                      E.FS.RetSlots[C]);
       }
     }
     return;
@@ -384,7 +461,7 @@ void SimdEmitter::emitTerminator(cfg::BlockIndex Bk, const Instruction &T) {
     // The lanes leave: no edge carries them anywhere.
     return;
   default:
-    failAt(T, "unsupported: terminator " + Twine(opName(T.Opcode)));
+    E.failAt(T, "unsupported: terminator " + Twine(opName(T.Opcode)));
     return;
   }
 }
