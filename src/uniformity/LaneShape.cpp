@@ -64,7 +64,7 @@ std::array<uint32_t, 3> declaredWorkgroupSize(const Module &M,
 
 namespace {
 
-using Shapes = llvm::SmallVector<LaneShape, 4>;
+using ShapeList = llvm::SmallVector<LaneShape, 4>;
 
 /// Strides stay within 32 bits (the emitter scales them by element sizes).
 std::optional<int64_t> checked(std::optional<int64_t> S) {
@@ -80,6 +80,7 @@ struct LaneShapeState {
   const cfg::ModuleAnalysis &MA;
   const UniformityInfo &UI;
   LaneShapeOptions Opts;
+  std::array<uint32_t, 3> WorkgroupSize;
   LaneShapeInfo R;
   /// Pointers into a built-in variable: the variable and the first
   /// component (access chains with constant indices).
@@ -130,12 +131,12 @@ struct LaneShapeState {
 
   /// The lanes of built-in \p Var, per component, by how the SIMD emitter
   /// computes them (EmitCompute.cpp); empty if it has none to offer.
-  Shapes builtInShapes(uint32_t Var) const {
+  ShapeList builtInShapes(uint32_t Var) const {
     auto BI = M.decorationValue(Var, spv::Decoration::BuiltIn);
     if (!BI)
       return {};
     bool Compute = EP.Model == spv::ExecutionModel::GLCompute;
-    uint32_t X = std::max<uint32_t>(declaredWorkgroupSize(M, EP)[0], 1);
+    uint32_t X = std::max<uint32_t>(WorkgroupSize[0], 1);
     switch (spv::BuiltIn(*BI)) {
     case spv::BuiltIn::SubgroupLocalInvocationId:
       return {LaneShape::affine(1)};
@@ -197,10 +198,10 @@ struct LaneShapeState {
   }
 
   /// The shapes of result \p I (\p N components) by its opcode's rule.
-  Shapes transfer(const Instruction &I, unsigned N) {
+  ShapeList transfer(const Instruction &I, unsigned N) {
     const auto &Ops = I.Operands;
     auto Each = [&](auto Fn) {
-      Shapes S;
+      ShapeList S;
       for (unsigned C = 0; C < N; ++C) {
         std::optional<int64_t> Stride = checked(Fn(C));
         S.push_back(Stride ? LaneShape::affine(*Stride) : LaneShape::varying());
@@ -216,7 +217,8 @@ struct LaneShapeState {
     auto SameCount = [&](size_t Op) {
       return trackedComponents(M.typeOf(Ops[Op])) == N;
     };
-    switch (opcodeInfo(I.Opcode).Affine) {
+    AffineRule Rule = opcodeInfo(I.Opcode).Affine;
+    switch (Rule) {
     case AffineRule::None:
       return {};
     case AffineRule::Add:
@@ -227,7 +229,7 @@ struct LaneShapeState {
         auto A = Stride(0, C), B = Stride(1, C);
         if (!A || !B)
           return std::nullopt;
-        return I.Opcode == spv::Op::OpISub ? *A - *B : *A + *B;
+        return Rule == AffineRule::Sub ? *A - *B : *A + *B;
       });
     case AffineRule::Mul:
       if (Ops.size() < 2 || !SameCount(0) || !SameCount(1))
@@ -278,7 +280,7 @@ struct LaneShapeState {
       return Each([&](unsigned) { return Stride(0, Ops[1]); });
     }
     case AffineRule::Construct: {
-      Shapes S;
+      ShapeList S;
       for (uint32_t Op : Ops) {
         unsigned K = trackedComponents(M.typeOf(Op));
         if (!K)
@@ -298,14 +300,14 @@ struct LaneShapeState {
       if (auto It = BuiltInPtrs.find(Ops[0]); It != BuiltInPtrs.end())
         std::tie(Var, First) = It->second;
       if (loadsOneAddress(Ops[0]))
-        return Shapes(N, LaneShape::uniform());
+        return ShapeList(N, LaneShape::uniform());
       const Variable *V = M.findVariable(Var);
       if (!V || V->Storage != spv::StorageClass::Input)
         return {};
-      Shapes All = builtInShapes(Var);
+      ShapeList All = builtInShapes(Var);
       if (First + N > All.size())
         return {};
-      return Shapes(All.begin() + First, All.begin() + First + N);
+      return ShapeList(All.begin() + First, All.begin() + First + N);
     }
     }
     return {};
@@ -366,7 +368,7 @@ struct LaneShapeState {
         unsigned N = trackedComponents(I.ResultType);
         if (!N || (Divergent && UsedElsewhere.count(Id)))
           continue;
-        Shapes S = transfer(I, N);
+        ShapeList S = transfer(I, N);
         if (S.size() == N &&
             llvm::any_of(S, [](LaneShape L) { return !L.isVarying(); }))
           R.Shapes[Id].assign(S.begin(), S.end());
@@ -381,7 +383,7 @@ LaneShapeInfo computeLaneShapes(const Module &M, const EntryPoint &EP,
                                 const cfg::ModuleAnalysis &MA,
                                 const UniformityInfo &UI,
                                 const LaneShapeOptions &Opts) {
-  LaneShapeState S{M, EP, MA, UI, Opts, {}, {}};
+  LaneShapeState S{M, EP, MA, UI, Opts, declaredWorkgroupSize(M, EP), {}, {}};
   S.R.UI = &UI;
   // Callees before callers is not needed: parameters and call results are
   // varying, so each function stands alone.

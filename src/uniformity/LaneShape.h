@@ -1,4 +1,4 @@
-//===- LaneShape.h - Uniform / affine / varying lanes of integers -*- C++ -*-===//
+//===- LaneShape.h - Uniform / affine / varying lanes -----------*- C++ -*-===//
 //
 // The vector shapes of RV (Moll and Hack, "Partial Control-Flow
 // Linearization", PLDI 2018) for the SIMD back end: per component of an

@@ -81,8 +81,7 @@ std::string irOf(const char *Shader, unsigned W) {
 
 size_t count(const std::string &S, const std::string &What) {
   size_t N = 0;
-  for (size_t P = S.find(What); P != std::string::npos;
-       P = S.find(What, P + 1))
+  for (size_t P = S.find(What); P != std::string::npos; P = S.find(What, P + 1))
     ++N;
   return N;
 }
@@ -122,8 +121,8 @@ TEST_P(LaneShapes, PhisAndNegatedIndicesMatchReference) {
   auto S = exectest::compileCompute(JoinShader, Opts, Error);
   ASSERT_TRUE(S) << Error;
   const uint32_t Groups = 2, Size = Groups * 64, N = Size - 6; // even
-  std::vector<uint32_t> Src(Size), Dst(Size, 0xdeadbeef),
-      Rev(Size, 0xdeadbeef), Inv(Size, 0xdeadbeef);
+  std::vector<uint32_t> Src(Size), Dst(Size, 0xdeadbeef), Rev(Size, 0xdeadbeef),
+      Inv(Size, 0xdeadbeef);
   for (uint32_t I = 0; I < Size; ++I)
     Src[I] = I * 40503u + 11u;
   std::vector<uint32_t> WantDst = Dst, WantRev = Rev, WantInv = Inv;
