@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "amber/AmberParser.h"
 #include "amber/GraphicsNames.h"
-#include "spirv2llvm/PngImage.h"
 
 #include "amber/ParserImpl.h"
 
@@ -262,377 +261,6 @@ Error Parser::parseShader(unsigned Line) {
     ++Pos;
   }
   S.Shaders.push_back(std::move(D));
-  return Error::success();
-}
-
-Error Parser::parseBuffer(unsigned Line) {
-  return parseBufferArgs(Line, restOfLine(Line));
-}
-
-Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
-  if (A.size() < 3)
-    return err(Line, "BUFFER needs a name and DATA_TYPE or FORMAT");
-  BufferDecl B;
-  B.Name = A[0].Text;
-  B.Line = Line;
-  if (S.findBuffer(B.Name))
-    return err(Line, "duplicate buffer name '" + B.Name + "'");
-  size_t I = 1;
-  if (A[I].Text == "FORMAT") {
-    auto F = parseImageFormat(A[I + 1].Text);
-    if (!F) {
-      StringRef Fmt = A[I + 1].Text;
-      consumeError(F.takeError());
-      unsupported(Line, "image format '" + Fmt + "'");
-      return Error::success();
-    }
-    B.Format = std::move(*F);
-    I += 2;
-    // BUFFER b FORMAT f [MIP_LEVELS n] [SAMPLES n] | FILE PNG path
-    while (I + 1 < A.size() &&
-           (A[I].Text == "MIP_LEVELS" || A[I].Text == "SAMPLES")) {
-      uint64_t N;
-      if (!parseUnsigned(A[I + 1].Text, N) || N == 0 || N > 64)
-        return err(Line, "BUFFER " + B.Name + ": " + A[I].Text +
-                             " needs a count from 1 to 64");
-      (A[I].Text == "MIP_LEVELS" ? B.MipLevels : B.Samples) = uint32_t(N);
-      I += 2;
-    }
-    if (B.Samples != 1 && B.Samples != 2 && B.Samples != 4 && B.Samples != 8)
-      return err(Line, "BUFFER " + B.Name + ": SAMPLES must be 1, 2, 4 or 8");
-    if (I + 2 < A.size() && A[I].Text == "FILE" && A[I + 1].Text == "PNG") {
-      // Amber fills the other levels of a chain from level 0 by blits.
-      if (B.MipLevels > 1)
-        deferUnsupported(Line, "BUFFER ... MIP_LEVELS with FILE (levels "
-                               "made by blits: not supported yet)");
-      // A 2D image of the PNG's size, its 8-bit RGBA texels in the
-      // buffer's channel order (R8G8B8A8 or B8G8R8A8, UNORM or SRGB).
-      B.PngPath = A[I + 2].Text;
-      if (I + 3 < A.size())
-        return err(Line, "unexpected '" + A[I + 3].Text + "' in BUFFER " +
-                             B.Name);
-      const BufferFormat &F = B.Format;
-      if (F.ElementSize != 4 || F.Components.size() != 4 ||
-          llvm::any_of(F.Components, [](const Component &C) {
-            return C.Bits != 8 || C.Channel == 0;
-          }))
-        return err(Line, "BUFFER " + B.Name + ": FILE PNG needs an 8-bit "
-                         "RGBA format, not " + F.Name);
-      auto Bytes = readFile(Line, B.PngPath);
-      if (!Bytes)
-        return Bytes.takeError();
-      Result<Rgba8Image> Png = readPngBytes(
-          std::span<const uint8_t>(
-              reinterpret_cast<const uint8_t *>(Bytes->data()), Bytes->size()),
-          B.PngPath);
-      if (!Png.ok())
-        return err(Line, "BUFFER " + B.Name + ": " + Png.status().message());
-      B.Width = Png->Width;
-      B.Height = Png->Height;
-      B.ImageDim = 2;
-      B.Data.assign(size_t(Png->Width) * Png->Height * 4, 0);
-      for (size_t T = 0; T * 4 < B.Data.size(); ++T)
-        for (const Component &C : F.Components)
-          B.Data[T * 4 + C.Offset] =
-              Png->Texels[T * 4 + size_t(StringRef("RGBA").find(C.Channel))];
-      S.Buffers.push_back(std::move(B));
-      return Error::success();
-    }
-  } else if (A[I].Text == "DATA_TYPE") {
-    bool Std140 = false;
-    size_t TypeAt = I + 1;
-    I += 2;
-    if (I < A.size() && (A[I].Text == "STD140" || A[I].Text == "STD430")) {
-      Std140 = A[I].Text == "STD140";
-      ++I;
-    }
-    auto F = Structs.count(A[TypeAt].Text)
-                 ? layoutStruct(A[TypeAt].Text, Structs.find(A[TypeAt].Text)->second,
-                                Std140, Structs)
-                 : parseDataType(A[TypeAt].Text, Std140);
-    if (!F && Structs.count(A[TypeAt].Text))
-      return err(Line, "STRUCT " + A[TypeAt].Text + ": " +
-                           toString(F.takeError()));
-    if (!F) {
-      consumeError(F.takeError());
-      StringRef T = A[TypeAt].Text;
-      if (T.ends_with("_PACK8") || T.ends_with("_PACK16") ||
-          T.ends_with("_PACK32")) {
-        unsupported(Line, "packed format '" + T + "'");
-        return Error::success();
-      }
-      // Anything else names a STRUCT, which is skipped at its declaration;
-      // an undeclared name is a syntax error.
-      return err(Line, "unknown data type '" + A[TypeAt].Text + "'");
-    }
-    B.Format = std::move(*F);
-  } else {
-    return err(Line, "BUFFER " + B.Name + ": expected DATA_TYPE or FORMAT, got '" +
-                         A[I].Text + "'");
-  }
-  const BufferFormat &F = B.Format;
-  unsigned PerElem = F.valuesPerElement();
-  auto Fill = [&](const std::vector<std::string> &Values) -> Error {
-    size_t Elems = (Values.size() + PerElem - 1) / PerElem;
-    B.Data.assign(Elems * F.ElementSize, 0);
-    size_t V = 0;
-    for (size_t E = 0; E < Elems; ++E)
-      for (const Component &C : F.Components) {
-        if (C.Padding || V >= Values.size())
-          continue;
-        if (Error Er = writeComponent(C, Values[V++],
-                                      &B.Data[E * F.ElementSize + C.Offset]))
-          return err(Line, "BUFFER " + B.Name + ": " + toString(std::move(Er)));
-      }
-    return Error::success();
-  };
-  if (I >= A.size()) {
-    // BUFFER name FORMAT fmt: an image sized by the pipeline.
-    if (!F.IsImage)
-      return err(Line, "BUFFER " + B.Name + ": expected DATA, SIZE or FILE");
-    S.Buffers.push_back(std::move(B));
-    return Error::success();
-  }
-  StringRef Kw = A[I].Text;
-  if (Kw == "DATA") {
-    std::vector<std::string> Values;
-    for (++I; I < A.size(); ++I) {
-      if (A[I].Text == "END")
-        break;
-      Values.push_back(A[I].Text);
-    }
-    if (I >= A.size()) {
-      // The list goes on over the following lines.
-      bool Ended = false;
-      while (!atEnd()) {
-        Token T = Toks[Pos++];
-        if (T.Text == "END") {
-          Ended = true;
-          break;
-        }
-        Values.push_back(T.Text);
-      }
-      if (!Ended)
-        return err(Line, "BUFFER " + B.Name + ": DATA without END");
-    } else if (I + 1 < A.size()) {
-      return err(Line, "unexpected '" + A[I + 1].Text + "' after END");
-    }
-    if (Error E = Fill(Values))
-      return E;
-  } else if (Kw == "SIZE") {
-    uint64_t N;
-    if (I + 1 >= A.size() || !parseUnsigned(A[I + 1].Text, N))
-      return err(Line, "BUFFER " + B.Name + ": SIZE needs a count");
-    I += 2;
-    // Keeps a typo from allocating gigabytes.
-    if (N * std::max<uint32_t>(F.ElementSize, 1) > (1ull << 28))
-      return err(Line, "BUFFER " + B.Name + ": SIZE too large (over 256 MiB)");
-    std::vector<std::string> Values;
-    if (I + 1 < A.size() && A[I].Text == "FILL") {
-      Values.assign(N * PerElem, A[I + 1].Text);
-      I += 2;
-    } else if (I + 3 < A.size() && A[I].Text == "SERIES_FROM" &&
-               A[I + 2].Text == "INC_BY") {
-      double From, Inc;
-      if (!parseDouble(A[I + 1].Text, From) || !parseDouble(A[I + 3].Text, Inc))
-        return err(Line, "BUFFER " + B.Name + ": malformed SERIES_FROM");
-      if (PerElem != 1)
-        return err(Line, "BUFFER " + B.Name +
-                             ": SERIES_FROM needs a scalar data type");
-      bool IsFloat = F.Components[0].Kind == NumKind::Float;
-      for (uint64_t K = 0; K < N; ++K) {
-        double V = From + Inc * double(K);
-        Values.push_back(IsFloat ? formatv("{0:e17}", V).str()
-                                 : std::to_string(int64_t(V)));
-      }
-      I += 4;
-    } else if (I + 1 < A.size() && A[I].Text == "FILE") {
-      // FILE [BINARY|TEXT] path: raw bytes, or values as in DATA.
-      bool Binary = false;
-      ++I;
-      if (A[I].Text == "BINARY" || A[I].Text == "TEXT") {
-        Binary = A[I].Text == "BINARY";
-        ++I;
-      }
-      if (I >= A.size())
-        return err(Line, "BUFFER " + B.Name + ": FILE needs a path");
-      auto Content = readFile(Line, A[I].Text);
-      if (!Content)
-        return Content.takeError();
-      ++I;
-      if (Binary) {
-        B.Data.assign(Content->begin(), Content->end());
-      } else {
-        // Read as Amber's tokenizer reads DATA: whitespace-separated
-        // values, '#' comments to the end of the line, hexadecimal
-        // integers (writeComponent).
-        SmallVector<StringRef, 0> Lines;
-        StringRef(*Content).split(Lines, '\n');
-        for (StringRef Ln : Lines) {
-          Ln = Ln.take_until([](char C) { return C == '#'; });
-          while (true) {
-            Ln = Ln.ltrim();
-            if (Ln.empty())
-              break;
-            StringRef W = Ln.take_until([](char C) { return isSpace(C); });
-            Values.push_back(W.str());
-            Ln = Ln.drop_front(W.size());
-          }
-        }
-        if (Error E = Fill(Values))
-          return E;
-      }
-      if (I < A.size())
-        return err(Line, "unexpected '" + A[I].Text + "' in BUFFER");
-      B.Data.resize(N * F.ElementSize);
-      S.Buffers.push_back(std::move(B));
-      return Error::success();
-    } else {
-      return err(Line, "BUFFER " + B.Name +
-                           ": SIZE needs FILL or SERIES_FROM ... INC_BY");
-    }
-    if (I < A.size())
-      return err(Line, "unexpected '" + A[I].Text + "' in BUFFER");
-    if (Error E = Fill(Values))
-      return E;
-    B.Data.resize(N * F.ElementSize);
-  } else if (Kw == "WIDTH") {
-    // Deprecated: BUFFER b DATA_TYPE t WIDTH w HEIGHT h initializer, a
-    // buffer of w * h elements.
-    uint64_t W, H;
-    if (I + 3 >= A.size() || A[I + 2].Text != "HEIGHT" ||
-        !parseUnsigned(A[I + 1].Text, W) || !parseUnsigned(A[I + 3].Text, H) ||
-        W == 0 || H == 0 || W * H > (1u << 28))
-      return err(Line, "BUFFER " + B.Name + ": WIDTH w HEIGHT h needs sizes");
-    B.Width = uint32_t(W);
-    B.Height = uint32_t(H);
-    std::vector<Token> Sized(A.begin(), A.begin() + I);
-    Sized.push_back({"SIZE", Line});
-    Sized.push_back({std::to_string(W * H), Line});
-    Sized.insert(Sized.end(), A.begin() + I + 4, A.end());
-    if (Sized.size() == I + 2) // no initializer: zeros
-      Sized.insert(Sized.end(), {{"FILL", Line}, {"0", Line}});
-    else if (Sized[I + 2].Text == "DATA") // DATA takes no SIZE
-      Sized.erase(Sized.begin() + I, Sized.begin() + I + 2);
-    uint32_t Wd = B.Width, Ht = B.Height;
-    if (Error E = parseBufferArgs(Line, std::move(Sized)))
-      return E;
-    if (BufferDecl *Made = S.findBuffer(B.Name)) {
-      Made->Width = Wd;
-      Made->Height = Ht;
-    }
-    return Error::success();
-  } else {
-    return err(Line, "unexpected '" + Kw + "' in BUFFER");
-  }
-  S.Buffers.push_back(std::move(B));
-  return Error::success();
-}
-
-Error Parser::parseImage(unsigned Line) {
-  // IMAGE name (FORMAT f [MIP_LEVELS n] [SAMPLES n] | DATA_TYPE t [layout])
-  //   DIM_1D|DIM_2D|DIM_3D WIDTH w [HEIGHT h [DEPTH d]] [initializer]
-  // is a buffer of w * h * d elements with an image's shape; the
-  // initializer is BUFFER's.
-  std::vector<Token> A = restOfLine(Line);
-  if (A.size() < 3 || (A[1].Text != "FORMAT" && A[1].Text != "DATA_TYPE"))
-    return err(Line, "IMAGE needs a name and FORMAT or DATA_TYPE");
-  std::vector<Token> Head(A.begin(), A.begin() + 3);
-  size_t I = 3;
-  if (A[1].Text == "DATA_TYPE" && I < A.size() &&
-      (A[I].Text == "STD140" || A[I].Text == "STD430"))
-    Head.push_back(A[I++]);
-  uint32_t Dim = 0;
-  uint64_t Size[3] = {0, 1, 1}, Mips = 1, Samples = 1;
-  bool Given[3] = {false, false, false};
-  for (; I < A.size(); ++I) {
-    StringRef K = A[I].Text;
-    if (K == "DIM_1D" || K == "DIM_2D" || K == "DIM_3D") {
-      Dim = unsigned(K.back() == 'D' ? K[4] - '0' : 0);
-      continue;
-    }
-    int Axis = StringSwitch<int>(K)
-                   .Case("WIDTH", 0)
-                   .Case("HEIGHT", 1)
-                   .Case("DEPTH", 2)
-                   .Default(-1);
-    uint64_t *Slot = Axis >= 0        ? &Size[Axis]
-                     : K == "MIP_LEVELS" ? &Mips
-                     : K == "SAMPLES"    ? &Samples
-                                         : nullptr;
-    if (!Slot)
-      break; // the initializer
-    if (I + 1 >= A.size() || !parseUnsigned(A[I + 1].Text, *Slot) ||
-        *Slot == 0 || *Slot > (1u << 16))
-      return err(Line, "IMAGE " + A[0].Text + ": " + K +
-                           " needs a number from 1 to 65536");
-    if (Axis >= 0)
-      Given[Axis] = true;
-    ++I;
-  }
-  if (!Dim)
-    return err(Line, "IMAGE " + A[0].Text + ": missing DIM_1D, DIM_2D or DIM_3D");
-  if (!Given[0] || (Dim >= 2 && !Given[1]) || (Dim == 3 && !Given[2]))
-    return err(Line, "IMAGE " + A[0].Text + ": DIM_" + Twine(Dim) +
-                         "D needs WIDTH" + (Dim >= 2 ? ", HEIGHT" : "") +
-                         (Dim == 3 ? " and DEPTH" : ""));
-  if ((Dim < 2 && Given[1]) || (Dim < 3 && Given[2]))
-    return err(Line, "IMAGE " + A[0].Text + ": too many sizes for DIM_" +
-                         Twine(Dim) + "D");
-  if (Samples != 1 && Samples != 2 && Samples != 4 && Samples != 8)
-    return err(Line, "IMAGE " + A[0].Text + ": SAMPLES must be 1, 2, 4 or 8");
-  if (Samples > 1 && Dim != 2)
-    return err(Line, "IMAGE " + A[0].Text + ": only DIM_2D images have "
-                                            "SAMPLES");
-  uint64_t N = Size[0] * Size[1] * Size[2];
-  if (N > (1u << 28))
-    return err(Line, "IMAGE " + A[0].Text + ": too large");
-  std::vector<Token> Args = Head;
-  if (I < A.size() && A[I].Text == "DATA") {
-    Args.insert(Args.end(), A.begin() + I, A.end());
-  } else {
-    Args.push_back({"SIZE", Line});
-    Args.push_back({std::to_string(N), Line});
-    if (I < A.size())
-      Args.insert(Args.end(), A.begin() + I, A.end());
-    else
-      Args.insert(Args.end(), {{"FILL", Line}, {"0", Line}});
-  }
-  if (Error E = parseBufferArgs(Line, std::move(Args)))
-    return E;
-  BufferDecl *B = S.findBuffer(A[0].Text);
-  if (!B) // an unsupported format: already marked
-    return Error::success();
-  // A DATA_TYPE image is an image of the matching format, as Amber makes
-  // it (int32: R32_SINT, vec4<float>: R32G32B32A32_SFLOAT), so that it can
-  // be a colour attachment. Types with padding (vec3) stay data.
-  const BufferFormat &F = B->Format;
-  if (!F.IsImage && !F.Components.empty() && F.Components.size() <= 4 &&
-      llvm::none_of(F.Components, [&](const Component &C) {
-        return C.Padding || C.Kind != F.Components[0].Kind ||
-               C.Bits != F.Components[0].Bits;
-      })) {
-    std::string Name;
-    for (size_t K = 0; K < F.Components.size(); ++K)
-      Name += std::string(1, "RGBA"[K]) + std::to_string(F.Components[0].Bits);
-    Name += F.Components[0].Kind == NumKind::Int    ? "_SINT"
-            : F.Components[0].Kind == NumKind::UInt ? "_UINT"
-                                                    : "_SFLOAT";
-    if (auto IF = parseImageFormat(Name); IF && IF->ElementSize == F.ElementSize)
-      B->Format = std::move(*IF);
-    else if (!IF)
-      consumeError(IF.takeError());
-  }
-  B->ImageDim = Dim;
-  B->Width = uint32_t(Size[0]);
-  B->Height = uint32_t(Size[1]);
-  B->Depth = uint32_t(Size[2]);
-  B->MipLevels = uint32_t(Mips);
-  B->Samples = uint32_t(Samples);
-  B->Data.resize(N * B->Format.ElementSize);
-  if (Mips > 1)
-    deferUnsupported(Line, "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) +
-                               ")");
   return Error::success();
 }
 
@@ -952,6 +580,50 @@ Error Parser::parseRun(unsigned Line, std::vector<Token> A,
   return Error::success();
 }
 
+Error Parser::parseStruct(unsigned L, ArrayRef<Token> A) {
+  // STRUCT name [STRIDE n] / type member [OFFSET n] ... / END
+  if (A.empty())
+    return err(L, "STRUCT needs a name");
+  if (A.size() > 1) {
+    unsupported(L, "STRUCT ... " + A[1].Text);
+    return Error::success();
+  }
+  std::string Name = A[0].Text;
+  if (Structs.count(Name))
+    return err(L, "duplicate STRUCT '" + Name + "'");
+  StructDef Def;
+  while (true) {
+    if (atEnd())
+      return err(L, "STRUCT without END");
+    unsigned ML = peek().Line;
+    std::string Type = Toks[Pos++].Text;
+    if (Type == "END")
+      break;
+    std::vector<Token> M = restOfLine(ML);
+    if (M.empty())
+      return err(ML, "STRUCT member needs a type and a name");
+    StructDef::Member Mem;
+    Mem.Type = Type;
+    if (M.size() == 3 && M[1].Text == "OFFSET") {
+      uint64_t Off;
+      if (!parseUnsigned(M[2].Text, Off))
+        return err(ML, "STRUCT: malformed OFFSET '" + M[2].Text + "'");
+      Mem.Offset = uint32_t(Off);
+    } else if (M.size() != 1) {
+      unsupported(ML, "STRUCT member '" + M[1].Text + "'");
+      return Error::success();
+    }
+    if (!Structs.count(Type)) {
+      auto F = parseDataType(Type, false);
+      if (!F)
+        return err(ML, "STRUCT: " + toString(F.takeError()));
+    }
+    Def.Members.push_back(std::move(Mem));
+  }
+  Structs[Name] = std::move(Def);
+  return Error::success();
+}
+
 Error Parser::parseCommand(std::vector<Command> &Out) {
   unsigned L = peek().Line;
   if (peek().Raw)
@@ -1017,49 +689,8 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
     Out.push_back(C);
     return Error::success();
   }
-  if (Cmd == "STRUCT") {
-    // STRUCT name [STRIDE n] / type member [OFFSET n] ... / END
-    if (A.empty())
-      return err(L, "STRUCT needs a name");
-    if (A.size() > 1) {
-      unsupported(L, "STRUCT ... " + A[1].Text);
-      return Error::success();
-    }
-    std::string Name = A[0].Text;
-    if (Structs.count(Name))
-      return err(L, "duplicate STRUCT '" + Name + "'");
-    StructDef Def;
-    while (true) {
-      if (atEnd())
-        return err(L, "STRUCT without END");
-      unsigned ML = peek().Line;
-      std::string Type = Toks[Pos++].Text;
-      if (Type == "END")
-        break;
-      std::vector<Token> M = restOfLine(ML);
-      if (M.empty())
-        return err(ML, "STRUCT member needs a type and a name");
-      StructDef::Member Mem;
-      Mem.Type = Type;
-      if (M.size() == 3 && M[1].Text == "OFFSET") {
-        uint64_t Off;
-        if (!parseUnsigned(M[2].Text, Off))
-          return err(ML, "STRUCT: malformed OFFSET '" + M[2].Text + "'");
-        Mem.Offset = uint32_t(Off);
-      } else if (M.size() != 1) {
-        unsupported(ML, "STRUCT member '" + M[1].Text + "'");
-        return Error::success();
-      }
-      if (!Structs.count(Type)) {
-        auto F = parseDataType(Type, false);
-        if (!F)
-          return err(ML, "STRUCT: " + toString(F.takeError()));
-      }
-      Def.Members.push_back(std::move(Mem));
-    }
-    Structs[Name] = std::move(Def);
-    return Error::success();
-  }
+  if (Cmd == "STRUCT")
+    return parseStruct(L, A);
   if (Cmd == "COPY") {
     // COPY from TO to
     if (A.size() != 3 || A[1].Text != "TO")

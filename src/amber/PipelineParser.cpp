@@ -3,6 +3,8 @@
 // ATTACH (entry point, specialization), BIND, VERTEX_DATA, INDEX_DATA,
 // FRAMEBUFFER_SIZE, VIEWPORT, BLEND and SUBGROUP; a later BIND of the same
 // slot replaces the earlier one, which is what DERIVE_PIPELINE relies on.
+// Each command has its own function, found by name in parsePipelineCommand's
+// table; the commands of one value are a table of setters.
 //
 //===----------------------------------------------------------------------===//
 #include "amber/GraphicsNames.h"
@@ -33,14 +35,14 @@ std::optional<bool> onOff(StringRef V) {
 
 } // namespace
 
-Error Parser::parseMultisample(unsigned Line, ArrayRef<Token> Args,
-                               GraphicsStateDecl &St) {
+Error Parser::parseMultisample(unsigned Line, StringRef, ArrayRef<Token> Args,
+                               PipelineDecl &P) {
   // MULTISAMPLE / SAMPLE_SHADING f|off / SAMPLE_MASK m / ALPHA_TO_COVERAGE
   // on|off / ALPHA_TO_ONE on|off / END (the sample count is the
   // attachments').
   if (!Args.empty())
     return err(Line, "MULTISAMPLE: unexpected '" + Args[0].Text + "'");
-  MultisampleState &M = St.Multisample;
+  MultisampleState &M = P.State.Multisample;
   while (true) {
     if (atEnd())
       return err(Line, "MULTISAMPLE without END");
@@ -78,8 +80,8 @@ Error Parser::parseMultisample(unsigned Line, ArrayRef<Token> Args,
 }
 
 Error Parser::parseStateBlock(unsigned Line, StringRef Cmd,
-                              ArrayRef<Token> Args, GraphicsStateDecl &St,
-                              bool &Skip) {
+                              ArrayRef<Token> Args, PipelineDecl &P) {
+  GraphicsStateDecl &St = P.State;
   // STENCIL front|back|front_and_back: the faces the block sets.
   std::vector<StencilOpState *> Faces;
   DepthStencilState &DS = St.DepthStencil;
@@ -199,7 +201,6 @@ Error Parser::parseStateBlock(unsigned Line, StringRef Cmd,
       if (!Op && isAdvancedBlendOp(V0)) {
         unsupported(L, "BLEND " + K + " " + V0 +
                            " (VK_EXT_blend_operation_advanced)");
-        Skip = true;
         return Error::success();
       }
       if (!Op || V.size() != 1)
@@ -273,448 +274,574 @@ Error Parser::parsePipelineBody(unsigned Line, PipelineDecl P) {
     unsigned L = peek().Line;
     std::string Cmd = Toks[Pos++].Text;
     std::vector<Token> Args = restOfLine(L);
-    auto Need = [&](size_t N) -> Error {
-      if (Args.size() < N)
-        return err(L, Cmd + ": missing arguments");
-      return Error::success();
-    };
     if (Cmd == "END")
       break;
-    if (Cmd == "ATTACH") {
-      if (Error E = Need(1))
-        return E;
-      AttachDecl At;
-      At.Shader = Args[0].Text;
-      ShaderDecl *Sh = S.findShader(At.Shader);
-      if (!Sh)
-        return err(L, "ATTACH: unknown shader '" + At.Shader + "'");
-      for (size_t I = 1; I < Args.size(); ++I) {
-        StringRef K = Args[I].Text;
-        if (K == "ENTRY_POINT" && I + 1 < Args.size()) {
-          At.EntryPoint = Args[++I].Text;
-        } else if (K == "TYPE" && I + 1 < Args.size()) {
-          ++I; // the stage of a multi-stage module; checked at run time
-        } else if (K == "SPECIALIZE" && I + 4 < Args.size() + 1 &&
-                   I + 3 < Args.size() && Args[I + 2].Text == "AS") {
-          uint64_t Id;
-          if (!parseUnsigned(Args[I + 1].Text, Id))
-            return err(L, "SPECIALIZE: malformed id '" + Args[I + 1].Text +
-                              "'");
-          StringRef Type = Args[I + 3].Text;
-          if (I + 4 >= Args.size())
-            return err(L, "SPECIALIZE: missing value");
-          std::string V = Args[I + 4].Text;
-          auto F = parseDataType(Type, false);
-          if (!F || F->Components.size() != 1) {
-            if (!F)
-              consumeError(F.takeError());
-            return err(L, "SPECIALIZE: unsupported type '" + Type + "'");
-          }
-          // spirv-opt takes the value as text of the constant's type;
-          // normalize what Amber accepts (hex, floats for ints).
-          std::vector<uint8_t> Bytes(8);
-          if (Error E = writeComponent(F->Components[0], V, Bytes.data()))
-            return err(L, "SPECIALIZE: " + toString(std::move(E)));
-          const Component &C = F->Components[0];
-          if (C.Kind == NumKind::Float)
-            V = formatv("{0:e17}", readComponent(C, Bytes.data())).str();
-          else if (C.Kind == NumKind::Int)
-            V = std::to_string(readComponentInt(C, Bytes.data()));
-          else
-            V = std::to_string(readComponentUInt(C, Bytes.data()));
-          At.Spec.emplace_back(uint32_t(Id), V);
-          I += 4;
-        } else {
-          return err(L, "ATTACH: unexpected '" + K + "'");
-        }
-      }
-      P.Attached.push_back(std::move(At));
-    } else if (Cmd == "BIND") {
-      if (Error E = Need(3))
-        return E;
-      if (Args[0].Text == "SAMPLER" || Args[0].Text == "SAMPLER_ARRAY") {
-        // BIND SAMPLER[_ARRAY] s... DESCRIPTOR_SET n BINDING n
-        BindDecl Bd;
-        Bd.Kind = BindKind::Sampler;
-        size_t I = 1;
-        for (; I < Args.size() && Args[I].Text != "DESCRIPTOR_SET" &&
-               Args[I].Text != "BINDING" && Args[I].Text != "KERNEL";
-             ++I) {
-          if (!S.findSampler(Args[I].Text))
-            return err(L, "BIND: unknown sampler '" + Args[I].Text + "'");
-          Bd.Samplers.push_back(Args[I].Text);
-        }
-        if (Bd.Samplers.empty() ||
-            (Args[0].Text == "SAMPLER" && Bd.Samplers.size() != 1))
-          return err(L, "BIND " + Args[0].Text + ": expected sampler name" +
-                            (Args[0].Text == "SAMPLER" ? "" : "s"));
-        if (I < Args.size() && Args[I].Text == "KERNEL") {
-          unsupported(L, "BIND SAMPLER ... KERNEL (OpenCL kernel arguments)");
-          return Error::success();
-        }
-        for (; I < Args.size(); I += 2) {
-          uint64_t N;
-          if (I + 1 >= Args.size() || !parseUnsigned(Args[I + 1].Text, N) ||
-              N > UINT32_MAX)
-            return err(L, "BIND: " + Args[I].Text + " needs a number");
-          if (Args[I].Text == "DESCRIPTOR_SET")
-            Bd.Set = uint32_t(N);
-          else if (Args[I].Text == "BINDING")
-            Bd.Binding = uint32_t(N);
-          else
-            return err(L, "BIND: unexpected '" + Args[I].Text + "'");
-        }
-        llvm::erase_if(P.Binds,
-                       [&](const BindDecl &O) { return sameSlot(O, Bd); });
-        P.Binds.push_back(std::move(Bd));
-        continue;
-      }
-      if (Args[0].Text != "BUFFER" && Args[0].Text != "BUFFER_ARRAY") {
-        unsupported(L, "BIND " + Args[0].Text);
-        return Error::success();
-      }
-      BindDecl Bd;
-      Bd.Buffer = Args[1].Text;
-      if (!S.findBuffer(Bd.Buffer))
-        return err(L, "BIND: unknown buffer '" + Bd.Buffer + "'");
-      size_t I = 2;
-      if (Args[0].Text == "BUFFER_ARRAY") {
-        // BIND BUFFER_ARRAY b0 b1 ... AS kind: one descriptor per buffer.
-        Bd.Array.push_back(Bd.Buffer);
-        for (; I < Args.size() && Args[I].Text != "AS"; ++I) {
-          if (!S.findBuffer(Args[I].Text))
-            return err(L, "BIND: unknown buffer '" + Args[I].Text + "'");
-          Bd.Array.push_back(Args[I].Text);
-        }
-        if (I >= Args.size())
-          return err(L, "BIND BUFFER_ARRAY: missing AS");
-      }
-      // Dynamic buffers are plain ones to a shader; OFFSET moves the
-      // descriptor like DESCRIPTOR_OFFSET.
-      bool Dynamic = false;
-      size_t Elems = std::max<size_t>(Bd.Array.size(), 1);
-      Bd.Offsets.assign(Elems, 0);
-      Bd.Ranges.assign(Elems, 0);
-      if (Args[I].Text != "AS") {
-        unsupported(L, "BIND BUFFER without AS (OpenCL kernel arguments)");
-        return Error::success();
-      }
-      if (I + 1 >= Args.size())
-        return err(L, "BIND: missing buffer type");
-      StringRef Kind = Args[I + 1].Text;
-      I += 2;
-      Dynamic = Kind.consume_back("_dynamic");
-      if (Dynamic && Kind != "storage" && Kind != "uniform")
-        return err(L, "BIND: unknown buffer type '" + Kind + "_dynamic'");
-      if (Kind == "storage")
-        Bd.Kind = BindKind::Storage;
-      else if (Kind == "uniform")
-        Bd.Kind = BindKind::Uniform;
-      else if (Kind == "push_constant")
-        Bd.Kind = BindKind::PushConstant;
-      else if (Kind == "color")
-        Bd.Kind = BindKind::Color;
-      else if (Kind == "resolve")
-        Bd.Kind = BindKind::Resolve;
-      else if (Kind == "depth_stencil") {
-        Bd.Kind = BindKind::DepthStencil;
-        const BufferFormat &F = S.findBuffer(Bd.Buffer)->Format;
-        if (!F.channel('D') && !F.channel('S')) {
-          unsupported(L, "depth/stencil format " +
-                             S.findBuffer(Bd.Buffer)->Format.Name);
-          return Error::success();
-        }
-      }
-      else if (auto IK = StringSwitch<std::optional<BindKind>>(Kind)
-                             .Case("storage_image", BindKind::StorageImage)
-                             .Case("sampled_image", BindKind::SampledImage)
-                             .Case("combined_image_sampler",
-                                   BindKind::CombinedImageSampler)
-                             .Case("uniform_texel_buffer",
-                                   BindKind::UniformTexelBuffer)
-                             .Case("storage_texel_buffer",
-                                   BindKind::StorageTexelBuffer)
-                             .Default(std::nullopt)) {
-        Bd.Kind = *IK;
-        if (*IK == BindKind::CombinedImageSampler) {
-          // ... AS combined_image_sampler SAMPLER s
-          if (I + 1 >= Args.size() || Args[I].Text != "SAMPLER")
-            return err(L, "BIND: combined_image_sampler needs SAMPLER name");
-          if (!S.findSampler(Args[I + 1].Text))
-            return err(L, "BIND: unknown sampler '" + Args[I + 1].Text + "'");
-          Bd.Samplers.push_back(Args[I + 1].Text);
-          I += 2;
-        }
-        for (const std::string &Name :
-             Bd.Array.empty() ? std::vector<std::string>{Bd.Buffer} : Bd.Array)
-          if (S.findBuffer(Name)->Samples > 1) {
-            // Shaders reading multisampled images (OpImageFetch with a
-            // sample, storage images) are not supported.
-            unsupported(L, "BIND BUFFER " + Name + " AS " + Kind +
-                               ": a multisampled image in a descriptor");
-            return Error::success();
-          }
-      } else {
-        unsupported(L, "BIND BUFFER AS " + Kind);
-        return Error::success();
-      }
-      if (!Bd.Array.empty() &&
-          (Bd.Kind == BindKind::PushConstant || Bd.Kind == BindKind::Color ||
-           Bd.Kind == BindKind::DepthStencil))
-        return err(L, "BIND BUFFER_ARRAY: not for push constants and "
-                      "attachments");
-      for (; I < Args.size(); ++I) {
-        StringRef K = Args[I].Text;
-        uint64_t N;
-        if (K == "OFFSET" || K == "DESCRIPTOR_OFFSET" ||
-            K == "DESCRIPTOR_RANGE") {
-          // One value per descriptor (array element).
-          if (K == "OFFSET" && !Dynamic)
-            return err(L, "BIND: OFFSET is for a dynamic buffer");
-          if (Bd.Kind != BindKind::Storage && Bd.Kind != BindKind::Uniform)
-            return err(L, "BIND: " + K + " is for storage and uniform buffers");
-          for (size_t E = 0; E < Elems; ++E) {
-            if (I + 1 + E >= Args.size() ||
-                !parseUnsigned(Args[I + 1 + E].Text, N) || N > (1ull << 32))
-              return err(L, "BIND: " + K + " needs " + Twine(Elems) +
-                                " number(s)");
-            if (K == "DESCRIPTOR_RANGE")
-              Bd.Ranges[E] = N;
-            else
-              Bd.Offsets[E] += N;
-          }
-          I += Elems;
-          continue;
-        }
-        if (I + 1 >= Args.size())
-          return err(L, "BIND: " + K + " needs a value");
-        if (!parseUnsigned(Args[I + 1].Text, N))
-          return err(L, "BIND: malformed number '" + Args[I + 1].Text + "'");
-        if (K == "DESCRIPTOR_SET")
-          Bd.Set = uint32_t(N);
-        else if (K == "BINDING")
-          Bd.Binding = uint32_t(N);
-        else if (K == "LOCATION")
-          Bd.Location = uint32_t(N);
-        else if (K == "BASE_MIP_LEVEL")
-          Bd.BaseMipLevel = uint32_t(std::min<uint64_t>(N, UINT32_MAX));
-        else
-          return err(L, "BIND: unexpected '" + K + "'");
-        ++I;
-      }
-      llvm::erase_if(P.Binds,
-                     [&](const BindDecl &O) { return sameSlot(O, Bd); });
-      P.Binds.push_back(std::move(Bd));
-    } else if (Cmd == "VERTEX_DATA") {
-      if (Error E = Need(3))
-        return E;
-      VertexDataDecl V;
-      V.Buffer = Args[0].Text;
-      if (!S.findBuffer(V.Buffer))
-        return err(L, "VERTEX_DATA: unknown buffer '" + V.Buffer + "'");
-      for (size_t I = 1; I < Args.size(); ++I) {
-        StringRef K = Args[I].Text;
-        if (I + 1 >= Args.size())
-          return err(L, "VERTEX_DATA: " + K + " needs a value");
-        StringRef Val = Args[++I].Text;
-        uint64_t N = 0;
-        bool IsNum = parseUnsigned(Val, N);
-        if (K == "LOCATION" && IsNum)
-          V.Location = uint32_t(N);
-        else if (K == "OFFSET" && IsNum)
-          V.Offset = uint32_t(N);
-        else if (K == "STRIDE" && IsNum)
-          V.Stride = uint32_t(N);
-        else if (K == "DIVISOR" && IsNum && N <= UINT32_MAX)
-          V.Divisor = uint32_t(N);
-        else if (K == "RATE" && (Val == "vertex" || Val == "instance"))
-          V.PerInstance = Val == "instance";
-        else if (K == "FORMAT") {
-          auto F = parseDataType(Val, false);
-          if (!F)
-            return err(L, "VERTEX_DATA: " + toString(F.takeError()));
-          V.Format = std::move(*F);
-        } else
-          return err(L, "VERTEX_DATA: unexpected '" + K + " " + Val + "'");
-      }
-      llvm::erase_if(P.VertexData, [&](const VertexDataDecl &O) {
-        return O.Location == V.Location;
-      });
-      P.VertexData.push_back(std::move(V));
-    } else if (Cmd == "INDEX_DATA") {
-      if (Args.size() != 1 || !S.findBuffer(Args[0].Text))
-        return err(L, "INDEX_DATA needs a buffer");
-      P.IndexData = Args[0].Text;
-    } else if (Cmd == "VIEWPORT") {
-      // VIEWPORT x y SIZE w h [MIN_DEPTH d] [MAX_DEPTH d]
-      std::array<double, 4> V;
-      if (Args.size() < 5 || Args[2].Text != "SIZE" ||
-          !parseDouble(Args[0].Text, V[0]) ||
-          !parseDouble(Args[1].Text, V[1]) ||
-          !parseDouble(Args[3].Text, V[2]) ||
-          !parseDouble(Args[4].Text, V[3]) || V[2] <= 0 || V[3] <= 0)
-        return err(L, "VIEWPORT: expected x y SIZE w h");
-      for (size_t I = 5; I < Args.size(); I += 2) {
-        double D;
-        if ((Args[I].Text != "MIN_DEPTH" && Args[I].Text != "MAX_DEPTH") ||
-            I + 1 >= Args.size() || !parseDouble(Args[I + 1].Text, D))
-          return err(L, "VIEWPORT: unexpected '" + Args[I].Text + "'");
-        (Args[I].Text == "MIN_DEPTH" ? P.MinDepth : P.MaxDepth) = D;
-      }
-      P.Viewport = V;
-    } else if (Cmd == "DEPTH" || Cmd == "STENCIL" || Cmd == "BLEND") {
-      bool Skip = false;
-      if (Error E = parseStateBlock(L, Cmd, Args, P.State, Skip))
-        return E;
-      if (Skip)
-        return Error::success();
-    } else if (Cmd == "FRAMEBUFFER_SIZE") {
-      uint64_t W, H;
-      if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
-          !parseUnsigned(Args[1].Text, H) || !W || !H || W * H > (1u << 24))
-        return err(L, "FRAMEBUFFER_SIZE needs a width and a height (at most "
-                      "2^24 pixels)");
-      P.FbWidth = uint32_t(W);
-      P.FbHeight = uint32_t(H);
-    } else if (Cmd == "SUBGROUP") {
-      // SUBGROUP name / FULLY_POPULATED on|off / VARYING_SIZE on|off / END.
-      // Subgroups here are the W lanes of a group, full when the workgroup
-      // width is a multiple of W; nothing to configure.
-      while (!atEnd() && peek().Text != "END") {
-        unsigned SL = peek().Line;
-        std::vector<Token> Sub;
-        Sub.push_back(Toks[Pos++]);
-        for (const Token &T : restOfLine(SL))
-          Sub.push_back(T);
-        if (Sub[0].Text == "REQUIRED_SIZE") {
-          unsupported(SL, "SUBGROUP REQUIRED_SIZE");
-          return Error::success();
-        }
-        if (Sub[0].Text != "FULLY_POPULATED" && Sub[0].Text != "VARYING_SIZE")
-          return err(SL, "SUBGROUP: unexpected '" + Sub[0].Text + "'");
-      }
-      if (atEnd())
-        return err(L, "SUBGROUP without END");
-      ++Pos;
-    } else if (Cmd == "POLYGON_MODE" || Cmd == "CULL_MODE" ||
-               Cmd == "FRONT_FACE" || Cmd == "LINE_WIDTH" ||
-               Cmd == "PRIMITIVE_RESTART") {
-      if (Args.size() != 1)
-        return err(L, Cmd + " takes one value");
-      StringRef V = Args[0].Text;
-      RasterizationState &R = P.State.Raster;
-      if (Cmd == "POLYGON_MODE") {
-        auto M = polygonModeByName(V);
-        if (!M)
-          return err(L, "POLYGON_MODE: expected fill, line or point, got '" +
-                            V + "'");
-        R.Polygon = *M;
-      } else if (Cmd == "CULL_MODE") {
-        auto M = cullModeByName(V);
-        if (!M)
-          return err(L, "CULL_MODE: expected none, front, back or "
-                        "front_and_back, got '" + V + "'");
-        R.Cull = *M;
-      } else if (Cmd == "FRONT_FACE") {
-        auto F = frontFaceByName(V);
-        if (!F)
-          return err(L, "FRONT_FACE: expected counter_clockwise or "
-                        "clockwise, got '" + V + "'");
-        R.Front = *F;
-      } else if (Cmd == "LINE_WIDTH") {
-        double W;
-        if (!parseDouble(V, W) || !(W > 0))
-          return err(L, "LINE_WIDTH: expected a positive number, got '" + V +
-                            "'");
-        R.LineWidth = float(W);
-      } else {
-        auto On = onOff(V);
-        if (!On)
-          return err(L, "PRIMITIVE_RESTART takes on or off, got '" + V + "'");
-        P.State.PrimitiveRestart = *On;
-      }
-    } else if (Cmd == "MULTISAMPLE") {
-      if (Error E = parseMultisample(L, Args, P.State))
-        return E;
-    } else if (Cmd == "BLEND_CONSTANTS" || Cmd == "SCISSOR") {
-      // BLEND_CONSTANTS r g b a; SCISSOR x y SIZE w h.
-      bool Scissor = Cmd == "SCISSOR";
-      double V[4];
-      bool Ok = Args.size() == (Scissor ? 5u : 4u) &&
-                (!Scissor || Args[2].Text == "SIZE");
-      for (unsigned I = 0, J = 0; Ok && J < 4; ++I) {
-        if (Scissor && I == 2)
-          continue;
-        Ok = parseDouble(Args[I].Text, V[J]);
-        // Scissor rectangles are integers, the size not negative.
-        if (Ok && Scissor)
-          Ok = V[J] == std::floor(V[J]) && std::abs(V[J]) < 2147483648.0 &&
-               (J < 2 || V[J] >= 0);
-        ++J;
-      }
-      if (!Ok)
-        return err(L, Scissor ? "SCISSOR: expected integers x y SIZE w h"
-                              : "BLEND_CONSTANTS: expected r g b a");
-      if (Scissor)
-        P.State.Scissor = Rect2D{int32_t(V[0]), int32_t(V[1]), uint32_t(V[2]),
-                                 uint32_t(V[3])};
-      else
-        for (unsigned I = 0; I < 4; ++I)
-          P.State.BlendConstants[I] = float(V[I]);
-    } else if (Cmd == "LOGIC_OP" || Cmd == "COLOR_WRITE_MASK" ||
-               Cmd == "RASTERIZER_DISCARD" || Cmd == "LINE_RASTERIZATION" ||
-               Cmd == "PROVOKING_VERTEX") {
-      if (Args.size() != 1)
-        return err(L, Cmd + " takes one value");
-      StringRef V = Args[0].Text;
-      GraphicsStateDecl &St = P.State;
-      if (Cmd == "LOGIC_OP") {
-        // LOGIC_OP op turns the logic op on, LOGIC_OP off turns it off.
-        auto Op = logicOpByName(V);
-        if (!Op && V != "off")
-          return err(L, "LOGIC_OP: unknown logic operation '" + V + "'");
-        St.LogicOpEnable = Op.has_value();
-        St.Logic = Op.value_or(LogicOp::Copy);
-      } else if (Cmd == "COLOR_WRITE_MASK") {
-        // Letters of the components written (RGBA, RG, ...), or none.
-        uint32_t Mask = 0;
-        bool Ok = !V.empty();
-        if (V != "none")
-          for (char C : V) {
-            size_t At = StringRef("RGBA").find(C);
-            Ok &= At != StringRef::npos && !(Mask & (1u << At));
-            if (At != StringRef::npos)
-              Mask |= 1u << At;
-          }
-        if (!Ok)
-          return err(L, "COLOR_WRITE_MASK: expected letters of RGBA or none, "
-                        "got '" + V + "'");
-        St.Blend.WriteMask = Mask;
-      } else if (Cmd == "RASTERIZER_DISCARD") {
-        auto On = onOff(V);
-        if (!On)
-          return err(L, "RASTERIZER_DISCARD takes on or off, got '" + V + "'");
-        St.Raster.RasterizerDiscardEnable = *On;
-      } else if (Cmd == "LINE_RASTERIZATION") {
-        auto M = lineRasterizationByName(V);
-        if (!M)
-          return err(L, "LINE_RASTERIZATION: expected default, rectangular, "
-                        "bresenham or rectangular_smooth, got '" + V + "'");
-        St.Raster.LineMode = *M;
-      } else {
-        if (V != "first" && V != "last")
-          return err(L, "PROVOKING_VERTEX: expected first or last, got '" + V +
-                            "'");
-        St.Raster.ProvokingVertexFirst = V == "first";
-      }
-    } else if (UnsupportedPipelineCommands.count(Cmd)) {
-      unsupported(L, "pipeline command " + Cmd);
+    if (Error E = parsePipelineCommand(L, Cmd, Args, P))
+      return E;
+    // An unsupported feature ends the script's parsing (it SKIPs); the
+    // pipeline is dropped with it.
+    if (S.Unsupported)
       return Error::success();
-    } else {
-      return err(L, "unknown pipeline command '" + Cmd + "'");
-    }
   }
   S.Pipelines.push_back(std::move(P));
+  return Error::success();
+}
+
+namespace {
+
+/// Sets a one-value PIPELINE command's value \p V in \p P; the message of
+/// the error (the caller adds the line) says what is wrong.
+using SetValueFn = Error (*)(StringRef V, PipelineDecl &P);
+
+Error setPolygonMode(StringRef V, PipelineDecl &P) {
+  auto M = polygonModeByName(V);
+  if (!M)
+    return makeError("POLYGON_MODE: expected fill, line or point, got '" + V +
+                     "'");
+  P.State.Raster.Polygon = *M;
+  return Error::success();
+}
+
+Error setCullMode(StringRef V, PipelineDecl &P) {
+  auto M = cullModeByName(V);
+  if (!M)
+    return makeError("CULL_MODE: expected none, front, back or "
+                     "front_and_back, got '" +
+                     V + "'");
+  P.State.Raster.Cull = *M;
+  return Error::success();
+}
+
+Error setFrontFace(StringRef V, PipelineDecl &P) {
+  auto F = frontFaceByName(V);
+  if (!F)
+    return makeError("FRONT_FACE: expected counter_clockwise or "
+                     "clockwise, got '" +
+                     V + "'");
+  P.State.Raster.Front = *F;
+  return Error::success();
+}
+
+Error setLineWidth(StringRef V, PipelineDecl &P) {
+  double W;
+  if (!parseDouble(V, W) || !(W > 0))
+    return makeError("LINE_WIDTH: expected a positive number, got '" + V + "'");
+  P.State.Raster.LineWidth = float(W);
+  return Error::success();
+}
+
+Error setPrimitiveRestart(StringRef V, PipelineDecl &P) {
+  auto On = onOff(V);
+  if (!On)
+    return makeError("PRIMITIVE_RESTART takes on or off, got '" + V + "'");
+  P.State.PrimitiveRestart = *On;
+  return Error::success();
+}
+
+Error setLogicOp(StringRef V, PipelineDecl &P) {
+  // LOGIC_OP op turns the logic op on, LOGIC_OP off turns it off.
+  auto Op = logicOpByName(V);
+  if (!Op && V != "off")
+    return makeError("LOGIC_OP: unknown logic operation '" + V + "'");
+  P.State.LogicOpEnable = Op.has_value();
+  P.State.Logic = Op.value_or(LogicOp::Copy);
+  return Error::success();
+}
+
+Error setColorWriteMask(StringRef V, PipelineDecl &P) {
+  // Letters of the components written (RGBA, RG, ...), or none.
+  uint32_t Mask = 0;
+  bool Ok = !V.empty();
+  if (V != "none")
+    for (char C : V) {
+      size_t At = StringRef("RGBA").find(C);
+      Ok &= At != StringRef::npos && !(Mask & (1u << At));
+      if (At != StringRef::npos)
+        Mask |= 1u << At;
+    }
+  if (!Ok)
+    return makeError("COLOR_WRITE_MASK: expected letters of RGBA or none, "
+                     "got '" +
+                     V + "'");
+  P.State.Blend.WriteMask = Mask;
+  return Error::success();
+}
+
+Error setRasterizerDiscard(StringRef V, PipelineDecl &P) {
+  auto On = onOff(V);
+  if (!On)
+    return makeError("RASTERIZER_DISCARD takes on or off, got '" + V + "'");
+  P.State.Raster.RasterizerDiscardEnable = *On;
+  return Error::success();
+}
+
+Error setLineRasterization(StringRef V, PipelineDecl &P) {
+  auto M = lineRasterizationByName(V);
+  if (!M)
+    return makeError("LINE_RASTERIZATION: expected default, rectangular, "
+                     "bresenham or rectangular_smooth, got '" +
+                     V + "'");
+  P.State.Raster.LineMode = *M;
+  return Error::success();
+}
+
+Error setProvokingVertex(StringRef V, PipelineDecl &P) {
+  if (V != "first" && V != "last")
+    return makeError("PROVOKING_VERTEX: expected first or last, got '" + V +
+                     "'");
+  P.State.Raster.ProvokingVertexFirst = V == "first";
+  return Error::success();
+}
+
+/// The PIPELINE commands that take exactly one value.
+const std::pair<StringLiteral, SetValueFn> OneValueCommands[] = {
+    {"POLYGON_MODE", setPolygonMode},
+    {"CULL_MODE", setCullMode},
+    {"FRONT_FACE", setFrontFace},
+    {"LINE_WIDTH", setLineWidth},
+    {"PRIMITIVE_RESTART", setPrimitiveRestart},
+    {"LOGIC_OP", setLogicOp},
+    {"COLOR_WRITE_MASK", setColorWriteMask},
+    {"RASTERIZER_DISCARD", setRasterizerDiscard},
+    {"LINE_RASTERIZATION", setLineRasterization},
+    {"PROVOKING_VERTEX", setProvokingVertex},
+};
+
+} // namespace
+
+Error Parser::parsePipelineCommand(unsigned Line, StringRef Cmd,
+                                   ArrayRef<Token> Args, PipelineDecl &P) {
+  // The commands of more than one value, with the number of arguments
+  // below which they are missing (0: the parser checks).
+  struct SubCommand {
+    StringLiteral Name;
+    size_t MinArgs;
+    PipelineCommandFn Parse;
+  };
+  static const SubCommand SubCommands[] = {
+      {"ATTACH", 1, &Parser::parseAttach},
+      {"BIND", 3, &Parser::parseBind},
+      {"VERTEX_DATA", 3, &Parser::parseVertexData},
+      {"INDEX_DATA", 0, &Parser::parseIndexData},
+      {"VIEWPORT", 0, &Parser::parseViewport},
+      {"DEPTH", 0, &Parser::parseStateBlock},
+      {"STENCIL", 0, &Parser::parseStateBlock},
+      {"BLEND", 0, &Parser::parseStateBlock},
+      {"FRAMEBUFFER_SIZE", 0, &Parser::parseFramebufferSize},
+      {"SUBGROUP", 0, &Parser::parseSubgroup},
+      {"MULTISAMPLE", 0, &Parser::parseMultisample},
+      {"BLEND_CONSTANTS", 0, &Parser::parseBlendConstantsOrScissor},
+      {"SCISSOR", 0, &Parser::parseBlendConstantsOrScissor},
+  };
+  for (const SubCommand &C : SubCommands) {
+    if (C.Name != Cmd)
+      continue;
+    if (Args.size() < C.MinArgs)
+      return err(Line, Cmd + ": missing arguments");
+    return (this->*C.Parse)(Line, Cmd, Args, P);
+  }
+  for (const auto &[Name, Set] : OneValueCommands) {
+    if (Name != Cmd)
+      continue;
+    if (Args.size() != 1)
+      return err(Line, Cmd + " takes one value");
+    if (Error E = Set(Args[0].Text, P))
+      return err(Line, toString(std::move(E)));
+    return Error::success();
+  }
+  if (UnsupportedPipelineCommands.count(Cmd.str())) {
+    unsupported(Line, "pipeline command " + Cmd);
+    return Error::success();
+  }
+  return err(Line, "unknown pipeline command '" + Cmd + "'");
+}
+
+Error Parser::parseAttach(unsigned Line, StringRef, ArrayRef<Token> Args,
+                          PipelineDecl &P) {
+  // ATTACH shader [ENTRY_POINT name] [TYPE stage]
+  //        [SPECIALIZE id AS type value]...
+  AttachDecl At;
+  At.Shader = Args[0].Text;
+  ShaderDecl *Sh = S.findShader(At.Shader);
+  if (!Sh)
+    return err(Line, "ATTACH: unknown shader '" + At.Shader + "'");
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef K = Args[I].Text;
+    if (K == "ENTRY_POINT" && I + 1 < Args.size()) {
+      At.EntryPoint = Args[++I].Text;
+    } else if (K == "TYPE" && I + 1 < Args.size()) {
+      ++I; // the stage of a multi-stage module; checked at run time
+    } else if (K == "SPECIALIZE" && I + 4 < Args.size() + 1 &&
+               I + 3 < Args.size() && Args[I + 2].Text == "AS") {
+      if (Error E = parseSpecialization(Line, Args, I, At))
+        return E;
+      I += 4;
+    } else {
+      return err(Line, "ATTACH: unexpected '" + K + "'");
+    }
+  }
+  P.Attached.push_back(std::move(At));
+  return Error::success();
+}
+
+Error Parser::parseSpecialization(unsigned Line, ArrayRef<Token> Args, size_t I,
+                                  AttachDecl &At) {
+  uint64_t Id;
+  if (!parseUnsigned(Args[I + 1].Text, Id))
+    return err(Line, "SPECIALIZE: malformed id '" + Args[I + 1].Text + "'");
+  StringRef Type = Args[I + 3].Text;
+  if (I + 4 >= Args.size())
+    return err(Line, "SPECIALIZE: missing value");
+  std::string V = Args[I + 4].Text;
+  auto F = parseDataType(Type, false);
+  if (!F || F->Components.size() != 1) {
+    if (!F)
+      consumeError(F.takeError());
+    return err(Line, "SPECIALIZE: unsupported type '" + Type + "'");
+  }
+  // spirv-opt takes the value as text of the constant's type; normalize
+  // what Amber accepts (hex, floats for ints).
+  std::vector<uint8_t> Bytes(8);
+  if (Error E = writeComponent(F->Components[0], V, Bytes.data()))
+    return err(Line, "SPECIALIZE: " + toString(std::move(E)));
+  const Component &C = F->Components[0];
+  if (C.Kind == NumKind::Float)
+    V = formatv("{0:e17}", readComponent(C, Bytes.data())).str();
+  else if (C.Kind == NumKind::Int)
+    V = std::to_string(readComponentInt(C, Bytes.data()));
+  else
+    V = std::to_string(readComponentUInt(C, Bytes.data()));
+  At.Spec.emplace_back(uint32_t(Id), V);
+  return Error::success();
+}
+
+Error Parser::parseBind(unsigned Line, StringRef, ArrayRef<Token> Args,
+                        PipelineDecl &P) {
+  if (Args[0].Text == "SAMPLER" || Args[0].Text == "SAMPLER_ARRAY")
+    return parseBindSampler(Line, Args, P);
+  if (Args[0].Text != "BUFFER" && Args[0].Text != "BUFFER_ARRAY") {
+    unsupported(Line, "BIND " + Args[0].Text);
+    return Error::success();
+  }
+  return parseBindBuffer(Line, Args, P);
+}
+
+Error Parser::parseBindSampler(unsigned Line, ArrayRef<Token> Args,
+                               PipelineDecl &P) {
+  // BIND SAMPLER[_ARRAY] s... DESCRIPTOR_SET n BINDING n
+  BindDecl Bd;
+  Bd.Kind = BindKind::Sampler;
+  size_t I = 1;
+  for (; I < Args.size() && Args[I].Text != "DESCRIPTOR_SET" &&
+         Args[I].Text != "BINDING" && Args[I].Text != "KERNEL";
+       ++I) {
+    if (!S.findSampler(Args[I].Text))
+      return err(Line, "BIND: unknown sampler '" + Args[I].Text + "'");
+    Bd.Samplers.push_back(Args[I].Text);
+  }
+  if (Bd.Samplers.empty() ||
+      (Args[0].Text == "SAMPLER" && Bd.Samplers.size() != 1))
+    return err(Line, "BIND " + Args[0].Text + ": expected sampler name" +
+                         (Args[0].Text == "SAMPLER" ? "" : "s"));
+  if (I < Args.size() && Args[I].Text == "KERNEL") {
+    unsupported(Line, "BIND SAMPLER ... KERNEL (OpenCL kernel arguments)");
+    return Error::success();
+  }
+  for (; I < Args.size(); I += 2) {
+    uint64_t N;
+    if (I + 1 >= Args.size() || !parseUnsigned(Args[I + 1].Text, N) ||
+        N > UINT32_MAX)
+      return err(Line, "BIND: " + Args[I].Text + " needs a number");
+    if (Args[I].Text == "DESCRIPTOR_SET")
+      Bd.Set = uint32_t(N);
+    else if (Args[I].Text == "BINDING")
+      Bd.Binding = uint32_t(N);
+    else
+      return err(Line, "BIND: unexpected '" + Args[I].Text + "'");
+  }
+  llvm::erase_if(P.Binds, [&](const BindDecl &O) { return sameSlot(O, Bd); });
+  P.Binds.push_back(std::move(Bd));
+  return Error::success();
+}
+
+Error Parser::parseBindBuffer(unsigned Line, ArrayRef<Token> Args,
+                              PipelineDecl &P) {
+  // BIND BUFFER b | BUFFER_ARRAY b0 b1 ... AS kind [options]
+  BindDecl Bd;
+  Bd.Buffer = Args[1].Text;
+  if (!S.findBuffer(Bd.Buffer))
+    return err(Line, "BIND: unknown buffer '" + Bd.Buffer + "'");
+  size_t I = 2;
+  if (Args[0].Text == "BUFFER_ARRAY") {
+    // BIND BUFFER_ARRAY b0 b1 ... AS kind: one descriptor per buffer.
+    Bd.Array.push_back(Bd.Buffer);
+    for (; I < Args.size() && Args[I].Text != "AS"; ++I) {
+      if (!S.findBuffer(Args[I].Text))
+        return err(Line, "BIND: unknown buffer '" + Args[I].Text + "'");
+      Bd.Array.push_back(Args[I].Text);
+    }
+    if (I >= Args.size())
+      return err(Line, "BIND BUFFER_ARRAY: missing AS");
+  }
+  size_t Elems = std::max<size_t>(Bd.Array.size(), 1);
+  Bd.Offsets.assign(Elems, 0);
+  Bd.Ranges.assign(Elems, 0);
+  if (Args[I].Text != "AS") {
+    unsupported(Line, "BIND BUFFER without AS (OpenCL kernel arguments)");
+    return Error::success();
+  }
+  if (I + 1 >= Args.size())
+    return err(Line, "BIND: missing buffer type");
+  StringRef Kind = Args[I + 1].Text;
+  I += 2;
+  // Dynamic buffers are plain ones to a shader; OFFSET moves the
+  // descriptor like DESCRIPTOR_OFFSET.
+  bool Dynamic = Kind.consume_back("_dynamic");
+  if (Dynamic && Kind != "storage" && Kind != "uniform")
+    return err(Line, "BIND: unknown buffer type '" + Kind + "_dynamic'");
+  if (Error E = parseBindKind(Line, Kind, Args, I, Bd))
+    return E;
+  if (S.Unsupported)
+    return Error::success();
+  if (!Bd.Array.empty() &&
+      (Bd.Kind == BindKind::PushConstant || Bd.Kind == BindKind::Color ||
+       Bd.Kind == BindKind::DepthStencil))
+    return err(Line, "BIND BUFFER_ARRAY: not for push constants and "
+                     "attachments");
+  if (Error E = parseBindOptions(Line, Args, I, Dynamic, Bd))
+    return E;
+  llvm::erase_if(P.Binds, [&](const BindDecl &O) { return sameSlot(O, Bd); });
+  P.Binds.push_back(std::move(Bd));
+  return Error::success();
+}
+
+Error Parser::parseBindKind(unsigned Line, StringRef Kind, ArrayRef<Token> Args,
+                            size_t &I, BindDecl &Bd) {
+  if (Kind == "storage")
+    Bd.Kind = BindKind::Storage;
+  else if (Kind == "uniform")
+    Bd.Kind = BindKind::Uniform;
+  else if (Kind == "push_constant")
+    Bd.Kind = BindKind::PushConstant;
+  else if (Kind == "color")
+    Bd.Kind = BindKind::Color;
+  else if (Kind == "resolve")
+    Bd.Kind = BindKind::Resolve;
+  else if (Kind == "depth_stencil") {
+    Bd.Kind = BindKind::DepthStencil;
+    const BufferFormat &F = S.findBuffer(Bd.Buffer)->Format;
+    if (!F.channel('D') && !F.channel('S'))
+      unsupported(Line, "depth/stencil format " +
+                            S.findBuffer(Bd.Buffer)->Format.Name);
+  } else if (auto IK =
+                 StringSwitch<std::optional<BindKind>>(Kind)
+                     .Case("storage_image", BindKind::StorageImage)
+                     .Case("sampled_image", BindKind::SampledImage)
+                     .Case("combined_image_sampler",
+                           BindKind::CombinedImageSampler)
+                     .Case("uniform_texel_buffer", BindKind::UniformTexelBuffer)
+                     .Case("storage_texel_buffer", BindKind::StorageTexelBuffer)
+                     .Default(std::nullopt)) {
+    Bd.Kind = *IK;
+    if (*IK == BindKind::CombinedImageSampler) {
+      // ... AS combined_image_sampler SAMPLER s
+      if (I + 1 >= Args.size() || Args[I].Text != "SAMPLER")
+        return err(Line, "BIND: combined_image_sampler needs SAMPLER name");
+      if (!S.findSampler(Args[I + 1].Text))
+        return err(Line, "BIND: unknown sampler '" + Args[I + 1].Text + "'");
+      Bd.Samplers.push_back(Args[I + 1].Text);
+      I += 2;
+    }
+    for (const std::string &Name :
+         Bd.Array.empty() ? std::vector<std::string>{Bd.Buffer} : Bd.Array)
+      if (S.findBuffer(Name)->Samples > 1) {
+        // Shaders reading multisampled images (OpImageFetch with a
+        // sample, storage images) are not supported.
+        unsupported(Line, "BIND BUFFER " + Name + " AS " + Kind +
+                              ": a multisampled image in a descriptor");
+        return Error::success();
+      }
+  } else {
+    unsupported(Line, "BIND BUFFER AS " + Kind);
+  }
+  return Error::success();
+}
+
+Error Parser::parseBindOptions(unsigned Line, ArrayRef<Token> Args, size_t I,
+                               bool Dynamic, BindDecl &Bd) {
+  size_t Elems = std::max<size_t>(Bd.Array.size(), 1);
+  for (; I < Args.size(); ++I) {
+    StringRef K = Args[I].Text;
+    uint64_t N;
+    if (K == "OFFSET" || K == "DESCRIPTOR_OFFSET" || K == "DESCRIPTOR_RANGE") {
+      // One value per descriptor (array element).
+      if (K == "OFFSET" && !Dynamic)
+        return err(Line, "BIND: OFFSET is for a dynamic buffer");
+      if (Bd.Kind != BindKind::Storage && Bd.Kind != BindKind::Uniform)
+        return err(Line, "BIND: " + K + " is for storage and uniform buffers");
+      for (size_t E = 0; E < Elems; ++E) {
+        if (I + 1 + E >= Args.size() ||
+            !parseUnsigned(Args[I + 1 + E].Text, N) || N > (1ull << 32))
+          return err(Line,
+                     "BIND: " + K + " needs " + Twine(Elems) + " number(s)");
+        if (K == "DESCRIPTOR_RANGE")
+          Bd.Ranges[E] = N;
+        else
+          Bd.Offsets[E] += N;
+      }
+      I += Elems;
+      continue;
+    }
+    if (I + 1 >= Args.size())
+      return err(Line, "BIND: " + K + " needs a value");
+    if (!parseUnsigned(Args[I + 1].Text, N))
+      return err(Line, "BIND: malformed number '" + Args[I + 1].Text + "'");
+    if (K == "DESCRIPTOR_SET")
+      Bd.Set = uint32_t(N);
+    else if (K == "BINDING")
+      Bd.Binding = uint32_t(N);
+    else if (K == "LOCATION")
+      Bd.Location = uint32_t(N);
+    else if (K == "BASE_MIP_LEVEL")
+      Bd.BaseMipLevel = uint32_t(std::min<uint64_t>(N, UINT32_MAX));
+    else
+      return err(Line, "BIND: unexpected '" + K + "'");
+    ++I;
+  }
+  return Error::success();
+}
+
+Error Parser::parseVertexData(unsigned Line, StringRef, ArrayRef<Token> Args,
+                              PipelineDecl &P) {
+  // VERTEX_DATA buffer LOCATION n [OFFSET n] [STRIDE n] [RATE r]
+  //             [DIVISOR n] [FORMAT f]
+  VertexDataDecl V;
+  V.Buffer = Args[0].Text;
+  if (!S.findBuffer(V.Buffer))
+    return err(Line, "VERTEX_DATA: unknown buffer '" + V.Buffer + "'");
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef K = Args[I].Text;
+    if (I + 1 >= Args.size())
+      return err(Line, "VERTEX_DATA: " + K + " needs a value");
+    StringRef Val = Args[++I].Text;
+    uint64_t N = 0;
+    bool IsNum = parseUnsigned(Val, N);
+    if (K == "LOCATION" && IsNum)
+      V.Location = uint32_t(N);
+    else if (K == "OFFSET" && IsNum)
+      V.Offset = uint32_t(N);
+    else if (K == "STRIDE" && IsNum)
+      V.Stride = uint32_t(N);
+    else if (K == "DIVISOR" && IsNum && N <= UINT32_MAX)
+      V.Divisor = uint32_t(N);
+    else if (K == "RATE" && (Val == "vertex" || Val == "instance"))
+      V.PerInstance = Val == "instance";
+    else if (K == "FORMAT") {
+      auto F = parseDataType(Val, false);
+      if (!F)
+        return err(Line, "VERTEX_DATA: " + toString(F.takeError()));
+      V.Format = std::move(*F);
+    } else
+      return err(Line, "VERTEX_DATA: unexpected '" + K + " " + Val + "'");
+  }
+  llvm::erase_if(P.VertexData, [&](const VertexDataDecl &O) {
+    return O.Location == V.Location;
+  });
+  P.VertexData.push_back(std::move(V));
+  return Error::success();
+}
+
+Error Parser::parseIndexData(unsigned Line, StringRef, ArrayRef<Token> Args,
+                             PipelineDecl &P) {
+  if (Args.size() != 1 || !S.findBuffer(Args[0].Text))
+    return err(Line, "INDEX_DATA needs a buffer");
+  P.IndexData = Args[0].Text;
+  return Error::success();
+}
+
+Error Parser::parseViewport(unsigned Line, StringRef, ArrayRef<Token> Args,
+                            PipelineDecl &P) {
+  // VIEWPORT x y SIZE w h [MIN_DEPTH d] [MAX_DEPTH d]
+  std::array<double, 4> V;
+  if (Args.size() < 5 || Args[2].Text != "SIZE" ||
+      !parseDouble(Args[0].Text, V[0]) || !parseDouble(Args[1].Text, V[1]) ||
+      !parseDouble(Args[3].Text, V[2]) || !parseDouble(Args[4].Text, V[3]) ||
+      V[2] <= 0 || V[3] <= 0)
+    return err(Line, "VIEWPORT: expected x y SIZE w h");
+  for (size_t I = 5; I < Args.size(); I += 2) {
+    double D;
+    if ((Args[I].Text != "MIN_DEPTH" && Args[I].Text != "MAX_DEPTH") ||
+        I + 1 >= Args.size() || !parseDouble(Args[I + 1].Text, D))
+      return err(Line, "VIEWPORT: unexpected '" + Args[I].Text + "'");
+    (Args[I].Text == "MIN_DEPTH" ? P.MinDepth : P.MaxDepth) = D;
+  }
+  P.Viewport = V;
+  return Error::success();
+}
+
+Error Parser::parseFramebufferSize(unsigned Line, StringRef,
+                                   ArrayRef<Token> Args, PipelineDecl &P) {
+  uint64_t W, H;
+  if (Args.size() != 2 || !parseUnsigned(Args[0].Text, W) ||
+      !parseUnsigned(Args[1].Text, H) || !W || !H || W * H > (1u << 24))
+    return err(Line, "FRAMEBUFFER_SIZE needs a width and a height (at most "
+                     "2^24 pixels)");
+  P.FbWidth = uint32_t(W);
+  P.FbHeight = uint32_t(H);
+  return Error::success();
+}
+
+Error Parser::parseSubgroup(unsigned Line, StringRef, ArrayRef<Token>,
+                            PipelineDecl &) {
+  // SUBGROUP name / FULLY_POPULATED on|off / VARYING_SIZE on|off / END.
+  // Subgroups here are the W lanes of a group, full when the workgroup
+  // width is a multiple of W; nothing to configure.
+  while (!atEnd() && peek().Text != "END") {
+    unsigned SL = peek().Line;
+    std::vector<Token> Sub;
+    Sub.push_back(Toks[Pos++]);
+    for (const Token &T : restOfLine(SL))
+      Sub.push_back(T);
+    if (Sub[0].Text == "REQUIRED_SIZE") {
+      unsupported(SL, "SUBGROUP REQUIRED_SIZE");
+      return Error::success();
+    }
+    if (Sub[0].Text != "FULLY_POPULATED" && Sub[0].Text != "VARYING_SIZE")
+      return err(SL, "SUBGROUP: unexpected '" + Sub[0].Text + "'");
+  }
+  if (atEnd())
+    return err(Line, "SUBGROUP without END");
+  ++Pos;
+  return Error::success();
+}
+
+Error Parser::parseBlendConstantsOrScissor(unsigned Line, StringRef Cmd,
+                                           ArrayRef<Token> Args,
+                                           PipelineDecl &P) {
+  // BLEND_CONSTANTS r g b a; SCISSOR x y SIZE w h.
+  bool Scissor = Cmd == "SCISSOR";
+  double V[4];
+  bool Ok = Args.size() == (Scissor ? 5u : 4u) &&
+            (!Scissor || Args[2].Text == "SIZE");
+  for (unsigned I = 0, J = 0; Ok && J < 4; ++I) {
+    if (Scissor && I == 2)
+      continue;
+    Ok = parseDouble(Args[I].Text, V[J]);
+    // Scissor rectangles are integers, the size not negative.
+    if (Ok && Scissor)
+      Ok = V[J] == std::floor(V[J]) && std::abs(V[J]) < 2147483648.0 &&
+           (J < 2 || V[J] >= 0);
+    ++J;
+  }
+  if (!Ok)
+    return err(Line, Scissor ? "SCISSOR: expected integers x y SIZE w h"
+                             : "BLEND_CONSTANTS: expected r g b a");
+  if (Scissor)
+    P.State.Scissor =
+        Rect2D{int32_t(V[0]), int32_t(V[1]), uint32_t(V[2]), uint32_t(V[3])};
+  else
+    for (unsigned I = 0; I < 4; ++I)
+      P.State.BlendConstants[I] = float(V[I]);
   return Error::success();
 }
 

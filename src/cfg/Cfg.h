@@ -30,10 +30,9 @@ constexpr BlockIndex NoBlock = ~0u;
 /// The structured-control-flow instruction that heads a block, if any.
 enum class MergeKind : uint8_t { None, Selection, Loop };
 
-/// How a block's terminator leaves it.
-enum class TerminatorKind : uint8_t {
-  Branch, BranchConditional, Switch, Return, Kill, Unreachable
-};
+/// How a block's terminator leaves it (parser/Kinds.h: the opcode table
+/// says it of each terminator).
+using spirv2llvm::TerminatorKind;
 
 struct CfgBlock {
   /// Label id, and the name printers use for it ("15" for %15, "main" ...).

@@ -9,7 +9,10 @@
 //===----------------------------------------------------------------------===//
 #include "cfg/Cfg.h"
 
+#include "parser/OpcodeTable.h"
 #include "support/Diagnostic.h"
+
+#include "llvm/Support/ErrorHandling.h"
 
 namespace spirv2llvm::cfg {
 
@@ -68,27 +71,32 @@ llvm::Error readTerminator(const Module &M, const Instruction &I,
     return llvm::Error::success();
   };
 
-  switch (I.Opcode) {
-  case spv::Op::OpBranch:
+  // How the terminator leaves the block: the Terminator column of the
+  // opcode table.
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
+  if (!(Info.Flags & OpcodeFlag::Terminator))
+    return makeErrorAt(I.WordOffset, "unsupported: block terminator (opcode " +
+                                         llvm::Twine(uint32_t(I.Opcode)) +
+                                         ") in block %" + B.Name);
+  B.Terminator = Info.Terminator;
+  switch (Info.Terminator) {
+  case TerminatorKind::Branch:
     if (I.Operands.size() < 1)
       return operandCountError(I, "OpBranch");
-    B.Terminator = TerminatorKind::Branch;
     return AddTarget(I.Operands[0]);
-  case spv::Op::OpBranchConditional:
+  case TerminatorKind::BranchConditional:
     if (I.Operands.size() < 3)
       return operandCountError(I, "OpBranchConditional");
-    B.Terminator = TerminatorKind::BranchConditional;
     if (llvm::Error E = AddTarget(I.Operands[1]))
       return E;
     return AddTarget(I.Operands[2]);
-  case spv::Op::OpSwitch: {
+  case TerminatorKind::Switch: {
     // Selector, default, then (literal..., label) pairs.
     if (I.Operands.size() < 2)
       return operandCountError(I, "OpSwitch");
     size_t Stride = switchLiteralWords(M, I.Operands[0]) + 1;
     if ((I.Operands.size() - 2) % Stride != 0)
       return operandCountError(I, "OpSwitch");
-    B.Terminator = TerminatorKind::Switch;
     if (llvm::Error E = AddTarget(I.Operands[1]))
       return E;
     for (size_t W = 2 + Stride - 1; W < I.Operands.size(); W += Stride)
@@ -96,22 +104,12 @@ llvm::Error readTerminator(const Module &M, const Instruction &I,
         return E;
     return llvm::Error::success();
   }
-  case spv::Op::OpReturn:
-  case spv::Op::OpReturnValue:
-    B.Terminator = TerminatorKind::Return;
+  case TerminatorKind::Return:
+  case TerminatorKind::Kill:
+  case TerminatorKind::Unreachable:
     return llvm::Error::success();
-  case spv::Op::OpKill:
-  case spv::Op::OpTerminateInvocation:
-    B.Terminator = TerminatorKind::Kill;
-    return llvm::Error::success();
-  case spv::Op::OpUnreachable:
-    B.Terminator = TerminatorKind::Unreachable;
-    return llvm::Error::success();
-  default:
-    return makeErrorAt(I.WordOffset, "unsupported: block terminator (opcode " +
-                                         llvm::Twine(uint32_t(I.Opcode)) +
-                                         ") in block %" + B.Name);
   }
+  llvm_unreachable("every terminator kind is handled above");
 }
 
 /// Fills Merge, MergeBlock and ContinueTarget of \p B from \p I.

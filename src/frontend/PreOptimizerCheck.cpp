@@ -89,6 +89,7 @@ private:
   uint32_t w(size_t K) const { return Words[Off + K]; }
 
   void record(Op Opcode);
+  void recordType(TypeKind K);
   llvm::Error checkSpecOp();
   llvm::Error checkIndices(uint32_t Id, size_t First, uint32_t Expected);
 
@@ -210,65 +211,68 @@ uint32_t Checker::partType(uint32_t TypeId, uint32_t Index) const {
   return Info.Element.size() == 1 ? Info.Element[0] : Info.Element[Index];
 }
 
-/// Remembers the types and constants the checks look at.
+/// Remembers the types and constants the checks look at, by what the
+/// opcode table says the opcode declares.
 void Checker::record(Op Opcode) {
-  switch (Opcode) {
-  case Op::OpTypeBool:
+  const OpcodeInfo &Info = opcodeInfo(Opcode);
+  if (Info.Defines == IdKind::Type)
+    return recordType(Info.DeclaredType);
+  if (Info.Constant != ConstantForm::None) {
+    // Constants and OpUndef: their types, and the values of plain scalar
+    // constants (array lengths).
+    if (Info.Constant == ConstantForm::Scalar && !Info.SpecConstant &&
+        Count >= 4)
+      Scalar[w(2)] = w(3);
+    if (Count >= 3)
+      TypeOf[w(2)] = w(1);
+    return;
+  }
+  if (Info.Defines == IdKind::Function) {
+    if (Count >= 3)
+      Functions.insert(w(2));
+    return;
+  }
+  // The <id> operands checked at the end (OpExecutionModeId's constants,
+  // OpFunctionCall's arguments).
+  if (Info.IdOperands == IdOperandRule::ModeIds)
+    for (size_t K = 3; K < Count; ++K)
+      ModeIds.push_back({uint32_t(Off), w(K)});
+  if (Info.IdOperands == IdOperandRule::Call)
+    for (size_t K = 4; K < Count; ++K)
+      CallArgs.push_back({uint32_t(Off), w(K)});
+}
+
+/// Remembers a type declaration of kind \p K (the scalars, vectors and
+/// composites the spec-constant checks look into).
+void Checker::recordType(TypeKind K) {
+  switch (K) {
+  case TypeKind::Bool:
     if (Count >= 2)
       Types[w(1)] = TypeInfo{Kind::Bool, 0, 0, {}};
     break;
-  case Op::OpTypeInt:
-  case Op::OpTypeFloat:
+  case TypeKind::Int:
+  case TypeKind::Float:
     if (Count >= 3)
-      Types[w(1)] = TypeInfo{Opcode == Op::OpTypeInt ? Kind::Int : Kind::Float,
-                             w(2), 0, {}};
+      Types[w(1)] =
+          TypeInfo{K == TypeKind::Int ? Kind::Int : Kind::Float, w(2), 0, {}};
     break;
-  case Op::OpTypeVector:
-  case Op::OpTypeMatrix:
+  case TypeKind::Vector:
+  case TypeKind::Matrix:
     if (Count >= 4)
       Types[w(1)] = TypeInfo{
-          Opcode == Op::OpTypeVector ? Kind::Vector : Kind::Matrix, 0, w(3),
+          K == TypeKind::Vector ? Kind::Vector : Kind::Matrix, 0, w(3),
           {w(2)}};
     break;
-  case Op::OpTypeArray:
+  case TypeKind::Array:
     if (Count >= 4 && Scalar.count(w(3)))
       Types[w(1)] = TypeInfo{Kind::Array, 0, Scalar[w(3)], {w(2)}};
     break;
-  case Op::OpTypeStruct:
+  case TypeKind::Struct:
     if (Count >= 3)
       Types[w(1)] = TypeInfo{
           Kind::Struct, 0, Count - 2u,
           std::vector<uint32_t>(Words.begin() + Off + 2,
                                 Words.begin() + Off + Count)};
-    break;
-  case Op::OpConstant:
-    if (Count >= 4)
-      Scalar[w(2)] = w(3);
-    [[fallthrough]];
-  case Op::OpConstantTrue:
-  case Op::OpConstantFalse:
-  case Op::OpConstantComposite:
-  case Op::OpConstantNull:
-  case Op::OpSpecConstantTrue:
-  case Op::OpSpecConstantFalse:
-  case Op::OpSpecConstant:
-  case Op::OpSpecConstantComposite:
-  case Op::OpSpecConstantOp:
-  case Op::OpUndef:
-    if (Count >= 3)
-      TypeOf[w(2)] = w(1);
-    break;
-  case Op::OpExecutionModeId:
-    for (size_t K = 3; K < Count; ++K)
-      ModeIds.push_back({uint32_t(Off), w(K)});
-    break;
-  case Op::OpFunction:
-    if (Count >= 3)
-      Functions.insert(w(2));
-    break;
-  case Op::OpFunctionCall:
-    for (size_t K = 4; K < Count; ++K)
-      CallArgs.push_back({uint32_t(Off), w(K)});
     break;
   default:
     break;

@@ -21,6 +21,8 @@
 
 #define SPV_ENABLE_UTILITY_CODE
 #include <spirv/unified1/spirv.hpp11>
+// After the utility code is enabled: it includes spirv.hpp11 too.
+#include "parser/OpcodeTable.h"
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
@@ -162,48 +164,51 @@ static llvm::Error checkInterfaceSizes(llvm::ArrayRef<uint32_t> Words) {
     if (N == 0 || P + N > Words.size())
       break; // malformed: the validator says where
     const uint32_t *W = &Words[P];
-    switch (spv::Op(Op)) {
-    case spv::Op::OpConstant:
+    // What the opcode declares, from the opcode table.
+    const OpcodeInfo &Info = opcodeInfo(spv::Op(Op));
+    if (Info.Constant == ConstantForm::Scalar && !Info.SpecConstant) {
       if (N >= 4)
         Constants[W[2]] = W[3];
-      break;
-    case spv::Op::OpTypeVector:
-    case spv::Op::OpTypeMatrix:
-      if (N >= 4)
-        Scalars[W[1]] = Mul(Of(W[2]), W[3]);
-      break;
-    case spv::Op::OpTypeArray:
-      if (N >= 4) {
-        auto C = Constants.find(W[3]);
-        Scalars[W[1]] = Mul(Of(W[2]), C == Constants.end() ? 1 : C->second);
+    } else if (Info.Defines == IdKind::Variable) {
+      if (N >= 4 && (W[3] == uint32_t(spv::StorageClass::Input) ||
+                     W[3] == uint32_t(spv::StorageClass::Output))) {
+        auto T = Pointee.find(W[1]);
+        uint64_t S = T == Pointee.end() ? 1 : Of(uint32_t(T->second));
+        if (S > limits::MaxValueScalars)
+          return makeError("stage input or output %" + llvm::Twine(W[2]) +
+                           " has " + llvm::Twine(S) +
+                           " scalars; the limit is " +
+                           llvm::Twine(limits::MaxValueScalars));
       }
-      break;
-    case spv::Op::OpTypeStruct: {
-      uint64_t Sum = 0;
-      for (uint32_t K = 2; K < N; ++K)
-        Sum = std::min(Sum + Of(W[K]), Cap);
-      Scalars[W[1]] = Sum;
-      break;
-    }
-    case spv::Op::OpTypePointer:
-      if (N >= 4)
-        Pointee[W[1]] = W[3];
-      break;
-    case spv::Op::OpVariable: {
-      if (N < 4 || (W[3] != uint32_t(spv::StorageClass::Input) &&
-                    W[3] != uint32_t(spv::StorageClass::Output)))
+    } else {
+      // DeclaredType is Unsupported for what declares no type.
+      switch (Info.DeclaredType) {
+      case TypeKind::Vector:
+      case TypeKind::Matrix:
+        if (N >= 4)
+          Scalars[W[1]] = Mul(Of(W[2]), W[3]);
         break;
-      auto T = Pointee.find(W[1]);
-      uint64_t S = T == Pointee.end() ? 1 : Of(uint32_t(T->second));
-      if (S > limits::MaxValueScalars)
-        return makeError("stage input or output %" + llvm::Twine(W[2]) +
-                         " has " + llvm::Twine(S) +
-                         " scalars; the limit is " +
-                         llvm::Twine(limits::MaxValueScalars));
-      break;
-    }
-    default:
-      break;
+      case TypeKind::Array:
+        if (N >= 4) {
+          auto C = Constants.find(W[3]);
+          Scalars[W[1]] =
+              Mul(Of(W[2]), C == Constants.end() ? 1 : C->second);
+        }
+        break;
+      case TypeKind::Struct: {
+        uint64_t Sum = 0;
+        for (uint32_t K = 2; K < N; ++K)
+          Sum = std::min(Sum + Of(W[K]), Cap);
+        Scalars[W[1]] = Sum;
+        break;
+      }
+      case TypeKind::Pointer:
+        if (N >= 4)
+          Pointee[W[1]] = W[3];
+        break;
+      default:
+        break;
+      }
     }
     P += N;
   }

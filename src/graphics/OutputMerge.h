@@ -7,7 +7,8 @@
 // blends, applies the logic op and the write mask and converts to one
 // colour attachment's format. Nothing here knows about primitives or
 // threads: the rasterizer calls these per sample (docs/graphics.md, "Output
-// merge").
+// merge"). DepthStencil.cpp defines the depth and stencil half,
+// OutputMerge.cpp ColorMerger.
 //
 // Limitation: texels are accessed as little-endian words (the host must be
 // little-endian, which every target of the JIT is).

@@ -251,14 +251,11 @@ Status error(std::string Message) {
 
 std::string inputName(const InterfaceVariable &V) { return "'" + V.Name + "'"; }
 
-} // namespace
-
-Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
-                                            const InterfaceLayout &VS) {
-  VertexFetcher F;
-  F.Width = VS.Width;
-
-  // Bindings, by binding number.
+/// The bindings of \p D indexed by binding number (null where none is
+/// described), each checked on its own: number in range, described once,
+/// a known input rate, a divisor only with the per-instance rate.
+Result<std::vector<const VertexBinding *>>
+bindingsByNumber(const GraphicsPipelineDesc &D) {
   std::vector<const VertexBinding *> Bindings(GraphicsLimits::MaxVertexBindings,
                                               nullptr);
   for (const VertexBinding &B : D.VertexBindings) {
@@ -277,6 +274,20 @@ Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
                    ") needs the per-instance input rate");
     Bindings[B.Binding] = &B;
   }
+  return Bindings;
+}
+
+} // namespace
+
+Result<VertexFetcher> VertexFetcher::create(const GraphicsPipelineDesc &D,
+                                            const InterfaceLayout &VS) {
+  VertexFetcher F;
+  F.Width = VS.Width;
+
+  Result<std::vector<const VertexBinding *>> BindingsOr = bindingsByNumber(D);
+  if (!BindingsOr)
+    return BindingsOr.status();
+  const std::vector<const VertexBinding *> &Bindings = *BindingsOr;
 
   // Attributes, by location.
   if (D.VertexAttributes.size() > GraphicsLimits::MaxVertexAttributes)

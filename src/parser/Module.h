@@ -11,6 +11,7 @@
 #define SPIRV2LLVM_PARSER_MODULE_H
 
 #include "parser/Ids.h"
+#include "parser/Kinds.h"
 
 #include <spirv/unified1/spirv.hpp11>
 
@@ -41,11 +42,6 @@ struct Instruction {
   ValueId idOperand(size_t I) const { return ValueId(Operands[I]); }
   /// Literal string operand starting at word \p I (nul terminated).
   std::string stringOperand(size_t I) const;
-};
-
-enum class TypeKind {
-  Void, Bool, Int, Float, Vector, Matrix, Array, RuntimeArray, Struct,
-  Pointer, Function, Image, Sampler, SampledImage, ForwardPointer, Unsupported
 };
 
 struct Type {
@@ -132,12 +128,6 @@ struct Decoration {
   spv::Decoration Kind;
   std::vector<uint32_t> Literals;
   int32_t Member = -1;           ///< for OpMemberDecorate
-};
-
-/// What a result id is, for kind checks on operands.
-enum class IdKind : uint8_t {
-  Undefined, Type, Constant, Variable, Function, Label, Value, ExtInstImport,
-  String, DecorationGroup, Other
 };
 
 struct Module {

@@ -11,11 +11,7 @@ namespace {
 } // namespace
 
 const OpcodeInfo &opcodeInfo(spv::Op Op) {
-  static const OpcodeInfo Unlisted{spv::Op::Max, OpcodeFamily::None,
-                                   UniformityRule::Operands,
-                                   SpecConstantForm::None,
-                                   SpecConstantKind::Other, 0,
-                                   OperandShape::None, AffineRule::None};
+  static const OpcodeInfo Unlisted{spv::Op::Max};
   const OpcodeInfo *End = std::end(OpcodeInfos);
   const OpcodeInfo *It = std::lower_bound(
       std::begin(OpcodeInfos), End, Op,
@@ -23,10 +19,10 @@ const OpcodeInfo &opcodeInfo(spv::Op Op) {
   return It != End && It->Opcode == Op ? *It : Unlisted;
 }
 
-unsigned glslStd450OperandCount(uint32_t Inst) {
-  return Inst < std::size(GlslStd450OperandCounts)
-             ? GlslStd450OperandCounts[Inst]
-             : 0;
+const GlslStd450Info &glslStd450Info(uint32_t Inst) {
+  static const GlslStd450Info NotAnInstruction;
+  return Inst < std::size(GlslStd450Infos) ? GlslStd450Infos[Inst]
+                                           : NotAnInstruction;
 }
 
 } // namespace spirv2llvm

@@ -77,29 +77,6 @@ bool isTerminator(spv::Op Op) {
   return hasOpcodeFlag(Op, OpcodeFlag::Terminator);
 }
 
-IdKind kindOfDefinition(spv::Op Op) {
-  if (isTypeDecl(Op) || Op == spv::Op::OpTypeForwardPointer)
-    return IdKind::Type;
-  if (isConstantDecl(Op))
-    return IdKind::Constant;
-  switch (Op) {
-  case spv::Op::OpVariable:
-    return IdKind::Variable;
-  case spv::Op::OpFunction:
-    return IdKind::Function;
-  case spv::Op::OpLabel:
-    return IdKind::Label;
-  case spv::Op::OpExtInstImport:
-    return IdKind::ExtInstImport;
-  case spv::Op::OpString:
-    return IdKind::String;
-  case spv::Op::OpDecorationGroup:
-    return IdKind::DecorationGroup;
-  default:
-    return IdKind::Value;
-  }
-}
-
 const char *kindName(IdKind K) {
   switch (K) {
   case IdKind::Undefined: return "undefined";
@@ -141,7 +118,7 @@ Error ModuleBuilder::defineResults() {
       return errorAt(I, "id " + name(Id) + " is defined twice (first at word " +
                             Twine(M.Insts[M.DefInst[Id]].WordOffset) + ")");
     M.DefInst[Id] = Index;
-    M.Kinds[Id] = kindOfDefinition(I.Opcode);
+    M.Kinds[Id] = opcodeInfo(I.Opcode).Defines;
   }
   return Error::success();
 }
@@ -152,30 +129,23 @@ Error ModuleBuilder::buildType(const Instruction &I) {
   auto Op = [&](size_t K) -> uint32_t {
     return K < I.Operands.size() ? I.Operands[K] : 0;
   };
-  switch (I.Opcode) {
-  case spv::Op::OpTypeVoid:
-    T.Kind = TypeKind::Void;
-    break;
-  case spv::Op::OpTypeBool:
-    T.Kind = TypeKind::Bool;
-    break;
-  case spv::Op::OpTypeInt:
-    T.Kind = TypeKind::Int;
+  // The kind the opcode declares (the Type column of the opcode table).
+  T.Kind = opcodeInfo(I.Opcode).DeclaredType;
+  switch (T.Kind) {
+  case TypeKind::Int:
     T.Width = Op(0);
     T.Signed = Op(1) != 0;
     if (T.Width != 8 && T.Width != 16 && T.Width != 32 && T.Width != 64)
       return errorAt(I, "unsupported: integer width " + Twine(T.Width));
     break;
-  case spv::Op::OpTypeFloat:
-    T.Kind = TypeKind::Float;
+  case TypeKind::Float:
     T.Width = Op(0);
     if (T.Width != 16 && T.Width != 32 && T.Width != 64)
       return errorAt(I, "unsupported: float width " + Twine(T.Width));
     break;
-  case spv::Op::OpTypeVector:
-  case spv::Op::OpTypeMatrix: {
-    bool IsVec = I.Opcode == spv::Op::OpTypeVector;
-    T.Kind = IsVec ? TypeKind::Vector : TypeKind::Matrix;
+  case TypeKind::Vector:
+  case TypeKind::Matrix: {
+    bool IsVec = T.Kind == TypeKind::Vector;
     if (Error E = expectType(I, Op(0), IsVec ? "component type"
                                              : "column type"))
       return E;
@@ -195,8 +165,7 @@ Error ModuleBuilder::buildType(const Instruction &I) {
                             " is out of range");
     break;
   }
-  case spv::Op::OpTypeArray: {
-    T.Kind = TypeKind::Array;
+  case TypeKind::Array: {
     if (Error E = expectType(I, Op(0), "element type"))
       return E;
     T.Element = TypeId(Op(0));
@@ -212,14 +181,12 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     T.Count = uint32_t(N);
     break;
   }
-  case spv::Op::OpTypeRuntimeArray:
-    T.Kind = TypeKind::RuntimeArray;
+  case TypeKind::RuntimeArray:
     if (Error E = expectType(I, Op(0), "element type"))
       return E;
     T.Element = TypeId(Op(0));
     break;
-  case spv::Op::OpTypeStruct:
-    T.Kind = TypeKind::Struct;
+  case TypeKind::Struct:
     for (uint32_t Member : I.Operands) {
       // Pointers may be forward declared; anything else must exist already,
       // which also rules out recursive types.
@@ -228,8 +195,7 @@ Error ModuleBuilder::buildType(const Instruction &I) {
       T.Members.push_back(TypeId(Member));
     }
     break;
-  case spv::Op::OpTypePointer:
-    T.Kind = TypeKind::Pointer;
+  case TypeKind::Pointer:
     T.Storage = static_cast<spv::StorageClass>(Op(0));
     T.Element = TypeId(Op(1));
     if (M.kindOf(Op(1)) != IdKind::Type)
@@ -242,8 +208,7 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     if (Error E = expectType(I, Op(1), "pointee type"))
       return E;
     break;
-  case spv::Op::OpTypeFunction:
-    T.Kind = TypeKind::Function;
+  case TypeKind::Function:
     if (Error E = expectType(I, Op(0), "return type"))
       return E;
     T.Element = TypeId(Op(0));
@@ -253,8 +218,7 @@ Error ModuleBuilder::buildType(const Instruction &I) {
       T.Members.push_back(TypeId(I.Operands[K]));
     }
     break;
-  case spv::Op::OpTypeImage:
-    T.Kind = TypeKind::Image;
+  case TypeKind::Image:
     T.Element = TypeId(Op(0));
     if (I.Operands.size() < 7)
       return errorAt(I, "OpTypeImage needs 7 operands");
@@ -267,19 +231,14 @@ Error ModuleBuilder::buildType(const Instruction &I) {
     T.ImageSampled = Op(5);
     T.ImageFormat = Op(6);
     break;
-  case spv::Op::OpTypeSampler:
-    T.Kind = TypeKind::Sampler;
-    break;
-  case spv::Op::OpTypeSampledImage:
-    T.Kind = TypeKind::SampledImage;
+  case TypeKind::SampledImage:
     T.Element = TypeId(Op(0));
     if (!M.findType(Op(0)) || M.type(T.Element).Kind != TypeKind::Image)
       return errorAt(I, "image type " + name(Op(0)) +
                             " is not an image type declared before this "
                             "instruction");
     break;
-  default:
-    T.Kind = TypeKind::Unsupported;
+  default: // no operands (void, bool, sampler), or no model (Unsupported)
     break;
   }
   if (Error E = checkTypeLimits(I, T))
@@ -358,23 +317,19 @@ Error ModuleBuilder::buildConstant(const Instruction &I, uint32_t Index) {
   if (!T)
     return errorAt(I, "result type " + name(I.ResultType.value()) +
                           " is not a type declared before it");
-  switch (I.Opcode) {
-  case spv::Op::OpSpecConstantTrue:
-  case spv::Op::OpSpecConstantFalse:
-    C.IsSpec = true;
-    [[fallthrough]];
-  case spv::Op::OpConstantTrue:
-  case spv::Op::OpConstantFalse:
+  // The form and spec-ness the opcode declares (the Constant and
+  // SpecConstant columns of the opcode table).
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
+  C.IsSpec = Info.SpecConstant;
+  switch (Info.Constant) {
+  case ConstantForm::True:
+  case ConstantForm::False:
     if (T->Kind != TypeKind::Bool)
       return errorAt(I, "result type is not a boolean type");
     C.Kind = ConstantKind::Bool;
-    C.BoolValue = I.Opcode == spv::Op::OpConstantTrue ||
-                  I.Opcode == spv::Op::OpSpecConstantTrue;
+    C.BoolValue = Info.Constant == ConstantForm::True;
     break;
-  case spv::Op::OpSpecConstant:
-    C.IsSpec = true;
-    [[fallthrough]];
-  case spv::Op::OpConstant: {
+  case ConstantForm::Scalar: {
     if (T->Kind != TypeKind::Int && T->Kind != TypeKind::Float)
       return errorAt(I, "result type " + name(C.Type.value()) +
                             " is not a scalar numeric type");
@@ -387,10 +342,7 @@ Error ModuleBuilder::buildConstant(const Instruction &I, uint32_t Index) {
     C.Words = I.Operands;
     break;
   }
-  case spv::Op::OpSpecConstantComposite:
-    C.IsSpec = true;
-    [[fallthrough]];
-  case spv::Op::OpConstantComposite: {
+  case ConstantForm::Composite: {
     C.Kind = ConstantKind::Composite;
     size_t Want = 0;
     switch (T->Kind) {
@@ -427,15 +379,15 @@ Error ModuleBuilder::buildConstant(const Instruction &I, uint32_t Index) {
     }
     break;
   }
-  case spv::Op::OpConstantNull:
+  case ConstantForm::Null:
     C.Kind = ConstantKind::Null;
     break;
-  case spv::Op::OpSpecConstantOp:
-    C.IsSpec = true;
+  case ConstantForm::Op:
     C.Kind = ConstantKind::Scalar;
     C.SpecOpInst = Index;
     break;
-  default:
+  case ConstantForm::None:
+  case ConstantForm::Undef: // OpUndef is built by buildGlobals
     break;
   }
   if (auto Spec = M.decorationValue(C.Id.value(), spv::Decoration::SpecId))
@@ -752,31 +704,37 @@ Error ModuleBuilder::buildFunctions() {
   return Error::success();
 }
 
-/// Kinds an <id> operand may have, by opcode and operand position. Anything
-/// not listed must be a value (constant, variable or instruction result).
-bool operandKindOk(const Instruction &I, size_t K, IdKind Kind) {
-  auto IsValue = [&] {
-    return Kind == IdKind::Value || Kind == IdKind::Constant ||
-           Kind == IdKind::Variable;
-  };
-  switch (I.Opcode) {
-  case spv::Op::OpBranch:
-  case spv::Op::OpSelectionMerge:
-  case spv::Op::OpLoopMerge:
-    return Kind == IdKind::Label;
-  case spv::Op::OpBranchConditional:
-    return K == 0 ? IsValue() : Kind == IdKind::Label;
-  case spv::Op::OpSwitch:
-    return K == 0 ? IsValue() : Kind == IdKind::Label;
-  case spv::Op::OpPhi:
-    return K % 2 == 0 ? IsValue() : Kind == IdKind::Label;
-  case spv::Op::OpFunctionCall:
-    return K == 0 ? Kind == IdKind::Function : IsValue();
-  case spv::Op::OpExtInst:
-    return K == 0 ? Kind == IdKind::ExtInstImport : IsValue();
+/// Whether <id> operand \p K of an instruction whose id operands follow
+/// rule \p R names a block.
+bool isLabelOperand(IdOperandRule R, size_t K) {
+  switch (R) {
+  case IdOperandRule::Labels:
+    return true;
+  case IdOperandRule::BranchTargets:
+    return K > 0;
+  case IdOperandRule::PhiPairs:
+    return K % 2 == 1;
   default:
-    return IsValue();
+    return false;
   }
+}
+
+/// Kinds an <id> operand may have, by the opcode's IdOperandRule (the Ids
+/// column of the opcode table) and operand position. Anything the rule
+/// does not name must be a value (constant, variable or instruction
+/// result).
+bool operandKindOk(const Instruction &I, size_t K, IdKind Kind) {
+  IdOperandRule R = opcodeInfo(I.Opcode).IdOperands;
+  if (isLabelOperand(R, K))
+    return Kind == IdKind::Label;
+  if (K == 0 && R == IdOperandRule::Call)
+    return Kind == IdKind::Function;
+  if (K == 0 && R == IdOperandRule::ExtInst)
+    return Kind == IdKind::ExtInstImport;
+  if (R == IdOperandRule::ModeIds)
+    return Kind == (K == 0 ? IdKind::Function : IdKind::Constant);
+  return Kind == IdKind::Value || Kind == IdKind::Constant ||
+         Kind == IdKind::Variable;
 }
 
 Error ModuleBuilder::checkUses() {
@@ -803,17 +761,12 @@ Error ModuleBuilder::checkUses() {
           if (!NonSemantic && !operandKindOk(I, K, Kind))
             return errorAt(I, "operand " + name(Id) + " is " +
                                   kindName(Kind) + ", which is not allowed here");
-          if (I.Opcode == spv::Op::OpBranch ||
-              I.Opcode == spv::Op::OpBranchConditional ||
-              I.Opcode == spv::Op::OpSwitch ||
-              I.Opcode == spv::Op::OpSelectionMerge ||
-              I.Opcode == spv::Op::OpLoopMerge ||
-              (I.Opcode == spv::Op::OpPhi && K % 2 == 1)) {
-            if (Kind == IdKind::Label && !F.BlockIndexOf.count(Id))
-              return errorAt(I, "label " + name(Id) +
-                                    " is not a block of function " +
-                                    name(F.Id.value()));
-          }
+          if (Kind == IdKind::Label &&
+              isLabelOperand(opcodeInfo(I.Opcode).IdOperands, K) &&
+              !F.BlockIndexOf.count(Id))
+            return errorAt(I, "label " + name(Id) +
+                                  " is not a block of function " +
+                                  name(F.Id.value()));
         }
       }
     }

@@ -21,6 +21,8 @@
 #include "support/Diagnostic.h"
 #include "support/Limits.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 using namespace llvm;
 
 namespace spirv2llvm {
@@ -55,8 +57,11 @@ private:
   Error checkAccessChain(const Instruction &I);
   Error checkConstruct(const Instruction &I);
   Error checkValueSize(const Instruction &I);
-  Error checkSubgroup(const Instruction &I);
-  Error checkMatrixOp(const Instruction &I, const Type *R);
+  // One per group of operand shapes that checkShape() sends on.
+  Error checkSubgroup(const Instruction &I, OperandShape Shape);
+  Error checkMatrixOp(const Instruction &I, const Type *R, OperandShape Shape);
+  Error checkExtendedInt(const Instruction &I, const Type *R);
+  Error checkDot(const Instruction &I, const Type *R);
   Error checkCompositeIndices(const Instruction &I, uint32_t Composite,
                               size_t FirstIndex, uint32_t Expected);
 
@@ -449,9 +454,76 @@ Error TypeChecker::checkShape(const Instruction &I, const Type *R) {
                           "of the result type " + name(I.ResultType.value()));
     return Error::success();
   }
+  case OperandShape::ExtendedInt:
+    return checkExtendedInt(I, R);
+  case OperandShape::Dot:
+    return checkDot(I, R);
+  case OperandShape::MatrixTranspose:
+  case OperandShape::VectorScale:
+  case OperandShape::MatrixScale:
+  case OperandShape::VectorTimesMatrix:
+  case OperandShape::MatrixTimesVector:
+  case OperandShape::MatrixTimesMatrix:
+  case OperandShape::OuterProduct:
+    return checkMatrixOp(I, R, Shape);
+  case OperandShape::GroupPredicate:
+  case OperandShape::GroupElect:
+  case OperandShape::GroupValue:
+  case OperandShape::GroupValueIndex:
+  case OperandShape::GroupAllEqual:
+  case OperandShape::BallotTest:
+  case OperandShape::BallotBitExtract:
+  case OperandShape::BallotBitCount:
+  case OperandShape::BallotFind:
+    return checkSubgroup(I, Shape);
   case OperandShape::None:
     break;
   }
+  return Error::success();
+}
+
+/// Extended arithmetic: a struct of two members of one integer scalar or
+/// vector type, and both operands of that type (signedness aside).
+Error TypeChecker::checkExtendedInt(const Instruction &I, const Type *R) {
+  if (Error E = needOperands(I, 2))
+    return E;
+  const Type *Member = nullptr;
+  if (R && R->Kind == TypeKind::Struct && R->Members.size() == 2 &&
+      sameType(R->Members[0].value(), R->Members[1].value())) {
+    const Type *T = M.findType(R->Members[0].value());
+    const Type *S = scalarOf(M, T);
+    if (S && S->Kind == TypeKind::Int)
+      Member = T;
+  }
+  if (!Member)
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a struct of two members of one integer "
+                          "scalar or vector type");
+  for (size_t K = 0; K < 2; ++K)
+    if (!sameType(M.typeOf(I.Operands[K]).value(), Member->Id.value()))
+      return wrongOperand(I, I.Operands[K],
+                          "of the result members' type " +
+                              name(Member->Id.value()));
+  return Error::success();
+}
+
+/// Dot product: float vectors of one type, the result their component.
+Error TypeChecker::checkDot(const Instruction &I, const Type *R) {
+  if (Error E = needOperands(I, 2))
+    return E;
+  if (!R || R->Kind != TypeKind::Float)
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a float scalar");
+  for (size_t K = 0; K < 2; ++K) {
+    const Type *T = typeOfValue(I.Operands[K]);
+    if (!T || T->Kind != TypeKind::Vector ||
+        !sameType(T->Element.value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[K],
+                          "a vector of " + name(I.ResultType.value()));
+  }
+  if (!sameType(M.typeOf(I.Operands[0]).value(),
+                M.typeOf(I.Operands[1]).value()))
+    return wrongOperand(I, I.Operands[1], "of the first operand's type");
   return Error::success();
 }
 
@@ -484,14 +556,17 @@ static FloatShape floatShape(const Module &M, const Type *T) {
   return S;
 }
 
-Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R) {
-  size_t N = I.Opcode == Op::OpTranspose ? 1 : 2;
+/// Matrix operations and OpVectorTimesScalar: the emitter reads columns and
+/// rows from the types, so every dimension must agree (spirv-val's rules).
+Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R,
+                                 OperandShape Shape) {
+  size_t N = Shape == OperandShape::MatrixTranspose ? 1 : 2;
   if (Error E = needOperands(I, N))
     return E;
   FloatShape RS = floatShape(M, R);
-  bool WantMatrixResult = I.Opcode != Op::OpVectorTimesScalar &&
-                          I.Opcode != Op::OpVectorTimesMatrix &&
-                          I.Opcode != Op::OpMatrixTimesVector;
+  bool WantMatrixResult = Shape != OperandShape::VectorScale &&
+                          Shape != OperandShape::VectorTimesMatrix &&
+                          Shape != OperandShape::MatrixTimesVector;
   if (!RS.Ok || (RS.Columns != 0) != WantMatrixResult)
     return errorAt(I, "result type " + name(I.ResultType.value()) +
                           (WantMatrixResult ? " is not a float matrix"
@@ -512,20 +587,20 @@ Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R) {
                                                        RS.Component);
   };
   std::string Comp = name(RS.Component);
-  switch (I.Opcode) {
-  case Op::OpTranspose:
+  switch (Shape) {
+  case OperandShape::MatrixTranspose:
     if (!A.Ok || !A.Columns || A.Columns != RS.Rows || A.Rows != RS.Columns ||
         !SameComponent(A))
       return Want(0, "a matrix of " + Comp + " of the transposed shape");
     break;
-  case Op::OpVectorTimesScalar:
-  case Op::OpMatrixTimesScalar:
+  case OperandShape::VectorScale:
+  case OperandShape::MatrixScale:
     if (!sameType(M.typeOf(I.Operands[0]).value(), I.ResultType.value()))
       return Want(0, "of the result type " + name(I.ResultType.value()));
     if (!IsResultScalar(1))
       return Want(1, "a scalar " + Comp);
     break;
-  case Op::OpVectorTimesMatrix:
+  case OperandShape::VectorTimesMatrix:
     // vector(K) x matrix(Rows K, Columns = result size)
     if (!B.Ok || !B.Columns || B.Columns != RS.Rows || !SameComponent(B))
       return Want(1, "a matrix of " + Comp + " with as many columns as "
@@ -534,7 +609,7 @@ Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R) {
       return Want(0, "a vector of " + Comp + " the size of the matrix's "
                                               "columns");
     break;
-  case Op::OpMatrixTimesVector:
+  case OperandShape::MatrixTimesVector:
     if (!A.Ok || !A.Columns || A.Rows != RS.Rows || !SameComponent(A))
       return Want(0, "a matrix of " + Comp + " whose columns have the "
                                               "result's type");
@@ -542,7 +617,7 @@ Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R) {
       return Want(1, "a vector of " + Comp + " with one component per "
                                               "matrix column");
     break;
-  case Op::OpMatrixTimesMatrix:
+  case OperandShape::MatrixTimesMatrix:
     if (!A.Ok || !A.Columns || A.Rows != RS.Rows || !SameComponent(A))
       return Want(0, "a matrix of " + Comp + " whose columns have the "
                                               "result's column type");
@@ -552,7 +627,7 @@ Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R) {
                                               "count and the left "
                                               "operand's column count as rows");
     break;
-  case Op::OpOuterProduct:
+  case OperandShape::OuterProduct:
     if (!A.Ok || A.Columns || A.Rows != RS.Rows || !SameComponent(A))
       return Want(0, "a vector of the result's column type");
     if (!B.Ok || B.Columns || B.Rows != RS.Columns || !SameComponent(B))
@@ -632,103 +707,6 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
                                  M.typeOf(I.Operands[0]).value());
   case Op::OpCompositeConstruct:
     return checkConstruct(I);
-  case Op::OpGroupNonUniformBroadcast:
-  case Op::OpGroupNonUniformBroadcastFirst:
-  case Op::OpGroupNonUniformShuffle:
-  case Op::OpGroupNonUniformShuffleXor:
-  case Op::OpGroupNonUniformShuffleUp:
-  case Op::OpGroupNonUniformShuffleDown:
-  case Op::OpGroupNonUniformQuadBroadcast:
-  case Op::OpGroupNonUniformQuadSwap:
-  case Op::OpGroupNonUniformAllEqual:
-  case Op::OpGroupNonUniformElect:
-  case Op::OpGroupNonUniformInverseBallot:
-  case Op::OpGroupNonUniformBallotBitExtract:
-  case Op::OpGroupNonUniformBallotBitCount:
-  case Op::OpGroupNonUniformBallotFindLSB:
-  case Op::OpGroupNonUniformBallotFindMSB:
-  case Op::OpSubgroupReadInvocationKHR:
-  case Op::OpSubgroupFirstInvocationKHR:
-  case Op::OpSubgroupAllEqualKHR:
-    return checkSubgroup(I);
-  // Matrix operations and OpVectorTimesScalar: the emitter reads columns
-  // and rows from the types, so every dimension must agree (spirv-val's
-  // rules).
-  case Op::OpTranspose:
-  case Op::OpVectorTimesScalar:
-  case Op::OpMatrixTimesScalar:
-  case Op::OpVectorTimesMatrix:
-  case Op::OpMatrixTimesVector:
-  case Op::OpMatrixTimesMatrix:
-  case Op::OpOuterProduct:
-    return checkMatrixOp(I, R);
-  // Extended arithmetic: a struct of two members of one integer scalar or
-  // vector type, and both operands of that type (signedness aside).
-  case Op::OpIAddCarry:
-  case Op::OpISubBorrow:
-  case Op::OpUMulExtended:
-  case Op::OpSMulExtended: {
-    if (Error E = needOperands(I, 2))
-      return E;
-    const Type *Member = nullptr;
-    if (R && R->Kind == TypeKind::Struct && R->Members.size() == 2 &&
-        sameType(R->Members[0].value(), R->Members[1].value())) {
-      const Type *T = M.findType(R->Members[0].value());
-      const Type *S = scalarOf(M, T);
-      if (S && S->Kind == TypeKind::Int)
-        Member = T;
-    }
-    if (!Member)
-      return errorAt(I, "result type " + name(I.ResultType.value()) +
-                            " is not a struct of two members of one integer "
-                            "scalar or vector type");
-    for (size_t K = 0; K < 2; ++K)
-      if (!sameType(M.typeOf(I.Operands[K]).value(), Member->Id.value()))
-        return wrongOperand(I, I.Operands[K],
-                            "of the result members' type " +
-                                name(Member->Id.value()));
-    return Error::success();
-  }
-  // Dot product: float vectors of one type, the result their component.
-  case Op::OpDot: {
-    if (Error E = needOperands(I, 2))
-      return E;
-    if (!R || R->Kind != TypeKind::Float)
-      return errorAt(I, "result type " + name(I.ResultType.value()) +
-                            " is not a float scalar");
-    for (size_t K = 0; K < 2; ++K) {
-      const Type *T = typeOfValue(I.Operands[K]);
-      if (!T || T->Kind != TypeKind::Vector ||
-          !sameType(T->Element.value(), I.ResultType.value()))
-        return wrongOperand(I, I.Operands[K],
-                            "a vector of " + name(I.ResultType.value()));
-    }
-    if (!sameType(M.typeOf(I.Operands[0]).value(),
-                  M.typeOf(I.Operands[1]).value()))
-      return wrongOperand(I, I.Operands[1], "of the first operand's type");
-    return Error::success();
-  }
-  // Votes and ballots: the predicate is a boolean scalar (spirv-val lets
-  // a vector through). The KHR forms have no scope operand.
-  case Op::OpGroupNonUniformAll:
-  case Op::OpGroupNonUniformAny:
-  case Op::OpGroupNonUniformBallot:
-  case Op::OpGroupAll:
-  case Op::OpGroupAny:
-  case Op::OpSubgroupAllKHR:
-  case Op::OpSubgroupAnyKHR:
-  case Op::OpSubgroupBallotKHR: {
-    bool Khr = I.Opcode == Op::OpSubgroupAllKHR ||
-               I.Opcode == Op::OpSubgroupAnyKHR ||
-               I.Opcode == Op::OpSubgroupBallotKHR;
-    size_t K = Khr ? 0 : 1;
-    if (Error E = needOperands(I, K + 1))
-      return E;
-    const Type *PT = typeOfValue(I.Operands[K]);
-    if (!PT || PT->Kind != TypeKind::Bool)
-      return wrongOperand(I, I.Operands[K], "a boolean scalar");
-    return Error::success();
-  }
   case Op::OpVectorShuffle:
     return checkVectorShuffle(I, R);
   case Op::OpVectorExtractDynamic:
@@ -882,16 +860,15 @@ Error TypeChecker::checkFunctionCall(const Function &F, const Instruction &I) {
   return Error::success();
 }
 
-/// Subgroup operations other than votes and arithmetic. The emitters read
-/// invocation ids and ballot words as integers and copy the value as the
-/// result, so the types must fit (spirv-val lets some mismatches through:
-/// a float invocation id for OpSubgroupReadInvocationKHR, found by the
-/// validate fuzz target). The KHR forms have no scope operand.
-Error TypeChecker::checkSubgroup(const Instruction &I) {
-  bool Khr = I.Opcode == Op::OpSubgroupReadInvocationKHR ||
-             I.Opcode == Op::OpSubgroupFirstInvocationKHR ||
-             I.Opcode == Op::OpSubgroupAllEqualKHR;
-  size_t First = Khr ? 0 : 1; // the first operand after the scope
+/// Group operations other than arithmetic (the Group* and Ballot* operand
+/// shapes). The emitters read invocation ids and ballot words as integers
+/// and copy the value as the result, so the types must fit (spirv-val lets
+/// some mismatches through: a float invocation id for
+/// OpSubgroupReadInvocationKHR, found by the validate fuzz target; a vector
+/// predicate for a vote). The KHR forms have no scope operand.
+Error TypeChecker::checkSubgroup(const Instruction &I, OperandShape Shape) {
+  // The first operand after the scope.
+  size_t First = opcodeInfo(I.Opcode).HasScope ? 1 : 0;
   const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
   auto Need = [&](size_t N) -> Error {
     if (I.Operands.size() < First + N)
@@ -929,16 +906,23 @@ Error TypeChecker::checkSubgroup(const Instruction &I) {
     return Error::success();
   };
 
-  switch (I.Opcode) {
-  case Op::OpGroupNonUniformElect:
+  switch (Shape) {
+  case OperandShape::GroupPredicate: {
+    // Votes and ballots: the predicate is a boolean scalar.
+    if (Error E = Need(1))
+      return E;
+    const Type *PT = typeOfValue(I.Operands[First]);
+    if (!PT || PT->Kind != TypeKind::Bool)
+      return wrongOperand(I, I.Operands[First], "a boolean scalar");
+    return Error::success();
+  }
+  case OperandShape::GroupElect:
     return ResultIs(TypeKind::Bool, "a boolean scalar");
-  case Op::OpGroupNonUniformBroadcastFirst:
-  case Op::OpSubgroupFirstInvocationKHR:
+  case OperandShape::GroupValue:
     if (Error E = Need(1))
       return E;
     return ValueOfResultType(First);
-  case Op::OpGroupNonUniformAllEqual:
-  case Op::OpSubgroupAllEqualKHR: {
+  case OperandShape::GroupAllEqual: {
     if (Error E = Need(1))
       return E;
     if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar"))
@@ -947,13 +931,13 @@ Error TypeChecker::checkSubgroup(const Instruction &I) {
       return wrongOperand(I, I.Operands[First], "a scalar or vector");
     return Error::success();
   }
-  case Op::OpGroupNonUniformInverseBallot:
+  case OperandShape::BallotTest:
     if (Error E = Need(1))
       return E;
     if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar"))
       return E;
     return Ballot(First);
-  case Op::OpGroupNonUniformBallotBitExtract:
+  case OperandShape::BallotBitExtract:
     if (Error E = Need(2))
       return E;
     if (Error E = ResultIs(TypeKind::Bool, "a boolean scalar"))
@@ -961,21 +945,20 @@ Error TypeChecker::checkSubgroup(const Instruction &I) {
     if (Error E = Ballot(First))
       return E;
     return IntScalar(First + 1);
-  case Op::OpGroupNonUniformBallotBitCount:
+  case OperandShape::BallotBitCount:
     // Scope, group operation, value.
     if (Error E = Need(2))
       return E;
     if (Error E = ResultIs(TypeKind::Int, "an integer scalar"))
       return E;
     return Ballot(First + 1);
-  case Op::OpGroupNonUniformBallotFindLSB:
-  case Op::OpGroupNonUniformBallotFindMSB:
+  case OperandShape::BallotFind:
     if (Error E = Need(1))
       return E;
     if (Error E = ResultIs(TypeKind::Int, "an integer scalar"))
       return E;
     return Ballot(First);
-  default:
+  case OperandShape::GroupValueIndex:
     // Broadcast, shuffles, quad ops, ReadInvocationKHR: the value has the
     // result type; the invocation id, mask, delta or quad index is an
     // integer scalar.
@@ -984,6 +967,8 @@ Error TypeChecker::checkSubgroup(const Instruction &I) {
     if (Error E = ValueOfResultType(First))
       return E;
     return IntScalar(First + 1);
+  default:
+    llvm_unreachable("checkShape sends only group shapes here");
   }
 }
 

@@ -5,7 +5,9 @@
 
 #include "llvm/IR/Intrinsics.h"
 
-#include <functional>
+#include "llvm/Support/ErrorHandling.h"
+
+#include <iterator>
 
 using namespace llvm;
 
@@ -54,155 +56,150 @@ Value *shiftAmount(IRBuilder<> &B, Value *V, Value *S) {
 
 } // namespace
 
+Instruction::BinaryOps llvmBinaryOp(BinaryOpKind K) {
+  // In BinaryOpKind's order; SMod and FMod start as SRem and FRem.
+  static constexpr Instruction::BinaryOps Ops[] = {
+      Instruction::BinaryOpsEnd, Instruction::Add,  Instruction::FAdd,
+      Instruction::Sub,          Instruction::FSub, Instruction::Mul,
+      Instruction::FMul,         Instruction::UDiv, Instruction::SDiv,
+      Instruction::FDiv,         Instruction::URem, Instruction::SRem,
+      Instruction::FRem,         Instruction::Shl,  Instruction::LShr,
+      Instruction::AShr,         Instruction::And,  Instruction::Or,
+      Instruction::Xor,          Instruction::SRem, Instruction::FRem};
+  static_assert(std::size(Ops) == size_t(BinaryOpKind::FMod) + 1);
+  assert(K != BinaryOpKind::None && "not a binary operator");
+  return Ops[size_t(K)];
+}
+
+CmpInst::Predicate llvmPredicate(CompareKind K) {
+  static constexpr CmpInst::Predicate Preds[] = {
+      CmpInst::BAD_FCMP_PREDICATE, CmpInst::FCMP_OEQ, CmpInst::FCMP_OGT,
+      CmpInst::FCMP_OGE,           CmpInst::FCMP_OLT, CmpInst::FCMP_OLE,
+      CmpInst::FCMP_ONE,           CmpInst::FCMP_UNO, CmpInst::FCMP_UEQ,
+      CmpInst::FCMP_UGT,           CmpInst::FCMP_UGE, CmpInst::FCMP_ULT,
+      CmpInst::FCMP_ULE,           CmpInst::FCMP_UNE, CmpInst::ICMP_EQ,
+      CmpInst::ICMP_NE,            CmpInst::ICMP_UGT, CmpInst::ICMP_UGE,
+      CmpInst::ICMP_ULT,           CmpInst::ICMP_ULE, CmpInst::ICMP_SGT,
+      CmpInst::ICMP_SGE,           CmpInst::ICMP_SLT, CmpInst::ICMP_SLE};
+  static_assert(std::size(Preds) == size_t(CompareKind::ICMP_SLE) + 1);
+  assert(K != CompareKind::None && "not a comparison");
+  return Preds[size_t(K)];
+}
+
+Intrinsic::ID llvmIntrinsic(IntrinsicKind K) {
+  static constexpr Intrinsic::ID IDs[] = {
+      Intrinsic::not_intrinsic, Intrinsic::bitreverse, Intrinsic::ctpop,
+      Intrinsic::uadd_with_overflow, Intrinsic::usub_with_overflow};
+  static_assert(std::size(IDs) == size_t(IntrinsicKind::usub_with_overflow) + 1);
+  assert(K != IntrinsicKind::None && "not an intrinsic");
+  return IDs[size_t(K)];
+}
+
+Value *emitBinaryOp(IRBuilder<> &B, BinaryOpKind K, Value *X, Value *Y) {
+  Instruction::BinaryOps Op = llvmBinaryOp(K);
+  // The guards follow from LLVM's operation, not from the opcode.
+  Value *Rhs = Y;
+  if (Instruction::isShift(Op))
+    Rhs = shiftAmount(B, X, Y);
+  else if (Op == Instruction::UDiv || Op == Instruction::URem ||
+           Op == Instruction::SDiv || Op == Instruction::SRem)
+    Rhs = safeDivisor(B, X, Y, Op != Instruction::UDiv &&
+                                   Op != Instruction::URem);
+  Value *R = B.CreateBinOp(Op, X, Rhs);
+  if (K == BinaryOpKind::SMod) {
+    // Sign of the result follows the divisor.
+    Value *Zero = Constant::getNullValue(R->getType());
+    Value *Fix = B.CreateAnd(B.CreateICmpNE(R, Zero),
+                             B.CreateICmpSLT(B.CreateXor(R, Y), Zero));
+    return B.CreateSelect(Fix, B.CreateAdd(R, Y), R);
+  }
+  if (K == BinaryOpKind::FMod) {
+    Value *Zero = ConstantFP::get(R->getType(), 0.0);
+    Value *Fix = B.CreateAnd(
+        B.CreateFCmpUNE(R, Zero),
+        B.CreateXor(B.CreateFCmpOLT(R, Zero), B.CreateFCmpOLT(Y, Zero)));
+    return B.CreateSelect(Fix, B.CreateFAdd(R, Y), R);
+  }
+  return R;
+}
+
+Value *emitCast(IRBuilder<> &B, CastKind K, Value *X, Type *T) {
+  // In CastKind's order.
+  static constexpr Instruction::CastOps Ops[] = {
+      Instruction::CastOpsEnd, Instruction::ZExt,   Instruction::SExt,
+      Instruction::FPExt,      Instruction::UIToFP, Instruction::SIToFP,
+      Instruction::FPToUI,     Instruction::FPToSI, Instruction::BitCast};
+  static_assert(std::size(Ops) == size_t(CastKind::BitCast) + 1);
+  assert(K != CastKind::None && "not a conversion");
+  Instruction::CastOps Op = Ops[size_t(K)];
+  if (Op == Instruction::FPToUI || Op == Instruction::FPToSI)
+    // Saturating: LLVM's out-of-range result is poison, SPIR-V's only an
+    // undefined value.
+    return B.CreateIntrinsic(Op == Instruction::FPToUI ? Intrinsic::fptoui_sat
+                                                       : Intrinsic::fptosi_sat,
+                             {T, X->getType()}, {X});
+  bool Extends = Op == Instruction::ZExt || Op == Instruction::SExt ||
+                 Op == Instruction::FPExt;
+  if (Extends &&
+      X->getType()->getScalarSizeInBits() > T->getScalarSizeInBits())
+    Op = Op == Instruction::FPExt ? Instruction::FPTrunc : Instruction::Trunc;
+  // The same type (a conversion to the operand's width) is X itself.
+  return B.CreateCast(Op, X, T);
+}
+
 Value *emitComponentBinary(IRBuilder<> &B, spv::Op Opcode, Value *X,
                            Value *Y) {
-  using spv::Op;
-  std::function<Value *(Value *, Value *)> Bin;
-  switch (Opcode) {
-  case Op::OpIAdd: Bin = [&](Value *X, Value *Y) { return B.CreateAdd(X, Y); }; break;
-  case Op::OpISub: Bin = [&](Value *X, Value *Y) { return B.CreateSub(X, Y); }; break;
-  case Op::OpIMul: Bin = [&](Value *X, Value *Y) { return B.CreateMul(X, Y); }; break;
-  case Op::OpUDiv:
-    Bin = [&](Value *X, Value *Y) {
-      return B.CreateUDiv(X, safeDivisor(B, X, Y, false));
-    };
-    break;
-  case Op::OpSDiv:
-    Bin = [&](Value *X, Value *Y) {
-      return B.CreateSDiv(X, safeDivisor(B, X, Y, true));
-    };
-    break;
-  case Op::OpUMod:
-    Bin = [&](Value *X, Value *Y) {
-      return B.CreateURem(X, safeDivisor(B, X, Y, false));
-    };
-    break;
-  case Op::OpSRem:
-    Bin = [&](Value *X, Value *Y) {
-      return B.CreateSRem(X, safeDivisor(B, X, Y, true));
-    };
-    break;
-  case Op::OpSMod:
-    // Sign of the result follows the divisor.
-    Bin = [&](Value *X, Value *Y) {
-      Value *R = B.CreateSRem(X, safeDivisor(B, X, Y, true));
-      Value *Zero = Constant::getNullValue(R->getType());
-      Value *Fix = B.CreateAnd(B.CreateICmpNE(R, Zero),
-                               B.CreateICmpSLT(B.CreateXor(R, Y), Zero));
-      return B.CreateSelect(Fix, B.CreateAdd(R, Y), R);
-    };
-    break;
-  case Op::OpFAdd: Bin = [&](Value *X, Value *Y) { return B.CreateFAdd(X, Y); }; break;
-  case Op::OpFSub: Bin = [&](Value *X, Value *Y) { return B.CreateFSub(X, Y); }; break;
-  case Op::OpFMul: Bin = [&](Value *X, Value *Y) { return B.CreateFMul(X, Y); }; break;
-  case Op::OpFDiv: Bin = [&](Value *X, Value *Y) { return B.CreateFDiv(X, Y); }; break;
-  case Op::OpFRem: Bin = [&](Value *X, Value *Y) { return B.CreateFRem(X, Y); }; break;
-  case Op::OpFMod:
-    Bin = [&](Value *X, Value *Y) {
-      Value *R = B.CreateFRem(X, Y);
-      Value *Zero = ConstantFP::get(R->getType(), 0.0);
-      Value *Fix = B.CreateAnd(
-          B.CreateFCmpUNE(R, Zero),
-          B.CreateXor(B.CreateFCmpOLT(R, Zero), B.CreateFCmpOLT(Y, Zero)));
-      return B.CreateSelect(Fix, B.CreateFAdd(R, Y), R);
-    };
-    break;
-  case Op::OpBitwiseAnd:
-  case Op::OpLogicalAnd:
-    Bin = [&](Value *X, Value *Y) { return B.CreateAnd(X, Y); };
-    break;
-  case Op::OpBitwiseOr:
-  case Op::OpLogicalOr:
-    Bin = [&](Value *X, Value *Y) { return B.CreateOr(X, Y); };
-    break;
-  case Op::OpBitwiseXor:
-  case Op::OpLogicalNotEqual:
-    Bin = [&](Value *X, Value *Y) { return B.CreateXor(X, Y); };
-    break;
-  case Op::OpLogicalEqual:
-    Bin = [&](Value *X, Value *Y) { return B.CreateICmpEQ(X, Y); };
-    break;
-  case Op::OpShiftLeftLogical:
-    Bin = [&](Value *X, Value *Y) { return B.CreateShl(X, shiftAmount(B, X, Y)); };
-    break;
-  case Op::OpShiftRightLogical:
-    Bin = [&](Value *X, Value *Y) { return B.CreateLShr(X, shiftAmount(B, X, Y)); };
-    break;
-  case Op::OpShiftRightArithmetic:
-    Bin = [&](Value *X, Value *Y) { return B.CreateAShr(X, shiftAmount(B, X, Y)); };
-    break;
-  default:
-    break;
-  }
-  auto Cmp = [&](CmpInst::Predicate P) {
-    Bin = [&, P](Value *X, Value *Y) { return B.CreateCmp(P, X, Y); };
-  };
-  switch (Opcode) {
-  case Op::OpIEqual: Cmp(CmpInst::ICMP_EQ); break;
-  case Op::OpINotEqual: Cmp(CmpInst::ICMP_NE); break;
-  case Op::OpUGreaterThan: Cmp(CmpInst::ICMP_UGT); break;
-  case Op::OpSGreaterThan: Cmp(CmpInst::ICMP_SGT); break;
-  case Op::OpUGreaterThanEqual: Cmp(CmpInst::ICMP_UGE); break;
-  case Op::OpSGreaterThanEqual: Cmp(CmpInst::ICMP_SGE); break;
-  case Op::OpULessThan: Cmp(CmpInst::ICMP_ULT); break;
-  case Op::OpSLessThan: Cmp(CmpInst::ICMP_SLT); break;
-  case Op::OpULessThanEqual: Cmp(CmpInst::ICMP_ULE); break;
-  case Op::OpSLessThanEqual: Cmp(CmpInst::ICMP_SLE); break;
-  case Op::OpFOrdEqual: Cmp(CmpInst::FCMP_OEQ); break;
-  case Op::OpFUnordEqual: Cmp(CmpInst::FCMP_UEQ); break;
-  case Op::OpFOrdNotEqual: Cmp(CmpInst::FCMP_ONE); break;
-  case Op::OpFUnordNotEqual: Cmp(CmpInst::FCMP_UNE); break;
-  case Op::OpFOrdLessThan: Cmp(CmpInst::FCMP_OLT); break;
-  case Op::OpFUnordLessThan: Cmp(CmpInst::FCMP_ULT); break;
-  case Op::OpFOrdGreaterThan: Cmp(CmpInst::FCMP_OGT); break;
-  case Op::OpFUnordGreaterThan: Cmp(CmpInst::FCMP_UGT); break;
-  case Op::OpFOrdLessThanEqual: Cmp(CmpInst::FCMP_OLE); break;
-  case Op::OpFUnordLessThanEqual: Cmp(CmpInst::FCMP_ULE); break;
-  case Op::OpFOrdGreaterThanEqual: Cmp(CmpInst::FCMP_OGE); break;
-  case Op::OpFUnordGreaterThanEqual: Cmp(CmpInst::FCMP_UGE); break;
-  default:
-    break;
-  }
-  if (!Bin)
+  const OpcodeInfo &Info = opcodeInfo(Opcode);
+  if (!(Info.Flags & OpcodeFlag::Binary))
     return nullptr;
-  return Bin(X, Y);
+  if (Info.Cmp != CompareKind::None)
+    return B.CreateCmp(llvmPredicate(Info.Cmp), X, Y);
+  return emitBinaryOp(B, Info.Bin, X, Y);
 }
 
 Value *emitComponentUnary(IRBuilder<> &B, spv::Op Opcode, Value *X, Type *T) {
-  using spv::Op;
-  std::function<Value *(Value *, Type *)> Un;
-  auto Sat = [&](Intrinsic::ID IID) {
-    Un = [&, IID](Value *X, Type *T) {
-      return B.CreateIntrinsic(IID, {T, X->getType()}, {X});
-    };
-  };
-  switch (Opcode) {
-  case Op::OpSNegate: Un = [&](Value *X, Type *) { return B.CreateNeg(X); }; break;
-  case Op::OpFNegate: Un = [&](Value *X, Type *) { return B.CreateFNeg(X); }; break;
-  case Op::OpNot:
-  case Op::OpLogicalNot:
-    Un = [&](Value *X, Type *) { return B.CreateNot(X); };
-    break;
-  case Op::OpConvertFToS: Sat(Intrinsic::fptosi_sat); break;
-  case Op::OpConvertFToU: Sat(Intrinsic::fptoui_sat); break;
-  case Op::OpConvertSToF: Un = [&](Value *X, Type *T) { return B.CreateSIToFP(X, T); }; break;
-  case Op::OpConvertUToF: Un = [&](Value *X, Type *T) { return B.CreateUIToFP(X, T); }; break;
-  case Op::OpUConvert: Un = [&](Value *X, Type *T) { return B.CreateZExtOrTrunc(X, T); }; break;
-  case Op::OpSConvert: Un = [&](Value *X, Type *T) { return B.CreateSExtOrTrunc(X, T); }; break;
-  case Op::OpFConvert: Un = [&](Value *X, Type *T) { return B.CreateFPCast(X, T); }; break;
-  case Op::OpCopyObject:
-  case Op::OpCopyLogical:
-    Un = [&](Value *X, Type *) { return X; };
-    break;
-  case Op::OpBitcast:
-    Un = [&](Value *X, Type *T) { return B.CreateBitCast(X, T); };
-    break;
-  default:
+  const OpcodeInfo &Info = opcodeInfo(Opcode);
+  if (!(Info.Flags & OpcodeFlag::Unary))
+    return nullptr;
+  switch (Info.Unary) {
+  case UnaryOpKind::Neg:
+    return B.CreateNeg(X);
+  case UnaryOpKind::FNeg:
+    return B.CreateFNeg(X);
+  case UnaryOpKind::Not:
+    return B.CreateNot(X);
+  case UnaryOpKind::Copy:
+    return X;
+  case UnaryOpKind::None:
     break;
   }
-  if (!Un)
-    return nullptr;
-  return Un(X, T);
+  return emitCast(B, Info.Cast, X, T);
+}
+
+Value *emitFloatTest(IRBuilder<> &B, CompareKind K, Value *X) {
+  // isnan: |x| unordered with +inf; isinf: |x| == +inf.
+  return B.CreateCmp(llvmPredicate(K),
+                     B.CreateUnaryIntrinsic(Intrinsic::fabs, X),
+                     ConstantFP::getInfinity(X->getType()));
+}
+
+std::pair<Value *, Value *> emitWithOverflow(IRBuilder<> &B, IntrinsicKind K,
+                                             Value *X, Value *Y) {
+  Value *Pair = B.CreateBinaryIntrinsic(llvmIntrinsic(K), X, Y);
+  return {B.CreateExtractValue(Pair, 0),
+          B.CreateZExt(B.CreateExtractValue(Pair, 1), X->getType())};
+}
+
+std::pair<Value *, Value *> emitExtendedMul(IRBuilder<> &B, CastKind K,
+                                            Value *X, Value *Y) {
+  Type *T = X->getType();
+  unsigned Bits = T->getScalarSizeInBits();
+  Type *Wide = T->getWithNewBitWidth(2 * Bits);
+  Value *WX = emitCast(B, K, X, Wide);
+  Value *WY = emitCast(B, K, Y, Wide);
+  Value *P = B.CreateMul(WX, WY);
+  return {B.CreateTrunc(P, T),
+          B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(Wide, Bits)), T)};
 }
 
 Value *emitBitFieldInsert(IRBuilder<> &B, Value *Base, Value *Insert,

@@ -1,7 +1,11 @@
 //===- GlslComponentWise.cpp - Component-wise GLSL.std.450 ----------------===//
 #include "codegen/common/GlslComponentWise.h"
 
+#include "parser/OpcodeTable.h"
+
 #include <spirv/unified1/GLSL.std.450.h>
+
+#include <iterator>
 
 #include <numbers>
 
@@ -165,34 +169,21 @@ GlslComponentOp glslComponentOp(IRBuilder<> &B, MathBuilder &MB,
 }
 
 std::optional<GlslPacking> glslPacking(uint32_t Inst) {
-  GlslPacking P;
-  switch (Inst) {
-  case GLSLstd450UnpackSnorm4x8:
-  case GLSLstd450UnpackUnorm4x8:
-  case GLSLstd450UnpackSnorm2x16:
-  case GLSLstd450UnpackUnorm2x16:
-  case GLSLstd450UnpackHalf2x16:
-    P.Pack = false;
-    break;
-  case GLSLstd450PackSnorm4x8:
-  case GLSLstd450PackUnorm4x8:
-  case GLSLstd450PackSnorm2x16:
-  case GLSLstd450PackUnorm2x16:
-  case GLSLstd450PackHalf2x16:
-    break;
-  default:
+  const GlslStd450Info &Info = glslStd450Info(Inst);
+  if (Info.Form != GlslFormKind::Pack && Info.Form != GlslFormKind::Unpack)
     return std::nullopt;
-  }
-  P.Snorm = Inst == GLSLstd450PackSnorm4x8 || Inst == GLSLstd450PackSnorm2x16 ||
-            Inst == GLSLstd450UnpackSnorm4x8 ||
-            Inst == GLSLstd450UnpackSnorm2x16;
-  P.Half = Inst == GLSLstd450PackHalf2x16 || Inst == GLSLstd450UnpackHalf2x16;
-  bool Wide = P.Half || Inst == GLSLstd450PackSnorm2x16 ||
-              Inst == GLSLstd450PackUnorm2x16 ||
-              Inst == GLSLstd450UnpackSnorm2x16 ||
-              Inst == GLSLstd450UnpackUnorm2x16;
-  P.Count = Wide ? 2 : 4;
-  P.Bits = Wide ? 16 : 8;
+  // {Count, Bits, Snorm, Half} in GlslPackingKind's order.
+  static constexpr GlslPacking Encodings[] = {
+      {},                          // None
+      {true, 4, 8, true, false},   // Snorm4x8
+      {true, 4, 8, false, false},  // Unorm4x8
+      {true, 2, 16, true, false},  // Snorm2x16
+      {true, 2, 16, false, false}, // Unorm2x16
+      {true, 2, 16, false, true},  // Half2x16
+  };
+  static_assert(std::size(Encodings) == size_t(GlslPackingKind::Half2x16) + 1);
+  GlslPacking P = Encodings[size_t(Info.Packing)];
+  P.Pack = Info.Form == GlslFormKind::Pack;
   return P;
 }
 

@@ -31,6 +31,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
+#include "parser/OpcodeTable.h"
 
 #include "llvm/IR/IRBuilder.h"
 
@@ -113,9 +114,17 @@ private:
   // --- instructions (InvocationInstruction.cpp: the one dispatch) ---------
   void emitInstruction(const Instruction &I);
   bool emitArithmetic(const Instruction &I);
+  /// The opcodes that are not component-wise, by the table's Eval column
+  /// (select, scale, dot, bit fields, extended arithmetic, tests).
+  bool emitEvaluated(const Instruction &I, const OpcodeInfo &Info);
   bool emitComposite(const Instruction &I);
+  /// Reads and writes of one member (Eval=Member, CompositeAccess.h).
+  bool emitMember(const Instruction &I);
   bool emitMatrix(const Instruction &I);
   bool emitGlslStd450(const Instruction &I);
+  /// One GLSL.std.450 instruction, its forms' methods
+  /// (InvocationArithmetic.cpp).
+  struct GlslCall;
   bool emitMemory(const Instruction &I);
   bool emitAtomic(const Instruction &I);
   bool emitBarrier(const Instruction &I);

@@ -12,6 +12,8 @@
 #include "codegen/common/ComponentOps.h"
 #include "codegen/simd/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
+
 #include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
@@ -95,14 +97,15 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
       return emitComponentUnary(B, I.Opcode, X, T);
     };
   if (Un) {
-    if (I.Opcode == Op::OpCopyObject && FS.Pointers.count(I.Operands[0])) {
+    if (opcodeInfo(I.Opcode).Unary == UnaryOpKind::Copy &&
+        FS.Pointers.count(I.Operands[0])) {
       FS.Pointers[Id] = FS.Pointers[I.Operands[0]];
       return true;
     }
     LaneValue X = Operand(0);
     const std::vector<ScalarType> &ResultComps = components(I.ResultType);
     if (X.Comps.size() != ResultComps.size()) {
-      if (I.Opcode != Op::OpBitcast) {
+      if (opcodeInfo(I.Opcode).Cast != CastKind::BitCast) {
         failAt(I, "operand and result have different component counts");
         return true;
       }
@@ -124,8 +127,9 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     return true;
   }
 
-  switch (I.Opcode) {
-  case Op::OpSelect: {
+  // The rest: how the opcode table says the value is computed.
+  switch (opcodeInfo(I.Opcode).Eval) {
+  case EvalKind::Select: {
     LaneValue Cond = get(I.Operands[0]);
     LaneValue X = Operand(1), Y = Operand(2);
     if (X.Comps.size() != Y.Comps.size() ||
@@ -142,7 +146,8 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     set(Id, std::move(R));
     return true;
   }
-  case Op::OpVectorTimesScalar: {
+  case EvalKind::Scale: {
+    // A vector or a matrix (flat columns) times a scalar.
     LaneValue X = Operand(0), S = Operand(1);
     LaneValue R;
     R.Varying = Varying;
@@ -151,7 +156,7 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     set(Id, std::move(R));
     return true;
   }
-  case Op::OpDot: {
+  case EvalKind::Dot: {
     LaneValue X = Operand(0), Y = Operand(1);
     Value *Sum = nullptr;
     for (size_t C = 0; C < X.Comps.size(); ++C) {
@@ -164,7 +169,7 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     set(Id, std::move(R));
     return true;
   }
-  case Op::OpUndef: {
+  case EvalKind::Undef: {
     LaneValue R;
     for (const ScalarType &S : components(I.ResultType))
       R.Comps.push_back(Constant::getNullValue(scalarType(S)));

@@ -10,6 +10,8 @@
 #include "codegen/common/MathBuilder.h"
 #include "codegen/simd/SimdEmitter.h"
 
+#include "parser/OpcodeTable.h"
+
 #include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
@@ -21,7 +23,6 @@ using llvm::Type;
 
 
 bool SimdEmitter::emitBitwise(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
   bool Varying = Id && isVarying(Id);
   auto Operand = [&](size_t K) { return coerce(get(I.Operands[K]), Varying); };
@@ -34,10 +35,11 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
                                    : Like->getType());
     return A;
   };
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
   LaneValue R;
   R.Varying = Varying;
-  switch (I.Opcode) {
-  case Op::OpBitFieldInsert: {
+  switch (Info.Eval) {
+  case EvalKind::BitFieldInsert: {
     LaneValue Base = Operand(0), Ins = Operand(1);
     for (size_t C = 0; C < Base.Comps.size(); ++C) {
       Value *Off = Amount(2, Base.Comps[C]), *Cnt = Amount(3, Base.Comps[C]);
@@ -46,9 +48,8 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
     }
     break;
   }
-  case Op::OpBitFieldSExtract:
-  case Op::OpBitFieldUExtract: {
-    bool Signed = I.Opcode == Op::OpBitFieldSExtract;
+  case EvalKind::BitFieldExtract: {
+    bool Signed = Info.Cast == CastKind::SExt;
     LaneValue Base = Operand(0);
     for (Value *X : Base.Comps) {
       Value *Off = Amount(1, X), *Cnt = Amount(2, X);
@@ -56,84 +57,50 @@ bool SimdEmitter::emitBitwise(const Instruction &I) {
     }
     break;
   }
-  case Op::OpBitReverse:
-  case Op::OpBitCount: {
+  case EvalKind::UnaryIntrinsic: {
     LaneValue X = Operand(0);
-    Intrinsic::ID IID =
-        I.Opcode == Op::OpBitReverse ? Intrinsic::bitreverse : Intrinsic::ctpop;
     const std::vector<ScalarType> &RC = components(I.ResultType);
     for (size_t C = 0; C < X.Comps.size(); ++C) {
-      Value *V = B.CreateUnaryIntrinsic(IID, X.Comps[C]);
+      Value *V = B.CreateUnaryIntrinsic(llvmIntrinsic(Info.Intr), X.Comps[C]);
+      // OpBitCount's result may be narrower or wider than its operand.
       if (C < RC.size())
         V = B.CreateZExtOrTrunc(V, laneType(RC[C], Varying));
       R.Comps.push_back(V);
     }
     break;
   }
-  case Op::OpIAddCarry:
-  case Op::OpISubBorrow: {
-    // Result struct {result, carry}: all result components, then carries.
+  case EvalKind::WithOverflow:
+  case EvalKind::ExtendedMul: {
+    // Result struct {result or low bits, carry or high bits}: all first
+    // members' components, then all second members'.
     LaneValue X = Operand(0), Y = Operand(1);
-    Intrinsic::ID IID = I.Opcode == Op::OpIAddCarry
-                            ? Intrinsic::uadd_with_overflow
-                            : Intrinsic::usub_with_overflow;
-    SmallVector<Value *, 4> Carries;
+    SmallVector<Value *, 4> Second;
     for (size_t C = 0; C < X.Comps.size(); ++C) {
-      Value *Pair = B.CreateBinaryIntrinsic(IID, X.Comps[C], Y.Comps[C]);
-      R.Comps.push_back(B.CreateExtractValue(Pair, 0));
-      Carries.push_back(
-          B.CreateZExt(B.CreateExtractValue(Pair, 1), X.Comps[C]->getType()));
+      auto [Lo, Hi] =
+          Info.Eval == EvalKind::WithOverflow
+              ? emitWithOverflow(B, Info.Intr, X.Comps[C], Y.Comps[C])
+              : emitExtendedMul(B, Info.Cast, X.Comps[C], Y.Comps[C]);
+      R.Comps.push_back(Lo);
+      Second.push_back(Hi);
     }
-    R.Comps.append(Carries.begin(), Carries.end());
+    R.Comps.append(Second.begin(), Second.end());
     break;
   }
-  case Op::OpUMulExtended:
-  case Op::OpSMulExtended: {
-    // Result struct {low bits, high bits}.
-    bool Signed = I.Opcode == Op::OpSMulExtended;
-    LaneValue X = Operand(0), Y = Operand(1);
-    SmallVector<Value *, 4> High;
-    for (size_t C = 0; C < X.Comps.size(); ++C) {
-      Type *T = X.Comps[C]->getType();
-      unsigned Bits = T->getScalarSizeInBits();
-      Type *Wide = T->getWithNewBitWidth(2 * Bits);
-      Value *A = Signed ? B.CreateSExt(X.Comps[C], Wide)
-                        : B.CreateZExt(X.Comps[C], Wide);
-      Value *Bv = Signed ? B.CreateSExt(Y.Comps[C], Wide)
-                         : B.CreateZExt(Y.Comps[C], Wide);
-      Value *P = B.CreateMul(A, Bv);
-      R.Comps.push_back(B.CreateTrunc(P, T));
-      High.push_back(
-          B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(Wide, Bits)), T));
-    }
-    R.Comps.append(High.begin(), High.end());
-    break;
-  }
-  case Op::OpAny:
-  case Op::OpAll: {
+  case EvalKind::Reduce: {
     LaneValue X = Operand(0);
     Value *Acc = X.Comps[0];
     for (size_t C = 1; C < X.Comps.size(); ++C)
-      Acc = I.Opcode == Op::OpAny ? B.CreateOr(Acc, X.Comps[C])
-                                  : B.CreateAnd(Acc, X.Comps[C]);
+      Acc = emitBinaryOp(B, Info.Bin, Acc, X.Comps[C]);
     R.Comps.push_back(Acc);
     break;
   }
-  case Op::OpIsNan:
-  case Op::OpIsInf: {
+  case EvalKind::FloatTest: {
     LaneValue X = Operand(0);
-    for (Value *V : X.Comps) {
-      if (I.Opcode == Op::OpIsNan) {
-        R.Comps.push_back(B.CreateFCmpUNO(V, V));
-      } else {
-        Value *Abs = B.CreateUnaryIntrinsic(Intrinsic::fabs, V);
-        R.Comps.push_back(B.CreateFCmpOEQ(
-            Abs, ConstantFP::getInfinity(V->getType())));
-      }
-    }
+    for (Value *V : X.Comps)
+      R.Comps.push_back(emitFloatTest(B, Info.Cmp, V));
     break;
   }
-  case Op::OpQuantizeToF16: {
+  case EvalKind::Quantize: {
     LaneValue X = Operand(0);
     MathBuilder MB(B, *LM);
     for (Value *V : X.Comps)

@@ -5,7 +5,10 @@
 // code, except dynamic indices, which become per-component selects.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/common/CompositeAccess.h"
 #include "codegen/simd/SimdEmitter.h"
+
+#include "parser/OpcodeTable.h"
 
 using namespace llvm;
 
@@ -54,12 +57,11 @@ bool memberRange(const Module &M, TypeId T,
 } // namespace
 
 bool SimdEmitter::emitComposite(const Instruction &I) {
-  using spv::Op;
   uint32_t Id = I.Result.value();
   bool Varying = isVarying(Id);
   auto CompCount = [&](TypeId T) { return components(T).size(); };
-  switch (I.Opcode) {
-  case Op::OpCompositeConstruct: {
+  switch (opcodeInfo(I.Opcode).Eval) {
+  case EvalKind::Construct: {
     LaneValue R;
     R.Varying = Varying;
     for (uint32_t Op : I.Operands) {
@@ -73,30 +75,51 @@ bool SimdEmitter::emitComposite(const Instruction &I) {
     set(Id, std::move(R));
     return true;
   }
-  case Op::OpCompositeExtract:
-  case Op::OpCompositeInsert: {
-    bool Insert = I.Opcode == Op::OpCompositeInsert;
-    uint32_t CompositeOp = Insert ? 1 : 0;
-    uint32_t Composite = I.Operands[CompositeOp];
-    ArrayRef<uint32_t> Indices =
-        ArrayRef<uint32_t>(I.Operands).drop_front(CompositeOp + 1);
+  case EvalKind::Member: {
+    std::optional<MemberAccess> A = decodeMemberAccess(I);
+    if (!A) {
+      failAt(I, "missing operands");
+      return true;
+    }
+    LaneValue C = coerce(get(A->Composite), Varying);
+    LaneValue R;
+    R.Varying = Varying;
+    if (A->Dynamic) {
+      // Per-component selects on the index value.
+      Value *Idx = get(A->IndexId).Comps[0];
+      if (Varying)
+        Idx = splat(Idx);
+      auto Is = [&](size_t K) {
+        return B.CreateICmpEQ(Idx, ConstantInt::get(Idx->getType(), K));
+      };
+      if (!A->Write) {
+        // An out-of-range index gives component 0 (an undefined value).
+        Value *Acc = C.Comps[0];
+        for (size_t K = 1; K < C.Comps.size(); ++K)
+          Acc = B.CreateSelect(Is(K), C.Comps[K], Acc);
+        R.Comps.push_back(Acc);
+      } else {
+        LaneValue Obj = coerce(get(A->Object), Varying);
+        for (size_t K = 0; K < C.Comps.size(); ++K)
+          R.Comps.push_back(B.CreateSelect(Is(K), Obj.Comps[0], C.Comps[K]));
+      }
+      set(Id, std::move(R));
+      return true;
+    }
     uint32_t First, Count;
-    if (!memberRange(M, M.typeOf(Composite), Indices, First, Count,
+    if (!memberRange(M, M.typeOf(A->Composite), A->Literals, First, Count,
                      CompCount)) {
       failAt(I, "index out of range for the composite's type");
       return true;
     }
-    LaneValue C = coerce(get(Composite), Varying);
-    LaneValue R;
-    R.Varying = Varying;
-    if (!Insert) {
+    if (!A->Write) {
       if (First + Count > C.Comps.size()) {
         failAt(I, "index out of range");
         return true;
       }
       R.Comps.assign(C.Comps.begin() + First, C.Comps.begin() + First + Count);
     } else {
-      LaneValue Obj = coerce(get(I.Operands[0]), Varying);
+      LaneValue Obj = coerce(get(A->Object), Varying);
       if (Obj.Comps.size() != Count || First + Count > C.Comps.size()) {
         failAt(I, "object does not match the member it replaces");
         return true;
@@ -108,7 +131,7 @@ bool SimdEmitter::emitComposite(const Instruction &I) {
     set(Id, std::move(R));
     return true;
   }
-  case Op::OpVectorShuffle: {
+  case EvalKind::Shuffle: {
     LaneValue X = coerce(get(I.Operands[0]), Varying);
     LaneValue Y = coerce(get(I.Operands[1]), Varying);
     const std::vector<ScalarType> &RC = components(I.ResultType);
@@ -129,34 +152,6 @@ bool SimdEmitter::emitComposite(const Instruction &I) {
         failAt(I, "component index " + Twine(S) + " out of range");
         return true;
       }
-    }
-    set(Id, std::move(R));
-    return true;
-  }
-  case Op::OpVectorExtractDynamic:
-  case Op::OpVectorInsertDynamic: {
-    bool Insert = I.Opcode == Op::OpVectorInsertDynamic;
-    LaneValue Vec = coerce(get(I.Operands[0]), Varying);
-    LaneValue Index = get(I.Operands[Insert ? 2 : 1]);
-    Value *Idx = Index.Comps[0];
-    if (Varying)
-      Idx = splat(Idx);
-    LaneValue R;
-    R.Varying = Varying;
-    if (!Insert) {
-      // An out-of-range index gives component 0 (an undefined value).
-      Value *Acc = Vec.Comps[0];
-      for (size_t C = 1; C < Vec.Comps.size(); ++C)
-        Acc = B.CreateSelect(
-            B.CreateICmpEQ(Idx, ConstantInt::get(Idx->getType(), C)),
-            Vec.Comps[C], Acc);
-      R.Comps.push_back(Acc);
-    } else {
-      LaneValue Obj = coerce(get(I.Operands[1]), Varying);
-      for (size_t C = 0; C < Vec.Comps.size(); ++C)
-        R.Comps.push_back(B.CreateSelect(
-            B.CreateICmpEQ(Idx, ConstantInt::get(Idx->getType(), C)),
-            Obj.Comps[0], Vec.Comps[C]));
     }
     set(Id, std::move(R));
     return true;

@@ -82,6 +82,54 @@ bool allOfKind(const std::vector<ScalarType> &A, bool Float) {
 
 } // namespace
 
+/// One GLSL.std.450 instruction being emitted: its decoded operands and
+/// result, and one method per group of forms (GlslFormKind). A member of
+/// SimdEmitter, so it reaches the emitter's values.
+struct SimdEmitter::GlslCall {
+  SimdEmitter &E;
+  const Instruction &I;
+  const uint32_t Inst;
+  const GlslStd450Info &Info;
+  const std::string What;
+  const uint32_t Id;
+  const bool Varying;
+  /// The result's components (never empty).
+  const std::vector<ScalarType> RC;
+  IRBuilder<> &B;
+  MathBuilder MB;
+  /// The lane type of the result's first component.
+  Type *T0;
+
+  uint32_t opId(size_t K) const { return I.Operands[2 + K]; }
+  const std::vector<ScalarType> &opTypes(size_t K) {
+    return E.components(E.M.typeOf(opId(K)));
+  }
+  /// Operand K's components, with the result's uniformity.
+  LaneValue arg(size_t K) { return E.coerce(E.get(opId(K)), Varying); }
+  bool requireFloat(size_t K) { return allOfKind(opTypes(K), true); }
+  bool bad(const Twine &Msg) {
+    E.failAt(I, What + ": " + Msg);
+    return false;
+  }
+  bool finish(ArrayRef<Value *> Comps) {
+    LaneValue R;
+    R.Varying = Varying;
+    R.Comps.assign(Comps.begin(), Comps.end());
+    E.set(Id, std::move(R));
+    return true;
+  }
+
+  bool componentWise();
+  bool matrix();       ///< Determinant, MatrixInverse
+  bool secondResult(); ///< Modf, Frexp
+  bool ldexp();
+  bool packing();      ///< Pack, Unpack, PackDouble, UnpackDouble
+  bool geometry();     ///< Length, Normalize, Cross, FaceForward, Reflect,
+                       ///< Refract
+  bool findBit();
+  bool interpolate();
+};
+
 bool SimdEmitter::emitGlslStd450(const Instruction &I) {
   if (I.Operands.size() < 2 || !I.Result) {
     failAt(I, "GLSL.std.450 instruction without an instruction number or "
@@ -89,381 +137,357 @@ bool SimdEmitter::emitGlslStd450(const Instruction &I) {
     return false;
   }
   const uint32_t Inst = I.Operands[1];
+  const GlslStd450Info &Info = glslStd450Info(Inst);
   const char *Name = glslStd450Name(Inst);
-  const unsigned Count = glslStd450OperandCount(Inst);
   const std::string What =
       "GLSL.std.450 " + (Name ? std::string(Name) : std::to_string(Inst));
-  if (!Count) {
+  if (!Info.OperandCount) {
     failAt(I, What + (Inst == GLSLstd450IMix ? " is reserved"
                                              : " is not an instruction"));
     return false;
   }
-  if (I.Operands.size() - 2 != Count) {
-    failAt(I, What + " takes " + Twine(Count) + " operands, not " +
-                  Twine(I.Operands.size() - 2));
+  if (I.Operands.size() - 2 != Info.OperandCount) {
+    failAt(I, What + " takes " + Twine(unsigned(Info.OperandCount)) +
+                  " operands, not " + Twine(I.Operands.size() - 2));
     return false;
   }
-  auto Bad = [&](const Twine &Msg) {
-    failAt(I, What + ": " + Msg);
-    return false;
-  };
-
   const uint32_t Id = I.Result.value();
   const bool Varying = isVarying(Id);
   const std::vector<ScalarType> RC = components(I.ResultType);
-  if (RC.empty())
-    return Bad("result type has no components");
-  auto OpId = [&](size_t K) { return I.Operands[2 + K]; };
-  auto OpTypes = [&](size_t K) -> const std::vector<ScalarType> & {
-    return components(M.typeOf(OpId(K)));
-  };
-  // Operand K's components, with the result's uniformity.
-  auto Arg = [&](size_t K) { return coerce(get(OpId(K)), Varying); };
-  auto Finish = [&](SmallVectorImpl<Value *> &Comps) {
-    LaneValue R;
-    R.Varying = Varying;
-    R.Comps.assign(Comps.begin(), Comps.end());
-    set(Id, std::move(R));
-    return true;
-  };
-  MathBuilder MB(B, *LM);
-  Type *T0 = laneType(RC[0], Varying);
+  if (RC.empty()) {
+    failAt(I, What + ": result type has no components");
+    return false;
+  }
+  GlslCall C{*this, I, Inst, Info, What, Id, Varying, RC, B,
+             MathBuilder(B, *LM), laneType(RC[0], Varying)};
+  switch (Info.Form) {
+  case GlslFormKind::ComponentWise:
+    return C.componentWise();
+  case GlslFormKind::Determinant:
+  case GlslFormKind::MatrixInverse:
+    return C.matrix();
+  case GlslFormKind::Modf:
+  case GlslFormKind::Frexp:
+    return C.secondResult();
+  case GlslFormKind::Ldexp:
+    return C.ldexp();
+  case GlslFormKind::Pack:
+  case GlslFormKind::Unpack:
+  case GlslFormKind::PackDouble:
+  case GlslFormKind::UnpackDouble:
+    return C.packing();
+  case GlslFormKind::Length:
+  case GlslFormKind::Normalize:
+  case GlslFormKind::Cross:
+  case GlslFormKind::FaceForward:
+  case GlslFormKind::Reflect:
+  case GlslFormKind::Refract:
+    return C.geometry();
+  case GlslFormKind::FindBit:
+    return C.findBit();
+  case GlslFormKind::Interpolate:
+    return C.interpolate();
+  case GlslFormKind::None:
+    break;
+  }
+  return C.bad("not implemented");
+}
 
-  // Component-wise instructions whose operands all have the result's type
-  // (GlslComponentWise.cpp, shared with the one-invocation back end).
+bool SimdEmitter::GlslCall::componentWise() {
+  // Operands all of the result's type (GlslComponentWise.cpp, shared with
+  // the one-invocation back end).
   GlslComponentOp Op = glslComponentOp(B, MB, Inst);
-  auto &Map = Op.Map;
-  const bool FloatOp = Op.FloatOp, Transcendental = Op.Transcendental;
-  if (Map) {
-    if (!allOfKind(RC, FloatOp))
-      return Bad(Twine("result type must be ") +
-                 (FloatOp ? "floating-point" : "integer"));
-    SmallVector<LaneValue, 3> Args;
-    for (unsigned K = 0; K < Count; ++K) {
-      if (!sameShape(OpTypes(K), RC))
-        return Bad("operand " + Twine(K + 1) +
-                   " does not have the result's type");
-      Args.push_back(Arg(K));
-    }
-    SmallVector<Value *, 4> Comps;
-    for (size_t C = 0; C < RC.size(); ++C) {
-      SmallVector<Value *, 3> A;
-      for (const LaneValue &V : Args)
-        A.push_back(V.Comps[C]);
-      Comps.push_back(Transcendental ? MB.viaFloat(A, Map) : Map(A));
-    }
-    return Finish(Comps);
+  assert(Op.Map && "a ComponentWise form without a component operation");
+  if (!allOfKind(RC, Op.FloatOp))
+    return bad(Twine("result type must be ") +
+               (Op.FloatOp ? "floating-point" : "integer"));
+  SmallVector<LaneValue, 3> Args;
+  for (unsigned K = 0; K < Info.OperandCount; ++K) {
+    if (!sameShape(opTypes(K), RC))
+      return bad("operand " + Twine(K + 1) +
+                 " does not have the result's type");
+    Args.push_back(arg(K));
   }
-
-  // The rest have operands of other shapes; each checks its own.
-  auto RequireFloat = [&](size_t K) {
-    return allOfKind(OpTypes(K), /*Float=*/true);
-  };
-  switch (Inst) {
-  case GLSLstd450Determinant:
-  case GLSLstd450MatrixInverse: {
-    const std::vector<ScalarType> &MT = OpTypes(0);
-    unsigned N = 0;
-    while (N < 5 && N * N < MT.size())
-      ++N;
-    if (N < 2 || N > 4 || N * N != MT.size() || !RequireFloat(0))
-      return Bad("operand must be a square floating-point matrix");
-    if (Inst == GLSLstd450Determinant
-            ? RC.size() != 1 || RC[0].Bits != MT[0].Bits
-            : !sameShape(RC, MT))
-      return Bad("result type does not match the matrix");
-    // Components are column-major, as the helper takes and returns them.
-    SmallVector<Value *, 16> Comps = MB.determinantOrInverse(
-        Arg(0).Comps, N, Inst == GLSLstd450MatrixInverse);
-    return Finish(Comps);
+  SmallVector<Value *, 4> Comps;
+  for (size_t C = 0; C < RC.size(); ++C) {
+    SmallVector<Value *, 3> A;
+    for (const LaneValue &V : Args)
+      A.push_back(V.Comps[C]);
+    Comps.push_back(Op.Transcendental ? MB.viaFloat(A, Op.Map) : Op.Map(A));
   }
+  return finish(Comps);
+}
 
-  case GLSLstd450Modf:
-  case GLSLstd450ModfStruct:
-  case GLSLstd450Frexp:
-  case GLSLstd450FrexpStruct: {
-    bool IsModf = Inst == GLSLstd450Modf || Inst == GLSLstd450ModfStruct;
-    bool Struct = Inst == GLSLstd450ModfStruct || Inst == GLSLstd450FrexpStruct;
-    const std::vector<ScalarType> &XT = OpTypes(0);
-    if (!RequireFloat(0))
-      return Bad("operand must be floating-point");
-    // The second part: a struct's second member or the pointer's pointee.
-    std::vector<ScalarType> Second;
-    PointerValue P;
-    if (Struct) {
-      if (RC.size() != 2 * XT.size())
-        return Bad("result must be a struct of two members of x's shape");
-      Second.assign(RC.begin() + XT.size(), RC.end());
-      if (!sameShape(
-              std::vector<ScalarType>(RC.begin(), RC.begin() + XT.size()), XT))
-        return Bad("result's first member does not have x's type");
+bool SimdEmitter::GlslCall::matrix() {
+  const std::vector<ScalarType> &MT = opTypes(0);
+  unsigned N = 0;
+  while (N < 5 && N * N < MT.size())
+    ++N;
+  if (N < 2 || N > 4 || N * N != MT.size() || !requireFloat(0))
+    return bad("operand must be a square floating-point matrix");
+  bool Inverse = Info.Form == GlslFormKind::MatrixInverse;
+  if (!Inverse ? RC.size() != 1 || RC[0].Bits != MT[0].Bits
+               : !sameShape(RC, MT))
+    return bad("result type does not match the matrix");
+  // Components are column-major, as the helper takes and returns them.
+  return finish(MB.determinantOrInverse(arg(0).Comps, N, Inverse));
+}
+
+bool SimdEmitter::GlslCall::secondResult() {
+  bool IsModf = Info.Form == GlslFormKind::Modf;
+  bool Struct = Info.Out == GlslOutKind::Struct;
+  const std::vector<ScalarType> &XT = opTypes(0);
+  if (!requireFloat(0))
+    return bad("operand must be floating-point");
+  // The second part: a struct's second member or the pointer's pointee.
+  std::vector<ScalarType> Second;
+  PointerValue P;
+  if (Struct) {
+    if (RC.size() != 2 * XT.size())
+      return bad("result must be a struct of two members of x's shape");
+    Second.assign(RC.begin() + XT.size(), RC.end());
+    if (!sameShape(
+            std::vector<ScalarType>(RC.begin(), RC.begin() + XT.size()), XT))
+      return bad("result's first member does not have x's type");
+  } else {
+    if (!sameShape(RC, XT))
+      return bad("result does not have x's type");
+    if (!E.pointerOf(opId(1), P))
+      return false;
+    Second = E.components(P.Pointee);
+  }
+  if (IsModf ? !sameShape(Second, XT)
+             : Second.size() != XT.size() || !allOfKind(Second, false))
+    return bad(IsModf ? "the whole part does not have x's type"
+                      : "the exponent must be integers, one per component");
+  LaneValue X = arg(0);
+  SmallVector<Value *, 8> First, Rest;
+  for (size_t C = 0; C < XT.size(); ++C) {
+    Value *V = X.Comps[C];
+    if (IsModf) {
+      auto [Frac, Whole] = MB.modf(V);
+      First.push_back(Frac);
+      Rest.push_back(Whole);
     } else {
-      if (!sameShape(RC, XT))
-        return Bad("result does not have x's type");
-      if (!pointerOf(OpId(1), P))
-        return false;
-      Second = components(P.Pointee);
+      auto [Mant, Exp] = MB.frexp(V);
+      First.push_back(Mant);
+      Rest.push_back(B.CreateSExtOrTrunc(Exp, E.laneType(Second[C], Varying)));
     }
-    if (IsModf ? !sameShape(Second, XT)
-               : Second.size() != XT.size() || !allOfKind(Second, false))
-      return Bad(IsModf ? "the whole part does not have x's type"
-                        : "the exponent must be integers, one per component");
-    LaneValue X = Arg(0);
-    SmallVector<Value *, 8> First, Rest;
-    for (size_t C = 0; C < XT.size(); ++C) {
-      Value *V = X.Comps[C];
-      if (IsModf) {
-        auto [Frac, Whole] = MB.modf(V);
-        First.push_back(Frac);
-        Rest.push_back(Whole);
-      } else {
-        auto [Mant, Exp] = MB.frexp(V);
-        First.push_back(Mant);
-        Rest.push_back(B.CreateSExtOrTrunc(Exp, laneType(Second[C], Varying)));
-      }
-    }
-    if (Struct) {
-      First.append(Rest.begin(), Rest.end());
-      return Finish(First);
-    }
-    if (!P.InMemory) {
-      // The uniformity analysis does not count this write: a variable it
-      // left Uniform has one scalar slot, which a per-lane value or a
-      // partial mask cannot update.
-      const Variable *V = M.findVariable(P.Var);
-      if (V &&
-          (V->Storage == spv::StorageClass::Function ||
-           V->Storage == spv::StorageClass::Private) &&
-          UI.variable(ValueId(P.Var)) != Uniformity::Varying &&
-          (Varying || !isUniformBlock(FS.CurBlock)))
-        return Bad("unsupported: writing a per-invocation result through "
-                   "the pointer operand to " +
-                   M.friendlyName(P.Var) + " (the uniformity analysis "
-                   "does not treat it as a store)");
-    }
-    LaneValue Out;
-    Out.Varying = Varying;
-    Out.Comps.assign(Rest.begin(), Rest.end());
-    store(P, std::move(Out));
-    return Finish(First);
   }
-
-  case GLSLstd450Ldexp: {
-    const std::vector<ScalarType> &ET = OpTypes(1);
-    if (!sameShape(RC, OpTypes(0)) || !RequireFloat(0))
-      return Bad("x must have the result's floating-point type");
-    if (ET.size() != RC.size() || !allOfKind(ET, false))
-      return Bad("the exponent must be integers, one per component");
-    LaneValue X = Arg(0), E = Arg(1);
-    SmallVector<Value *, 4> Comps;
-    for (size_t C = 0; C < RC.size(); ++C)
-      Comps.push_back(MB.ldexp(X.Comps[C], E.Comps[C]));
-    return Finish(Comps);
+  if (Struct) {
+    First.append(Rest.begin(), Rest.end());
+    return finish(First);
   }
+  if (!P.InMemory) {
+    // The uniformity analysis does not count this write: a variable it
+    // left Uniform has one scalar slot, which a per-lane value or a
+    // partial mask cannot update.
+    const Variable *V = E.M.findVariable(P.Var);
+    if (V &&
+        (V->Storage == spv::StorageClass::Function ||
+         V->Storage == spv::StorageClass::Private) &&
+        E.UI.variable(ValueId(P.Var)) != Uniformity::Varying &&
+        (Varying || !E.isUniformBlock(E.FS.CurBlock)))
+      return bad("unsupported: writing a per-invocation result through "
+                 "the pointer operand to " +
+                 E.M.friendlyName(P.Var) + " (the uniformity analysis "
+                 "does not treat it as a store)");
+  }
+  LaneValue Out;
+  Out.Varying = Varying;
+  Out.Comps.assign(Rest.begin(), Rest.end());
+  E.store(P, std::move(Out));
+  return finish(First);
+}
 
-  case GLSLstd450PackSnorm4x8:
-  case GLSLstd450PackUnorm4x8:
-  case GLSLstd450PackSnorm2x16:
-  case GLSLstd450PackUnorm2x16:
-  case GLSLstd450PackHalf2x16: {
+bool SimdEmitter::GlslCall::ldexp() {
+  const std::vector<ScalarType> &ET = opTypes(1);
+  if (!sameShape(RC, opTypes(0)) || !requireFloat(0))
+    return bad("x must have the result's floating-point type");
+  if (ET.size() != RC.size() || !allOfKind(ET, false))
+    return bad("the exponent must be integers, one per component");
+  LaneValue X = arg(0), Exp = arg(1);
+  SmallVector<Value *, 4> Comps;
+  for (size_t C = 0; C < RC.size(); ++C)
+    Comps.push_back(MB.ldexp(X.Comps[C], Exp.Comps[C]));
+  return finish(Comps);
+}
+
+bool SimdEmitter::GlslCall::packing() {
+  const std::vector<ScalarType> &VT = opTypes(0);
+  switch (Info.Form) {
+  case GlslFormKind::Pack: {
     GlslPacking PK = *glslPacking(Inst);
-    const std::vector<ScalarType> &VT = OpTypes(0);
-    if (VT.size() != PK.Count || !RequireFloat(0) || VT[0].Bits != 32)
-      return Bad("operand must be a vector of " + Twine(PK.Count) +
+    if (VT.size() != PK.Count || !requireFloat(0) || VT[0].Bits != 32)
+      return bad("operand must be a vector of " + Twine(PK.Count) +
                  " 32-bit floats");
     if (RC.size() != 1 || RC[0].Kind == ScalarKind::Float ||
         RC[0].Kind == ScalarKind::Bool || RC[0].Bits != 32)
-      return Bad("result must be a 32-bit integer");
-    SmallVector<Value *, 1> Comps{MB.packComponents(
-        Arg(0).Comps, T0, PK.Bits, PK.Snorm, PK.Half)};
-    return Finish(Comps);
+      return bad("result must be a 32-bit integer");
+    return finish(
+        {MB.packComponents(arg(0).Comps, T0, PK.Bits, PK.Snorm, PK.Half)});
   }
-
-  case GLSLstd450UnpackSnorm4x8:
-  case GLSLstd450UnpackUnorm4x8:
-  case GLSLstd450UnpackSnorm2x16:
-  case GLSLstd450UnpackUnorm2x16:
-  case GLSLstd450UnpackHalf2x16: {
+  case GlslFormKind::Unpack: {
     GlslPacking PK = *glslPacking(Inst);
-    const std::vector<ScalarType> &VT = OpTypes(0);
     if (VT.size() != 1 || !allOfKind(VT, false) || VT[0].Bits != 32)
-      return Bad("operand must be a 32-bit integer");
+      return bad("operand must be a 32-bit integer");
     if (RC.size() != PK.Count || !allOfKind(RC, true) || RC[0].Bits != 32)
-      return Bad("result must be a vector of " + Twine(PK.Count) +
+      return bad("result must be a vector of " + Twine(PK.Count) +
                  " 32-bit floats");
-    SmallVector<Value *, 4> Comps = MB.unpackComponents(
-        Arg(0).Comps[0], T0, PK.Count, PK.Bits, PK.Snorm, PK.Half);
-    return Finish(Comps);
+    return finish(MB.unpackComponents(arg(0).Comps[0], T0, PK.Count, PK.Bits,
+                                      PK.Snorm, PK.Half));
   }
-
-  case GLSLstd450PackDouble2x32: {
-    const std::vector<ScalarType> &VT = OpTypes(0);
+  case GlslFormKind::PackDouble: {
     if (VT.size() != 2 || !allOfKind(VT, false) || VT[0].Bits != 32)
-      return Bad("operand must be a vector of two 32-bit integers");
+      return bad("operand must be a vector of two 32-bit integers");
     if (RC.size() != 1 || !allOfKind(RC, true) || RC[0].Bits != 64)
-      return Bad("result must be a 64-bit float");
-    LaneValue X = Arg(0);
+      return bad("result must be a 64-bit float");
+    LaneValue X = arg(0);
     Type *I64 = T0->getWithNewType(B.getInt64Ty());
     // Component 0 holds the low bits.
     Value *Bits = B.CreateOr(
         B.CreateZExt(X.Comps[0], I64),
         B.CreateShl(B.CreateZExt(X.Comps[1], I64), MB.iconst(I64, 32)));
-    SmallVector<Value *, 1> Comps{B.CreateBitCast(Bits, T0)};
-    return Finish(Comps);
+    return finish({B.CreateBitCast(Bits, T0)});
   }
-
-  case GLSLstd450UnpackDouble2x32: {
-    const std::vector<ScalarType> &VT = OpTypes(0);
-    if (VT.size() != 1 || !RequireFloat(0) || VT[0].Bits != 64)
-      return Bad("operand must be a 64-bit float");
+  default: {
+    // UnpackDouble
+    if (VT.size() != 1 || !requireFloat(0) || VT[0].Bits != 64)
+      return bad("operand must be a 64-bit float");
     if (RC.size() != 2 || !allOfKind(RC, false) || RC[0].Bits != 32)
-      return Bad("result must be a vector of two 32-bit integers");
-    Value *X = Arg(0).Comps[0];
+      return bad("result must be a vector of two 32-bit integers");
+    Value *X = arg(0).Comps[0];
     Value *Bits = B.CreateBitCast(X, MB.bitsType(X->getType()));
-    SmallVector<Value *, 2> Comps{
-        B.CreateTrunc(Bits, T0),
-        B.CreateTrunc(B.CreateLShr(Bits, MB.iconst(Bits->getType(), 32)), T0)};
-    return Finish(Comps);
+    Value *Lo = B.CreateTrunc(Bits, T0);
+    return finish(
+        {Lo,
+         B.CreateTrunc(B.CreateLShr(Bits, MB.iconst(Bits->getType(), 32)), T0)});
   }
+  }
+}
 
-  case GLSLstd450Length:
-  case GLSLstd450Distance:
-  case GLSLstd450Normalize: {
-    const std::vector<ScalarType> &VT = OpTypes(0);
-    if (!RequireFloat(0))
-      return Bad("operand must be floating-point");
-    if (Inst == GLSLstd450Distance && !sameShape(OpTypes(1), VT))
-      return Bad("operands have different types");
-    if (Inst == GLSLstd450Normalize
+bool SimdEmitter::GlslCall::geometry() {
+  const GlslFormKind Form = Info.Form;
+  if (Form == GlslFormKind::Length || Form == GlslFormKind::Normalize) {
+    // Length with two operands is Distance: the length of x - y.
+    const std::vector<ScalarType> &VT = opTypes(0);
+    if (!requireFloat(0))
+      return bad("operand must be floating-point");
+    if (Info.OperandCount == 2 && !sameShape(opTypes(1), VT))
+      return bad("operands have different types");
+    if (Form == GlslFormKind::Normalize
             ? !sameShape(RC, VT)
             : RC.size() != 1 || RC[0].Bits != VT[0].Bits ||
                   RC[0].Kind != ScalarKind::Float)
-      return Bad("result type does not match the operand");
-    LaneValue X = Arg(0);
-    if (Inst == GLSLstd450Distance) {
-      LaneValue Y = Arg(1);
+      return bad("result type does not match the operand");
+    LaneValue X = arg(0);
+    if (Info.OperandCount == 2) {
+      LaneValue Y = arg(1);
       for (size_t C = 0; C < X.Comps.size(); ++C)
         X.Comps[C] = B.CreateFSub(X.Comps[C], Y.Comps[C]);
     }
-    SmallVector<Value *, 4> Comps;
-    if (Inst != GLSLstd450Normalize) {
-      Comps.push_back(MB.length(X.Comps));
-      return Finish(Comps);
-    }
-    // x / length(x): the sign for a scalar, NaN for zero.
     Value *Len = MB.length(X.Comps);
+    if (Form == GlslFormKind::Length)
+      return finish({Len});
+    // x / length(x): the sign for a scalar, NaN for zero.
+    SmallVector<Value *, 4> Comps;
     for (Value *C : X.Comps)
       Comps.push_back(B.CreateFDiv(C, Len));
-    return Finish(Comps);
+    return finish(Comps);
   }
-
-  case GLSLstd450Cross: {
-    if (RC.size() != 3 || !allOfKind(RC, true) || !sameShape(OpTypes(0), RC) ||
-        !sameShape(OpTypes(1), RC))
-      return Bad("operands and result must be 3-component float vectors");
-    LaneValue X = Arg(0), Y = Arg(1);
+  if (Form == GlslFormKind::Cross) {
+    if (RC.size() != 3 || !allOfKind(RC, true) ||
+        !sameShape(opTypes(0), RC) || !sameShape(opTypes(1), RC))
+      return bad("operands and result must be 3-component float vectors");
+    LaneValue X = arg(0), Y = arg(1);
     auto Diff = [&](unsigned A, unsigned Bc) {
       return B.CreateFSub(B.CreateFMul(X.Comps[A], Y.Comps[Bc]),
                           B.CreateFMul(Y.Comps[A], X.Comps[Bc]));
     };
-    SmallVector<Value *, 3> Comps{Diff(1, 2), Diff(2, 0), Diff(0, 1)};
-    return Finish(Comps);
+    Value *Cx = Diff(1, 2), *Cy = Diff(2, 0), *Cz = Diff(0, 1);
+    return finish({Cx, Cy, Cz});
   }
-
-  case GLSLstd450FaceForward:
-  case GLSLstd450Reflect:
-  case GLSLstd450Refract: {
-    unsigned Vectors = Inst == GLSLstd450FaceForward ? 3 : 2;
-    if (!allOfKind(RC, true))
-      return Bad("result must be floating-point");
-    for (unsigned K = 0; K < Vectors; ++K)
-      if (!sameShape(OpTypes(K), RC))
-        return Bad("operand " + Twine(K + 1) +
-                   " does not have the result's type");
-    if (Inst == GLSLstd450Refract &&
-        (OpTypes(2).size() != 1 || !RequireFloat(2)))
-      return Bad("eta must be a floating-point scalar");
-    SmallVector<Value *, 4> Comps;
-    if (Inst == GLSLstd450FaceForward) {
-      // dot(Nref, I) < 0 ? N : -N
-      LaneValue N = Arg(0), In = Arg(1), Ref = Arg(2);
-      Value *Front =
-          B.CreateFCmpOLT(MB.dot(Ref.Comps, In.Comps), MB.fconst(T0, 0.0));
-      for (Value *C : N.Comps)
-        Comps.push_back(B.CreateSelect(Front, C, B.CreateFNeg(C)));
-      return Finish(Comps);
-    }
-    LaneValue In = Arg(0), N = Arg(1);
-    Value *D = MB.dot(N.Comps, In.Comps);
-    if (Inst == GLSLstd450Reflect) {
-      // I - 2 * dot(N, I) * N
-      Value *D2 = B.CreateFMul(MB.fconst(T0, 2.0), D);
-      for (size_t C = 0; C < RC.size(); ++C)
-        Comps.push_back(
-            B.CreateFSub(In.Comps[C], B.CreateFMul(D2, N.Comps[C])));
-      return Finish(Comps);
-    }
-    // k = 1 - eta^2 * (1 - dot(N, I)^2);
-    // k < 0 ? 0 : eta * I - (eta * dot(N, I) + sqrt(k)) * N
-    Value *Eta = B.CreateFPCast(Arg(2).Comps[0], T0);
-    Value *One = MB.fconst(T0, 1.0);
-    Value *K =
-        B.CreateFSub(One, B.CreateFMul(B.CreateFMul(Eta, Eta),
-                                       B.CreateFSub(One, B.CreateFMul(D, D))));
-    Value *Total = B.CreateFCmpOLT(K, MB.fconst(T0, 0.0));
-    Value *S = B.CreateFAdd(B.CreateFMul(Eta, D), MB.unary(Intrinsic::sqrt, K));
-    for (size_t C = 0; C < RC.size(); ++C) {
-      Value *V = B.CreateFSub(B.CreateFMul(Eta, In.Comps[C]),
-                              B.CreateFMul(S, N.Comps[C]));
-      Comps.push_back(B.CreateSelect(Total, MB.fconst(T0, 0.0), V));
-    }
-    return Finish(Comps);
+  // FaceForward, Reflect, Refract: vectors of the result's type (and eta).
+  unsigned Vectors = Form == GlslFormKind::FaceForward ? 3 : 2;
+  if (!allOfKind(RC, true))
+    return bad("result must be floating-point");
+  for (unsigned K = 0; K < Vectors; ++K)
+    if (!sameShape(opTypes(K), RC))
+      return bad("operand " + Twine(K + 1) +
+                 " does not have the result's type");
+  if (Form == GlslFormKind::Refract &&
+      (opTypes(2).size() != 1 || !requireFloat(2)))
+    return bad("eta must be a floating-point scalar");
+  SmallVector<Value *, 4> Comps;
+  if (Form == GlslFormKind::FaceForward) {
+    // dot(Nref, I) < 0 ? N : -N
+    LaneValue N = arg(0), In = arg(1), Ref = arg(2);
+    Value *Front =
+        B.CreateFCmpOLT(MB.dot(Ref.Comps, In.Comps), MB.fconst(T0, 0.0));
+    for (Value *C : N.Comps)
+      Comps.push_back(B.CreateSelect(Front, C, B.CreateFNeg(C)));
+    return finish(Comps);
   }
-
-  case GLSLstd450FindILsb:
-  case GLSLstd450FindSMsb:
-  case GLSLstd450FindUMsb: {
-    const std::vector<ScalarType> &VT = OpTypes(0);
-    if (!allOfKind(VT, false) || !allOfKind(RC, false) ||
-        VT.size() != RC.size())
-      return Bad("operand and result must be integers with as many "
-                 "components");
-    LaneValue X = Arg(0);
-    SmallVector<Value *, 4> Comps;
+  LaneValue In = arg(0), N = arg(1);
+  Value *D = MB.dot(N.Comps, In.Comps);
+  if (Form == GlslFormKind::Reflect) {
+    // I - 2 * dot(N, I) * N
+    Value *D2 = B.CreateFMul(MB.fconst(T0, 2.0), D);
     for (size_t C = 0; C < RC.size(); ++C)
-      Comps.push_back(B.CreateSExtOrTrunc(
-          MB.findBit(X.Comps[C], Inst != GLSLstd450FindILsb,
-                     Inst == GLSLstd450FindSMsb),
-          laneType(RC[C], Varying)));
-    return Finish(Comps);
+      Comps.push_back(B.CreateFSub(In.Comps[C], B.CreateFMul(D2, N.Comps[C])));
+    return finish(Comps);
   }
+  // k = 1 - eta^2 * (1 - dot(N, I)^2);
+  // k < 0 ? 0 : eta * I - (eta * dot(N, I) + sqrt(k)) * N
+  Value *Eta = B.CreateFPCast(arg(2).Comps[0], T0);
+  Value *One = MB.fconst(T0, 1.0);
+  Value *K =
+      B.CreateFSub(One, B.CreateFMul(B.CreateFMul(Eta, Eta),
+                                     B.CreateFSub(One, B.CreateFMul(D, D))));
+  Value *Total = B.CreateFCmpOLT(K, MB.fconst(T0, 0.0));
+  Value *S = B.CreateFAdd(B.CreateFMul(Eta, D), MB.unary(Intrinsic::sqrt, K));
+  for (size_t C = 0; C < RC.size(); ++C) {
+    Value *V = B.CreateFSub(B.CreateFMul(Eta, In.Comps[C]),
+                            B.CreateFMul(S, N.Comps[C]));
+    Comps.push_back(B.CreateSelect(Total, MB.fconst(T0, 0.0), V));
+  }
+  return finish(Comps);
+}
 
-  case GLSLstd450InterpolateAtCentroid:
-  case GLSLstd450InterpolateAtSample:
-  case GLSLstd450InterpolateAtOffset: {
-    // The input's value at this invocation (see the file comment).
-    PointerValue P;
-    if (!pointerOf(OpId(0), P))
-      return false;
-    const Variable *V = P.InMemory ? nullptr : M.findVariable(P.Var);
-    if (!V || V->Storage != spv::StorageClass::Input)
-      return Bad("interpolant must point into an Input variable");
-    if (!sameShape(components(P.Pointee), RC) || !allOfKind(RC, true))
-      return Bad("result type does not match the interpolant");
-    // The uniformity analysis reads the pointer operand as a value, not as
-    // a load: a Uniform result of a per-lane input would keep lane 0 only.
-    if (!Varying && UI.variable(ValueId(P.Var)) == Uniformity::Varying)
-      return Bad("the result of reading per-invocation input " +
-                 M.friendlyName(P.Var) +
-                 " needs the uniformity analysis to treat it as a load (not "
-                 "supported yet)");
-    set(Id, load(P, Varying));
-    return true;
-  }
+bool SimdEmitter::GlslCall::findBit() {
+  const std::vector<ScalarType> &VT = opTypes(0);
+  if (!allOfKind(VT, false) || !allOfKind(RC, false) || VT.size() != RC.size())
+    return bad("operand and result must be integers with as many "
+               "components");
+  LaneValue X = arg(0);
+  SmallVector<Value *, 4> Comps;
+  for (size_t C = 0; C < RC.size(); ++C)
+    Comps.push_back(B.CreateSExtOrTrunc(
+        MB.findBit(X.Comps[C], Info.Find != GlslFindKind::Lsb,
+                   Info.Find == GlslFindKind::SMsb),
+        E.laneType(RC[C], Varying)));
+  return finish(Comps);
+}
 
-  default:
-    return Bad("not implemented");
-  }
+bool SimdEmitter::GlslCall::interpolate() {
+  // The input's value at this invocation (see the file comment).
+  PointerValue P;
+  if (!E.pointerOf(opId(0), P))
+    return false;
+  const Variable *V = P.InMemory ? nullptr : E.M.findVariable(P.Var);
+  if (!V || V->Storage != spv::StorageClass::Input)
+    return bad("interpolant must point into an Input variable");
+  if (!sameShape(E.components(P.Pointee), RC) || !allOfKind(RC, true))
+    return bad("result type does not match the interpolant");
+  // The uniformity analysis reads the pointer operand as a value, not as
+  // a load: a Uniform result of a per-lane input would keep lane 0 only.
+  if (!Varying && E.UI.variable(ValueId(P.Var)) == Uniformity::Varying)
+    return bad("the result of reading per-invocation input " +
+               E.M.friendlyName(P.Var) +
+               " needs the uniformity analysis to treat it as a load (not "
+               "supported yet)");
+  E.set(Id, E.load(P, Varying));
+  return true;
 }
 
 } // namespace spirv2llvm::simd

@@ -18,9 +18,9 @@ using llvm::Constant;
 using llvm::Type;
 
 bool SimdEmitter::emitMatrix(const Instruction &I) {
-  using spv::Op;
   // Only the Matrix family arrives here (EmitInstruction.cpp).
-  if (opcodeInfo(I.Opcode).Family != OpcodeFamily::Matrix)
+  const OpcodeInfo &Info = opcodeInfo(I.Opcode);
+  if (Info.Family != OpcodeFamily::Matrix)
     return false;
   uint32_t Id = I.Result.value();
   bool Varying = isVarying(Id);
@@ -30,65 +30,51 @@ bool SimdEmitter::emitMatrix(const Instruction &I) {
     const spirv2llvm::Type &MT = M.type(T);
     return {MT.Count, M.type(MT.Element).Count};
   };
-  auto Dot = [&](auto &&A, auto &&Bv, uint32_t N) {
-    Value *Sum = nullptr;
-    for (uint32_t K = 0; K < N; ++K) {
-      Value *P = B.CreateFMul(A(K), Bv(K));
-      Sum = Sum ? B.CreateFAdd(Sum, P) : P;
-    }
-    return Sum;
-  };
   LaneValue R;
   R.Varying = Varying;
-  switch (I.Opcode) {
-  case Op::OpMatrixTimesVector: {
-    LaneValue Mx = Operand(0), V = Operand(1);
-    auto [C, Rows] = Dims(M.typeOf(I.Operands[0]));
-    if (Mx.Comps.size() != C * Rows || V.Comps.size() != C)
-      break;
-    for (uint32_t Row = 0; Row < Rows; ++Row)
-      R.Comps.push_back(Dot([&](uint32_t K) { return Mx.Comps[K * Rows + Row]; },
-                            [&](uint32_t K) { return V.Comps[K]; }, C));
-    break;
-  }
-  case Op::OpVectorTimesMatrix: {
-    LaneValue V = Operand(0), Mx = Operand(1);
-    auto [C, Rows] = Dims(M.typeOf(I.Operands[1]));
-    if (Mx.Comps.size() != C * Rows || V.Comps.size() != Rows)
-      break;
-    for (uint32_t Col = 0; Col < C; ++Col)
-      R.Comps.push_back(Dot([&](uint32_t K) { return V.Comps[K]; },
-                            [&](uint32_t K) { return Mx.Comps[Col * Rows + K]; },
-                            Rows));
-    break;
-  }
-  case Op::OpMatrixTimesMatrix: {
+  switch (Info.Eval) {
+  case EvalKind::Product: {
+    // Lhs (Rows x Inner) times Rhs (Inner x Cols); a vector operand is one
+    // column or one row (Lhs=, Rhs=). Rows and columns of operand K, which
+    // has N components.
+    auto Shape = [&](MatrixOperandKind Kind, size_t K,
+                     size_t N) -> std::pair<uint32_t, uint32_t> {
+      if (Kind == MatrixOperandKind::Matrix) {
+        auto [Cols, Rows] = Dims(M.typeOf(I.Operands[K]));
+        return {Rows, Cols};
+      }
+      return Kind == MatrixOperandKind::Column
+                 ? std::pair<uint32_t, uint32_t>{uint32_t(N), 1}
+                 : std::pair<uint32_t, uint32_t>{1, uint32_t(N)};
+    };
     LaneValue A = Operand(0), Bm = Operand(1);
-    auto [K, Rows] = Dims(M.typeOf(I.Operands[0]));
-    auto [C, K2] = Dims(M.typeOf(I.Operands[1]));
-    if (K != K2 || A.Comps.size() != K * Rows || Bm.Comps.size() != C * K)
+    auto [Rows, Inner] = Shape(Info.Lhs, 0, A.Comps.size());
+    auto [Inner2, Cols] = Shape(Info.Rhs, 1, Bm.Comps.size());
+    if (Inner != Inner2 || A.Comps.size() != Rows * Inner ||
+        Bm.Comps.size() != Inner * Cols)
       break;
-    for (uint32_t Col = 0; Col < C; ++Col)
-      for (uint32_t Row = 0; Row < Rows; ++Row)
-        R.Comps.push_back(
-            Dot([&](uint32_t J) { return A.Comps[J * Rows + Row]; },
-                [&](uint32_t J) { return Bm.Comps[Col * K + J]; }, K));
+    // Element (r, c) of an operand with N rows is component c * N + r; the
+    // result is column-major too (a vector result is its only row or
+    // column). Each element sums its products in order, unfused.
+    for (uint32_t Col = 0; Col < Cols; ++Col)
+      for (uint32_t Row = 0; Row < Rows; ++Row) {
+        Value *Sum = nullptr;
+        for (uint32_t K = 0; K < Inner; ++K) {
+          Value *P = B.CreateFMul(A.Comps[K * Rows + Row],
+                                  Bm.Comps[Col * Inner + K]);
+          Sum = Sum ? B.CreateFAdd(Sum, P) : P;
+        }
+        R.Comps.push_back(Sum);
+      }
     break;
   }
-  case Op::OpOuterProduct: {
-    LaneValue A = Operand(0), Bv = Operand(1);
-    for (Value *BC : Bv.Comps)
-      for (Value *AC : A.Comps)
-        R.Comps.push_back(B.CreateFMul(AC, BC));
-    break;
-  }
-  case Op::OpMatrixTimesScalar: {
+  case EvalKind::Scale: {
     LaneValue Mx = Operand(0), S = Operand(1);
     for (Value *C : Mx.Comps)
       R.Comps.push_back(B.CreateFMul(C, S.Comps[0]));
     break;
   }
-  case Op::OpTranspose: {
+  case EvalKind::Transpose: {
     LaneValue Mx = Operand(0);
     auto [C, Rows] = Dims(M.typeOf(I.Operands[0]));
     if (Mx.Comps.size() != C * Rows)

@@ -186,6 +186,8 @@ private:
   /// OpExtInst of GLSL.std.450 (EmitGlslStd450.cpp); false after a
   /// diagnostic.
   bool emitGlslStd450(const Instruction &I);
+  /// One GLSL.std.450 instruction, its forms' methods (EmitGlslStd450.cpp).
+  struct GlslCall;
   bool emitComposite(const Instruction &I);
   bool emitMatrix(const Instruction &I);
   bool emitBitwise(const Instruction &I);
