@@ -359,6 +359,26 @@ enum : uint8_t {
 };
 } // namespace ImageFormBit
 
+/// How the lane-shape analysis (uniformity/LaneShape.h) carries "lane i's
+/// value is Base + i * Stride" from the operands to the result, per
+/// component (the Affine column); None: the result is varying unless it is
+/// uniform.
+enum class AffineRule : uint8_t {
+  None,
+  Add,       ///< strides add (OpIAdd)
+  Sub,       ///< strides subtract (OpISub)
+  Mul,       ///< stride times a constant other operand (OpIMul)
+  Shl,       ///< stride shifted by a constant amount (OpShiftLeftLogical)
+  Negate,    ///< stride negated (OpSNegate; OpNot, as ~x is -x - 1)
+  /// The stride is kept: integer conversions (indices do not wrap), copies,
+  /// same-width bitcasts, OpConvertUToPtr and OpConvertPtrToU (64-bit
+  /// addresses).
+  Convert,
+  Extract,   ///< the shape of the component taken (OpCompositeExtract)
+  Construct, ///< the shapes of the constituents (OpCompositeConstruct)
+  Load,      ///< a built-in's lanes, or one address of shared memory (OpLoad)
+};
+
 struct OpcodeInfo {
   spv::Op Opcode;
   OpcodeFamily Family = OpcodeFamily::None;
@@ -407,6 +427,7 @@ struct OpcodeInfo {
   QuadRows Quad = QuadRows::Fine;
   ImageOpKind Image = ImageOpKind::None;
   uint8_t ImageForm = 0; ///< ImageFormBit
+  AffineRule Affine = AffineRule::None;
 };
 
 /// The properties of \p Op; an opcode the property file does not list gets

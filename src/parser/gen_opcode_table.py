@@ -114,6 +114,10 @@ KEYS = {
                "TexelsResident", "OpenClQuery", "Sample", "Fetch", "Gather",
                "Read", "Write", "QuerySize", "QueryLevels", "QuerySamples",
                "QueryLod"]),
+    # How lane shapes (uniformity/LaneShape.h) pass through the opcode.
+    "Affine": ("Affine", "AffineRule",
+               ["None", "Add", "Sub", "Mul", "Shl", "Negate", "Convert",
+                "Extract", "Construct", "Load"]),
 }
 # ImageForm=A+B: a set of ImageFormBit bits (the field ImageForm).
 IMAGE_FORM = ["Coord", "Proj", "Dref", "Component", "Texel", "Lod", "Sparse"]
@@ -124,7 +128,7 @@ FIELDS = ["Shape", "Defines", "DeclaredType", "Constant", "SpecConstant",
           "IdOperands", "HasScope", "Terminator", "Bin", "Cmp", "Unary",
           "Cast", "Intr", "Eval", "Lhs", "Rhs", "Access", "Index", "Memory",
           "Combine", "Atomic", "Subgroup", "Lane", "Derivative", "Quad",
-          "Image", "ImageForm"]
+          "Image", "ImageForm", "Affine"]
 assert {v[0] for v in KEYS.values()} <= set(FIELDS), "a KEYS field missing in FIELDS"
 # The GLSL.std.450 lines' Key=Value columns, as KEYS.
 GLSL_FORMS = ["None", "ComponentWise", "Length", "Normalize", "Cross",

@@ -128,12 +128,18 @@ public:
 UniformityInfo computeUniformity(const Module &M, const EntryPoint &EP,
                                  const cfg::ModuleAnalysis &MA);
 
+class LaneShapeInfo;
+
 /// Prints, per analyzed function, the document's two Markdown tables:
 /// `| Variable | Uniformity |` (module constants and global variables in
 /// module order, then the function's results by ascending id) and
-/// `| Basic Block | Uniformity |` (reachable blocks by ascending id).
+/// `| Basic Block | Uniformity |` (reachable blocks by ascending id); with
+/// \p Lanes, a third, `| Value | Lanes |`, of the Varying values whose lanes
+/// are nonetheless uniform or affine (LaneShape.h), by ascending id, one
+/// shape per component (omitted when there are none).
 void printUniformity(const Module &M, const cfg::ModuleAnalysis &MA,
-                     const UniformityInfo &UI, llvm::raw_ostream &OS);
+                     const UniformityInfo &UI, llvm::raw_ostream &OS,
+                     const LaneShapeInfo *Lanes = nullptr);
 
 } // namespace spirv2llvm
 

@@ -7,7 +7,15 @@
 //   |----------|------------|
 //   | %int_0   | Constant   |
 //
+// and, with lane shapes, a third table of the Varying values whose lanes
+// are uniform or affine:
+//
+//   | Value | Lanes     |
+//   |-------|-----------|
+//   | %gid  | affine(1) |
+//
 //===----------------------------------------------------------------------===//
+#include "uniformity/LaneShape.h"
 #include "uniformity/Uniformity.h"
 
 #include <algorithm>
@@ -18,29 +26,39 @@ namespace spirv2llvm {
 
 namespace {
 
-void printTable(StringRef Head, const std::vector<std::pair<std::string,
-                                                            Uniformity>> &Rows,
+void printTable(StringRef Head, StringRef Head2,
+                const std::vector<std::pair<std::string, std::string>> &Rows,
                 raw_ostream &OS) {
-  size_t W1 = Head.size(), W2 = StringRef("Uniformity").size();
+  size_t W1 = Head.size(), W2 = Head2.size();
   for (const auto &[Name, U] : Rows) {
     W1 = std::max(W1, Name.size());
-    W2 = std::max(W2, StringRef(uniformityName(U)).size());
+    W2 = std::max(W2, U.size());
   }
   auto Row = [&](StringRef A, StringRef B) {
     OS << "| " << A << std::string(W1 - A.size(), ' ') << " | " << B
        << std::string(W2 - B.size(), ' ') << " |\n";
   };
-  Row(Head, "Uniformity");
+  Row(Head, Head2);
   OS << "|" << std::string(W1 + 2, '-') << "|" << std::string(W2 + 2, '-')
      << "|\n";
   for (const auto &[Name, U] : Rows)
-    Row(Name, uniformityName(U));
+    Row(Name, U);
+}
+
+void printTable(StringRef Head,
+                const std::vector<std::pair<std::string, Uniformity>> &Rows,
+                raw_ostream &OS) {
+  std::vector<std::pair<std::string, std::string>> Named;
+  for (const auto &[Name, U] : Rows)
+    Named.emplace_back(Name, uniformityName(U));
+  printTable(Head, "Uniformity", Named, OS);
 }
 
 } // namespace
 
 void printUniformity(const Module &M, const cfg::ModuleAnalysis &MA,
-                     const UniformityInfo &UI, raw_ostream &OS) {
+                     const UniformityInfo &UI, raw_ostream &OS,
+                     const LaneShapeInfo *Lanes) {
   bool First = true;
   for (uint32_t Fn = 0; Fn < M.Functions.size(); ++Fn) {
     if (!UI.isAnalyzed(Fn))
@@ -72,8 +90,17 @@ void printUniformity(const Module &M, const cfg::ModuleAnalysis &MA,
         if (uint32_t Id = M.Insts[Index].Result.value())
           Ids.push_back(Id);
     std::sort(Ids.begin(), Ids.end());
-    for (uint32_t Id : Ids)
+    std::vector<std::pair<std::string, std::string>> LaneRows;
+    for (uint32_t Id : Ids) {
       Rows.emplace_back(M.friendlyName(Id), UI.value(Id));
+      if (const auto *S = Lanes ? Lanes->computed(Id) : nullptr) {
+        std::string Text;
+        for (LaneShape L : *S)
+          Text += (Text.empty() ? "" : ", ") + laneShapeName(L);
+        LaneRows.emplace_back(M.friendlyName(Id),
+                              S->size() == 1 ? Text : "(" + Text + ")");
+      }
+    }
     printTable("Variable", Rows, OS);
 
     OS << "\n";
@@ -85,6 +112,10 @@ void printUniformity(const Module &M, const cfg::ModuleAnalysis &MA,
     for (auto [Label, B] : Blocks)
       Rows.emplace_back(M.friendlyName(Label), UI.block(Fn, B));
     printTable("Basic Block", Rows, OS);
+    if (!LaneRows.empty()) {
+      OS << "\n";
+      printTable("Value", "Lanes", LaneRows, OS);
+    }
   }
 }
 

@@ -14,6 +14,7 @@
 #include "api/Pipeline.h"
 #include "RunCommand.h"
 #include "frontend/Frontend.h"
+#include "uniformity/LaneShape.h"
 #include "support/Diagnostic.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -75,7 +76,8 @@ Dumps (to stdout; the IR is not printed unless -o or --emit is given):
   --print-cfg[=mermaid|dot]   control flow graph of each function
   --print-domtree             dominator tree (Mermaid)
   --print-structure[=full]    structure tree (=full: also the constructs)
-  --print-uniformity          uniformity of values, variables and blocks
+  --print-uniformity          uniformity of values, variables and blocks,
+                              and the lane shapes (affine strides) at --width
   --print-interface           input/output layout of the entry point
   --print-after-all           the module after every stage (to stderr)
 
@@ -313,8 +315,12 @@ int runCli(ArrayRef<std::string> Args, raw_ostream &Out, raw_ostream &Err) {
     ForEachFunction([&](const cfg::FunctionAnalysis &A) {
       cfg::printStructureTree(A.G, A.Tree, Out, *O.PrintStructure == "full");
     });
-  if (O.PrintUniformity)
-    printUniformity(M, AM->MA, AM->UI, Out);
+  if (O.PrintUniformity) {
+    // Lane shapes depend on the SIMD width (--width).
+    LaneShapeInfo Lanes = computeLaneShapes(M, *AM->EP, AM->MA, AM->UI,
+                                            LaneShapeOptions{O.T.Width});
+    printUniformity(M, AM->MA, AM->UI, Out, &Lanes);
+  }
 
   bool WantOutput = !O.anyDump() || O.EmitGiven || !O.Output.empty();
   if (!WantOutput && !O.PrintInterface)

@@ -3,6 +3,7 @@
 #include "codegen/Codegen.h"
 #include "codegen/common/ImageInstr.h"
 #include "support/Diagnostic.h"
+#include "uniformity/LaneShape.h"
 
 #include "spirv2llvm/abi.h"
 
@@ -18,33 +19,12 @@ ComputeReflection reflectCompute(const Module &M, const EntryPoint &EP,
                                  MemoryLayout &ML) {
   ComputeReflection R;
   ComputeInfo &Compute = R.Info;
-  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   auto fail = [&](const Twine &Msg) { R.Errors.push_back(Msg.str()); };
   auto &WorkgroupOffsets = R.WorkgroupOffsets;
-  // Workgroup size (compute only): LocalSize, LocalSizeId, or a
-  // WorkgroupSize constant, which wins over both. Bindings and push
-  // constants are reflected for every stage: graphics hosts need them too.
-  bool IsCompute = EP.Model == spv::ExecutionModel::GLCompute;
-  for (const auto &[Mode, Lits] : EP.Modes) {
-    if (!IsCompute)
-      break;
-    if (Mode == spv::ExecutionMode::LocalSize && Lits.size() >= 3)
-      WorkgroupSize = {Lits[0], Lits[1], Lits[2]};
-    if (Mode == spv::ExecutionMode::LocalSizeId && Lits.size() >= 3)
-      for (int K = 0; K < 3; ++K)
-        if (const spirv2llvm::Constant *C = M.findConstant(Lits[K]))
-          WorkgroupSize[K] = uint32_t(C->scalarBits());
-  }
-  for (ValueId C : IsCompute ? M.ConstantOrder : std::vector<ValueId>{}) {
-    auto BI = M.decorationValue(C.value(), spv::Decoration::BuiltIn);
-    if (!BI || spv::BuiltIn(*BI) != spv::BuiltIn::WorkgroupSize)
-      continue;
-    const spirv2llvm::Constant *K = M.findConstant(C.value());
-    for (size_t I = 0; I < 3 && I < K->Elements.size(); ++I)
-      if (const spirv2llvm::Constant *E =
-              M.findConstant(K->Elements[I].value()))
-        WorkgroupSize[I] = uint32_t(E->scalarBits());
-  }
+  // Workgroup size (compute only; the lane-shape analysis reads the same
+  // declaration). Bindings and push constants are reflected for every
+  // stage: graphics hosts need them too.
+  std::array<uint32_t, 3> WorkgroupSize = declaredWorkgroupSize(M, EP);
   for (uint32_t &S : WorkgroupSize)
     if (S == 0) {
       fail("workgroup size has a zero dimension");

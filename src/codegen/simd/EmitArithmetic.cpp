@@ -24,50 +24,8 @@ namespace spirv2llvm::simd {
 using llvm::Constant;
 using llvm::Type;
 
-
-void SimdEmitter::trackAffine(spv::Op Opcode, Value *Result, Value *X,
-                              Value *Y) {
-  if (!Result->getType()->isIntOrIntVectorTy())
-    return;
-  auto AX = affineOf(X), AY = affineOf(Y);
-  if (!AX || !AY)
-    return;
-  auto ConstOf = [](const AffineInfo &A) -> std::optional<int64_t> {
-    if (A.Stride == 0)
-      if (auto *C = dyn_cast<ConstantInt>(A.Base))
-        return C->getSExtValue();
-    return std::nullopt;
-  };
-  switch (Opcode) {
-  case spv::Op::OpIAdd:
-    setAffine(Result, B.CreateAdd(AX->Base, AY->Base), AX->Stride + AY->Stride);
-    break;
-  case spv::Op::OpISub:
-    setAffine(Result, B.CreateSub(AX->Base, AY->Base), AX->Stride - AY->Stride);
-    break;
-  case spv::Op::OpIMul:
-    if (auto C = ConstOf(*AY))
-      setAffine(Result, B.CreateMul(AX->Base, AY->Base), AX->Stride * *C);
-    else if (auto C = ConstOf(*AX))
-      setAffine(Result, B.CreateMul(AX->Base, AY->Base), AY->Stride * *C);
-    else if (!AX->Stride && !AY->Stride && trackUniformAffine())
-      // Same in every lane (row * n with a pushed n): stride 0, which keeps
-      // sums with lane-affine terms affine.
-      setAffine(Result, B.CreateMul(AX->Base, AY->Base), 0);
-    break;
-  case spv::Op::OpShiftLeftLogical:
-    if (auto C = ConstOf(*AY); C && *C >= 0 && *C < 32)
-      // The shift amount may be narrower or wider than the shifted value
-      // (uint64_t(id) << 5 shifts an i64 by an i32).
-      setAffine(Result,
-                B.CreateShl(AX->Base,
-                            ConstantInt::get(AX->Base->getType(), *C)),
-                AX->Stride * (int64_t(1) << *C));
-    break;
-  default:
-    break;
-  }
-}
+// Lane shapes (uniform / affine / varying) of the results are the lane-shape
+// analysis's (uniformity/LaneShape.h), not tracked here.
 
 LaneValue SimdEmitter::bitcastRepacked(const LaneValue &X,
                                        const std::vector<ScalarType> &To,
@@ -126,10 +84,7 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     LaneValue R;
     R.Varying = Varying;
     for (size_t C = 0; C < X.Comps.size(); ++C) {
-      Value *V = Bin(X.Comps[C], Y.Comps[C]);
-      if (Varying)
-        trackAffine(I.Opcode, V, X.Comps[C], Y.Comps[C]);
-      R.Comps.push_back(V);
+      R.Comps.push_back(Bin(X.Comps[C], Y.Comps[C]));
     }
     set(Id, std::move(R));
     return true;
@@ -162,15 +117,6 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
     for (size_t C = 0; C < X.Comps.size(); ++C) {
       Type *T = laneType(ResultComps[C], Varying);
       Value *V = Un(X.Comps[C], T);
-      // Integer casts keep lane-affine values affine (indices do not wrap).
-      if (Varying && V->getType()->isIntOrIntVectorTy() &&
-          X.Comps[C]->getType()->isIntOrIntVectorTy())
-        if (auto Af = affineOf(X.Comps[C]))
-          setAffine(V,
-                    I.Opcode == Op::OpUConvert
-                        ? B.CreateZExtOrTrunc(Af->Base, T->getScalarType())
-                        : B.CreateSExtOrTrunc(Af->Base, T->getScalarType()),
-                    Af->Stride);
       if (V->getType() != T) {
         failAt(I, "operand and result types do not match");
         return true;

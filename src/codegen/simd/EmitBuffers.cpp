@@ -31,7 +31,8 @@ using llvm::Type;
 namespace {
 llvm::cl::opt<bool> NoUniformAffine(
     "s2l-no-uniform-affine", llvm::cl::Hidden,
-    llvm::cl::desc("forget that splats and uniform products are affine"));
+    llvm::cl::desc("forget that vectors the lane-shape analysis calls "
+                   "uniform are affine, and read one address per lane"));
 } // namespace
 
 bool trackUniformAffine() { return !NoUniformAffine; }
@@ -40,25 +41,59 @@ Value *SimdEmitter::laneAddresses(const PointerValue &P, Value *Off) {
   return B.CreateGEP(B.getInt8Ty(), P.LaneBase ? P.LaneBase : P.Base, Off);
 }
 
-std::optional<SimdEmitter::AffineInfo> SimdEmitter::affineOf(Value *V) {
-  if (!V->getType()->isVectorTy()) {
-    if (V->getType()->isIntegerTy())
-      return AffineInfo{V, 0};
+std::optional<SimdEmitter::AffineInfo>
+SimdEmitter::laneAffine(uint32_t Id, unsigned Comp, Value *V) {
+  if (!V->getType()->isIntOrIntVectorTy())
     return std::nullopt;
-  }
-  auto It = FS.Affine.find(V);
-  if (It != FS.Affine.end())
-    return It->second;
-  // A splat of a scalar is affine with stride 0.
-  if (Value *S = getSplatValue(V))
-    return AffineInfo{S, 0};
-  return std::nullopt;
+  if (!V->getType()->isVectorTy())
+    return AffineInfo{V, 0}; // held as a scalar: uniform
+  LaneShape S = Lanes.shape(Id, Comp);
+  if (S.isVarying())
+    return std::nullopt;
+  // The A/B switch: a vector the analysis calls uniform (ty, row * n) is
+  // then taken as such only when it is a splat in this block.
+  if (!S.stride() && !trackUniformAffine() && !getSplatValue(V))
+    return std::nullopt;
+  return AffineInfo{laneBase(V), S.stride()};
 }
 
-void SimdEmitter::setAffine(Value *V, Value *Base, int64_t Stride) {
-  if (V->getType()->isVectorTy() && Base->getType() ==
-                                        V->getType()->getScalarType())
-    FS.Affine[V] = AffineInfo{Base, Stride};
+Value *SimdEmitter::laneBase(Value *V) {
+  if (!V->getType()->isVectorTy())
+    return V;
+  if (auto *C = dyn_cast<llvm::Constant>(V))
+    return C->getAggregateElement(0u);
+  if (Value *S = getSplatValue(V))
+    return S;
+  // Entries of other blocks need not dominate this one.
+  if (auto It = FS.LaneBases.find(V);
+      It != FS.LaneBases.end() && It->second.second == FS.CurBlock)
+    return It->second.first;
+  // Lane 0 computes the same formula as the others whether or not it is
+  // active (the analysis leaves out the values whose inactive lanes may
+  // hold something else: phis, live-outs of divergent loops).
+  Value *Base = nullptr;
+  if (auto *BO = dyn_cast<BinaryOperator>(V);
+      BO && !BO->isIntDivRem())
+    Base = B.CreateBinOp(BO->getOpcode(), laneBase(BO->getOperand(0)),
+                         laneBase(BO->getOperand(1)));
+  else if (auto *CI = dyn_cast<CastInst>(V))
+    Base = B.CreateCast(CI->getOpcode(), laneBase(CI->getOperand(0)),
+                        CI->getDestTy()->getScalarType());
+  else
+    Base = B.CreateExtractElement(V, uint64_t(0));
+  Base->setName(V->getName() + ".lane0");
+  FS.LaneBases[V] = {Base, FS.CurBlock};
+  return Base;
+}
+
+std::optional<SimdEmitter::AffineInfo>
+SimdEmitter::offsetAffine(const PointerValue &P) {
+  if (P.AffineBase)
+    return AffineInfo{P.AffineBase, P.AffineStride};
+  // A splat of a scalar is affine with stride 0.
+  if (Value *S = getSplatValue(P.Offset))
+    return AffineInfo{S, 0};
+  return std::nullopt;
 }
 
 void SimdEmitter::createLaneMemory(const Variable &V) {
@@ -223,11 +258,12 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
   bool IsPtrChain = I.Opcode == spv::Op::OpPtrAccessChain ||
                     I.Opcode == spv::Op::OpInBoundsPtrAccessChain;
   // Adds Index * Stride bytes to the offset, keeping it scalar while it
-  // can be and tracking lane-affine offsets.
+  // can be and, from the index's lane shape, tracking lane-affine offsets
+  // (AffineBase/AffineStride: address arithmetic of this instruction).
   auto AddScaled = [&](uint32_t IndexId, uint64_t Stride) {
     LaneValue Idx = get(IndexId);
     Value *X = Idx.Comps[0];
-    std::optional<AffineInfo> Af = affineOf(X);
+    std::optional<AffineInfo> Af = laneAffine(IndexId, 0, X);
     // Indices are signed (a negative one is out of bounds, not huge).
     if (X->getType()->getScalarType() != I64)
       X = B.CreateSExtOrTrunc(X, X->getType()->isVectorTy()
@@ -251,18 +287,14 @@ bool SimdEmitter::emitAccessChain(const Instruction &I) {
     P.Offset = B.CreateAdd(P.Offset, Term);
     P.AffineBase = NewAffine;
     P.AffineStride = NewStride;
-    if (NewAffine)
-      setAffine(P.Offset, NewAffine, NewStride);
   };
   auto AddConst = [&](uint64_t Bytes) {
     if (!Bytes)
       return;
     P.Offset = B.CreateAdd(P.Offset, ConstantInt::get(P.Offset->getType(),
                                                       Bytes));
-    if (P.AffineBase) {
+    if (P.AffineBase)
       P.AffineBase = B.CreateAdd(P.AffineBase, B.getInt64(Bytes));
-      setAffine(P.Offset, P.AffineBase, P.AffineStride);
-    }
   };
   size_t First = IsPtrChain ? 2 : 1;
   if (P.DescArray) {
@@ -383,7 +415,7 @@ LaneValue SimdEmitter::loadMemory(const PointerValue &P, bool Varying) {
     } else {
       Type *VT = FixedVectorType::get(MemT, W);
       Value *Mask = InB ? B.CreateAnd(FS.CurMask, InB) : FS.CurMask;
-      std::optional<AffineInfo> Af = affineOf(P.Offset);
+      std::optional<AffineInfo> Af = offsetAffine(P);
       if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
         Value *Addr = B.CreateGEP(
             B.getInt8Ty(), P.Base,
@@ -498,7 +530,7 @@ void SimdEmitter::storeMemory(const PointerValue &P, LaneValue V) {
     if (InB)
       Mask = B.CreateAnd(Mask, P.offsetVarying() ? InB : splat(InB));
     std::optional<AffineInfo> Af =
-        P.offsetVarying() ? affineOf(P.Offset) : std::nullopt;
+        P.offsetVarying() ? offsetAffine(P) : std::nullopt;
     if (!P.LaneBase && Af && Af->Stride == int64_t(Bytes)) {
       Value *Addr = B.CreateGEP(B.getInt8Ty(), P.Base,
                                 B.CreateAdd(Af->Base, B.getInt64(S.Offset)));

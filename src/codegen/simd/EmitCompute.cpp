@@ -66,8 +66,9 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
   Value *First = argField(9, I32, "first.index");
   // Lane i's LocalInvocationIndex.
   Value *Lanes = laneIndices(I32);
+  // Their lane shapes (affine x when a group lies within one row) are the
+  // lane-shape analysis's (LaneShape.h), which mirrors this code.
   Value *Index = B.CreateAdd(splat(First), Lanes, "local.index");
-  setAffine(Index, First, 1);
   auto LocalId = [&]() {
     LaneValue V;
     V.Varying = true;
@@ -75,7 +76,6 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
       // A group lies within one row: x is consecutive, y and z uniform.
       Value *X0 = B.CreateURem(First, Const(X));
       Value *Lx = B.CreateAdd(splat(X0), Lanes, "local.x");
-      setAffine(Lx, X0, 1);
       V.Comps.push_back(Lx);
       V.Comps.push_back(
           splat(B.CreateURem(B.CreateUDiv(First, Const(X)), Const(Y))));
@@ -113,8 +113,6 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
       Value *Base = B.CreateMul(Wg.Comps[K], Const(WorkgroupSize[K]));
       Value *G = B.CreateAdd(splat(Base), L.Comps[K],
                              Twine("global.") + Twine("xyz"[K]));
-      if (auto Af = affineOf(L.Comps[K]))
-        setAffine(G, B.CreateAdd(Base, Af->Base), Af->Stride);
       R.Comps.push_back(G);
     }
     return R;
@@ -125,7 +123,6 @@ LaneValue SimdEmitter::computeBuiltIn(uint32_t Var) {
   case spv::BuiltIn::SubgroupLocalInvocationId:
     R.Varying = true;
     R.Comps.push_back(Lanes);
-    setAffine(Lanes, Const(0), 1);
     return R;
   case spv::BuiltIn::SubgroupId:
     R.Comps.push_back(argField(10, I32, "subgroup.id"));

@@ -41,7 +41,7 @@ SimdEmitter::interleavedAccess(const PointerValue &P,
   if (NoInterleaved || Slots.size() < 2 || isPerInvocationStorage(P.Storage) ||
       !P.offsetVarying() || P.LaneBase)
     return std::nullopt;
-  std::optional<AffineInfo> Af = affineOf(P.Offset);
+  std::optional<AffineInfo> Af = offsetAffine(P);
   if (!Af || Af->Stride <= 0)
     return std::nullopt;
   auto MemTypeOf = [&](const ScalarType &T) {

@@ -92,10 +92,8 @@ bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
       };
       Reload(P.Offset, PS.Offset);
       P.AffineBase = nullptr;
-      if (PS.Affine) {
+      if (PS.Affine)
         P.AffineBase = B.CreateLoad(B.getInt64Ty(), PS.Affine);
-        setAffine(P.Offset, P.AffineBase, P.AffineStride);
-      }
       if (P.DynamicBase) {
         Reload(P.Base, PS.Base);
         Reload(P.Size, PS.Size);

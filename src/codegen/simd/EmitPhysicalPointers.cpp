@@ -45,7 +45,7 @@ bool SimdEmitter::physicalPointerOf(uint32_t Id, PointerValue &P) {
   P.Storage = spv::StorageClass::PhysicalStorageBuffer;
   P.DynamicBase = true;
   std::optional<AffineInfo> Af =
-      Addr->getType()->isVectorTy() ? affineOf(Addr) : std::nullopt;
+      Addr->getType()->isVectorTy() ? laneAffine(Id, 0, Addr) : std::nullopt;
   if (Af && Af->Base->getType() == B.getInt64Ty()) {
     // Lanes Stride bytes apart from one address: one base, and offsets
     // that consecutive accesses turn into vector loads and stores.
@@ -54,7 +54,6 @@ bool SimdEmitter::physicalPointerOf(uint32_t Id, PointerValue &P) {
                            splat(B.getInt64(Af->Stride)));
     P.AffineBase = B.getInt64(0);
     P.AffineStride = Af->Stride;
-    setAffine(P.Offset, P.AffineBase, Af->Stride);
   } else if (Addr->getType()->isVectorTy()) {
     P.LaneBase = B.CreateIntToPtr(Addr, FixedVectorType::get(B.getPtrTy(), W),
                                   llvmName(Id) + ".lanes");

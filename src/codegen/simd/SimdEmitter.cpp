@@ -175,6 +175,7 @@ Expected<CodegenResult> SimdEmitter::run() {
   if (W != 4 && W != 8 && W != 16)
     return makeError("unsupported width " + Twine(W) + " (expected 4, 8 or 16)");
   computeReflection();
+  Lanes = computeLaneShapes(M, EP, MA, UI, LaneShapeOptions{W});
   Expected<InterfaceLayout> L = computeInterfaceLayout(M, EP, W);
   if (!L)
     return L.takeError();

@@ -28,6 +28,7 @@
 #include "codegen/common/ImageInstr.h"
 #include "codegen/common/MemoryLayout.h"
 #include "codegen/simd/EmissionPlan.h"
+#include "uniformity/LaneShape.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -51,7 +52,9 @@ struct LaneValue {
 /// memory) are a uniform base address plus a byte offset that is a scalar
 /// or, when lanes differ, <W x i64>; when the lanes' offsets are known to
 /// be base + lane * stride, AffineBase/AffineStride say so, which lets
-/// consecutive lanes use one vector access.
+/// consecutive lanes use one vector access. (Access chains derive them from
+/// the lane shapes of their indices, LaneShape.h: address arithmetic inside
+/// the emitter, not a SPIR-V value's shape.)
 struct PointerValue {
   uint32_t Var = 0;
   uint32_t FirstComp = 0;
@@ -99,9 +102,10 @@ struct VarSlot {
   llvm::Type *Ty;
 };
 
-/// Whether splats and uniform products stay affine (stride 0) across
-/// blocks and arithmetic; off only for A/B measurements
-/// (-s2l-no-uniform-affine, which s2l-bench accepts).
+/// Whether vectors the lane-shape analysis calls uniform (stride 0) count
+/// as affine, and an access at an offset with stride 0 (every lane at one
+/// address) reads one element instead of gathering; off only for A/B
+/// measurements (-s2l-no-uniform-affine, which s2l-bench accepts).
 bool trackUniformAffine();
 
 class SimdEmitter {
@@ -253,17 +257,25 @@ private:
   /// Records the pointer \p Id and, if used in other blocks, its offsets.
   void setPointer(uint32_t Id, PointerValue P);
   void emitPointerCompare(const Instruction &I);
-  /// Lane i's value is Base + i * Stride for affine integer vectors.
+  /// Lane i's value is Base + i * Stride (Base: lane 0's, a scalar).
   struct AffineInfo {
     llvm::Value *Base;
     int64_t Stride;
   };
-  std::optional<AffineInfo> affineOf(llvm::Value *V);
-  /// Records \p Result of integer op \p Opcode on \p X, \p Y as affine
-  /// when the operands are.
-  void trackAffine(spv::Op Opcode, llvm::Value *Result, llvm::Value *X,
-                   llvm::Value *Y);
-  void setAffine(llvm::Value *V, llvm::Value *Base, int64_t Stride);
+  /// Component \p Comp of SPIR-V value \p Id, emitted as \p V, when the
+  /// lane-shape analysis (Lanes) finds it uniform or affine: its stride,
+  /// and lane 0's value as Base (laneBase).
+  std::optional<AffineInfo> laneAffine(uint32_t Id, unsigned Comp,
+                                       llvm::Value *V);
+  /// Lane 0 of the integer vector \p V as a scalar: the lane-0 values
+  /// FunctionState::LaneBases knows, and scalar arithmetic and casts over
+  /// them, else element 0 (which the optimizer folds into the scalar a
+  /// vector was computed from, except through the phis of values crossing
+  /// blocks).
+  llvm::Value *laneBase(llvm::Value *V);
+  /// The lanes' byte offsets of a memory pointer with a varying offset,
+  /// when known: AffineBase/AffineStride, or a splat (stride 0).
+  std::optional<AffineInfo> offsetAffine(const PointerValue &P);
 
   // --- lane-strided accesses as wide ones (EmitInterleaved.cpp) -----------
   /// A value of same-typed scalars per lane, lanes Stride bytes apart.
@@ -330,6 +342,9 @@ private:
   const EntryPoint &EP;
   const cfg::ModuleAnalysis &MA;
   const UniformityInfo &UI;
+  /// Uniform / affine / varying lanes of integer values (computed in run()
+  /// for this width and workgroup size).
+  LaneShapeInfo Lanes;
   CodegenOptions Opts;
   llvm::LLVMContext &Ctx;
   unsigned W;
@@ -380,10 +395,17 @@ private:
     /// Memory pointers used in other blocks: offset (and base) slots.
     std::unordered_map<uint32_t, PointerSlotSet> PointerSlots;
     std::unordered_map<uint32_t, cfg::BlockIndex> PointerDefBlock;
-    llvm::DenseMap<llvm::Value *, AffineInfo> Affine;
-    /// Affine values used in other blocks: slot of the base, and the stride.
-    std::unordered_map<uint32_t, std::pair<llvm::AllocaInst *, int64_t>>
-        AffineSlots;
+    /// Lane 0's value (a scalar) of vectors of block CurBlock: those of
+    /// uniform or affine values crossing blocks are reloaded from
+    /// LaneBaseSlots, so that a use in another block does not extract
+    /// element 0 from a vector phi, which the optimizer does not fold. (The
+    /// stride is the lane-shape analysis's; this is only the base.)
+    llvm::DenseMap<llvm::Value *, std::pair<llvm::Value *, cfg::BlockIndex>>
+        LaneBases;
+    /// Per cross-block value: per component, the slot of its lane-0 scalar
+    /// (null for varying components).
+    std::unordered_map<uint32_t, llvm::SmallVector<llvm::AllocaInst *, 1>>
+        LaneBaseSlots;
     /// Values defined or loaded in the current block.
     std::unordered_map<uint32_t, LaneValue> Local;
     cfg::BlockIndex CurBlock = cfg::NoBlock;

@@ -188,12 +188,13 @@ LaneValue SimdEmitter::get(uint32_t Id) {
     for (AllocaInst *Slot : S->second)
       V.Comps.push_back(
           B.CreateLoad(Slot->getAllocatedType(), Slot, llvmName(Id)));
-    auto Af = FS.AffineSlots.find(Id);
-    if (Af != FS.AffineSlots.end() && V.Comps.size() == 1)
-      setAffine(V.Comps[0],
-                B.CreateLoad(Af->second.first->getAllocatedType(),
-                             Af->second.first),
-                Af->second.second);
+    if (auto LB = FS.LaneBaseSlots.find(Id); LB != FS.LaneBaseSlots.end())
+      for (size_t C = 0; C < LB->second.size() && C < V.Comps.size(); ++C)
+        if (AllocaInst *Slot = LB->second[C])
+          FS.LaneBases[V.Comps[C]] = {
+              B.CreateLoad(Slot->getAllocatedType(), Slot,
+                           llvmName(Id) + ".lane0"),
+              FS.CurBlock};
     FS.Local[Id] = V;
     return V;
   }
@@ -224,18 +225,22 @@ void SimdEmitter::set(uint32_t Id, LaneValue V) {
       for (Value *C : V.Comps)
         Slots.push_back(createSlot(C->getType(), llvmName(Id) + ".slot"));
     bool Masked = FS.Plan->MaskedLiveOut.count(Id) && V.Varying;
-    // Lane-affine values keep that knowledge in other blocks; so do
-    // splats (stride 0), which a slot's load would hide too.
-    if (!Masked && V.Varying && V.Comps.size() == 1)
-      if (auto Af = affineOf(V.Comps[0]);
-          Af && (Af->Stride || (trackUniformAffine() &&
-                                 !isa<llvm::Constant>(V.Comps[0])))) {
-        auto &[Slot, Stride] = FS.AffineSlots[Id];
-        if (!Slot)
-          Slot = createSlot(Af->Base->getType(), llvmName(Id) + ".abase");
-        Stride = Af->Stride;
-        B.CreateStore(Af->Base, Slot);
+    // Uniform and affine vectors take their lane 0 along (see FS.LaneBases);
+    // the analysis calls none of the masked live-outs affine.
+    if (!Masked && V.Varying) {
+      auto &BaseSlots = FS.LaneBaseSlots[Id];
+      BaseSlots.resize(V.Comps.size());
+      for (size_t C = 0; C < V.Comps.size(); ++C) {
+        Value *X = V.Comps[C];
+        if (isa<llvm::Constant>(X) || !X->getType()->isIntOrIntVectorTy() ||
+            Lanes.shape(Id, unsigned(C)).isVarying())
+          continue;
+        Value *Base = laneBase(X);
+        if (!BaseSlots[C])
+          BaseSlots[C] = createSlot(Base->getType(), llvmName(Id) + ".lane0");
+        B.CreateStore(Base, BaseSlots[C]);
       }
+    }
     for (size_t I = 0; I < V.Comps.size(); ++I) {
       Value *C = V.Comps[I];
       if (Masked) {
