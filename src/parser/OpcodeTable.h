@@ -439,6 +439,10 @@ const OpcodeInfo &opcodeInfo(spv::Op Op);
 inline bool hasOpcodeFlag(spv::Op Op, uint8_t Flag) {
   return (opcodeInfo(Op).Flags & Flag) != 0;
 }
+/// OpAccessChain and OpInBoundsAccessChain: indices only, no element index.
+inline bool isPlainAccessChain(spv::Op Op) {
+  return opcodeInfo(Op).Memory == MemoryOpKind::AccessChain;
+}
 /// A pointer derived from operand 0 by indices (the access chains).
 inline bool isAccessChain(spv::Op Op) {
   MemoryOpKind K = opcodeInfo(Op).Memory;

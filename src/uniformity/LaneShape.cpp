@@ -186,8 +186,7 @@ struct LaneShapeState {
     else
       return;
     // Built-ins that have lane shapes are vectors of integers: one index.
-    if (I.Opcode != spv::Op::OpAccessChain &&
-        I.Opcode != spv::Op::OpInBoundsAccessChain)
+    if (!isPlainAccessChain(I.Opcode))
       return;
     if (I.Operands.size() != 2 || Root.second != 0)
       return;

@@ -210,8 +210,7 @@ bool InvocationEmitter::pointerOf(const Instruction &I, uint32_t Id,
   auto It = Pointers.find(Id);
   if (It != Pointers.end()) {
     P = It->second;
-    bool Chain = I.Opcode == spv::Op::OpAccessChain ||
-                 I.Opcode == spv::Op::OpInBoundsAccessChain;
+    bool Chain = isPlainAccessChain(I.Opcode);
     if (P.DescArray && !Chain) {
       failAt(I, "an array of buffer blocks (" + M.friendlyName(Id) +
                     ") must be indexed before it is used");

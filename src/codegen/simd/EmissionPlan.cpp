@@ -116,8 +116,7 @@ Error Planner::orderFunctions(std::vector<uint32_t> &Order) {
 void Planner::findDynamicIndexing(ArrayRef<uint32_t> Order) {
   // Variables and parameters indexed with a non-constant index need memory.
   forEachInst(Order, [&](uint32_t, const Instruction &I) {
-    if (I.Opcode != spv::Op::OpAccessChain &&
-        I.Opcode != spv::Op::OpInBoundsAccessChain)
+    if (!isPlainAccessChain(I.Opcode))
       return;
     bool Dynamic = false;
     for (size_t K = 1; K < I.Operands.size(); ++K) {

@@ -218,8 +218,7 @@ bool Linearizer::isCheapUnguarded(const Block &Blk) const {
     if (const Variable *V = M.findVariable(Id))
       return V->Storage == spv::StorageClass::PushConstant;
     const Instruction *D = M.def(Id);
-    if (!D || (D->Opcode != Op::OpAccessChain &&
-               D->Opcode != Op::OpInBoundsAccessChain))
+    if (!D || !isPlainAccessChain(D->Opcode))
       return false;
     for (size_t K = 1; K < D->Operands.size(); ++K)
       if (!M.findConstant(D->Operands[K]))
@@ -232,8 +231,7 @@ bool Linearizer::isCheapUnguarded(const Block &Blk) const {
     if (I.Opcode == Op::OpLoad) {
       if (!IsPushConstantPointer(I.Operands[0], IsPushConstantPointer))
         return false;
-    } else if (I.Opcode == Op::OpAccessChain ||
-               I.Opcode == Op::OpInBoundsAccessChain) {
+    } else if (isPlainAccessChain(I.Opcode)) {
       if (!IsPushConstantPointer(I.Result.value(), IsPushConstantPointer))
         return false;
     } else if (!hasOpcodeFlag(I.Opcode, OpcodeFlag::Speculatable)) {
