@@ -10,14 +10,15 @@
 //
 // The rounding is lavapipe's, so that results match the reference driver
 // bit for bit where it is exact (docs/images.md, "Mip chains"):
-//   * weights: the source coordinate u = (x + 0.5) * src / dst - 0.5 kept
-//     to 8 fractional bits, rounded to nearest (i0 = floor, w = 0..255);
 //   * formats whose components are all 8-bit UNORM (R8, R8G8, R8G8B8A8,
-//     B8G8R8A8, ...): each lerp on the bytes, v0 + round(w * (v1 - v0) /
-//     256) with halves rounded up, first along x, then y, then z;
+//     B8G8R8A8, ...): the source coordinate u = (x + 0.5) * src / dst -
+//     0.5 kept to 8 fractional bits, rounded to nearest (i0 = floor, w =
+//     0..255), and each lerp on the bytes, v0 + round(w * (v1 - v0) / 256)
+//     with halves rounded up, first along x, then y, then z;
 //   * every other filterable format: in float on decodeTexel's values with
-//     those 8-bit weights, stored through encodeTexel (round to nearest
-//     even; sRGB decoded to linear and encoded again).
+//     unquantized weights (i0 = floor(u), w = u - i0), stored through
+//     encodeTexel (round to nearest even; sRGB decoded to linear and
+//     encoded again).
 // Integer, depth/stencil and compressed formats cannot be blitted with a
 // linear filter (Vulkan requires FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR)
 // and are refused with a message naming the format. No LLVM.

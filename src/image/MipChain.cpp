@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,15 @@ namespace spirv2llvm {
 namespace {
 
 /// One destination coordinate along one axis: source indices I0 and I1
-/// (clamped to the edge) and I1's weight W in 1/256.
+/// (clamped to the edge) and I1's weight, W in 1/256 (the byte path) and
+/// F unquantized (the float path: llvmpipe filters other formats with
+/// float weights). F goes with indices of its own, FI0 and FI1, since
+/// rounding u to 1/256 may move it to the next texel.
 struct AxisTap {
   uint32_t I0, I1;
   uint32_t W;
+  uint32_t FI0, FI1;
+  float F;
 };
 
 /// The taps of every destination coordinate of an axis scaled from
@@ -43,7 +49,14 @@ std::vector<AxisTap> axisTaps(uint32_t SrcSize, uint32_t DstSize) {
     auto Clamp = [&](int64_t I) {
       return uint32_t(std::clamp<int64_t>(I, 0, Src - 1));
     };
-    Taps[X] = {Clamp(I0), Clamp(I0 + 1), uint32_t(Fixed & 255)};
+    double U = double(2 * X + 1) * double(Src) / double(2 * Dst) - 0.5;
+    double Floor = std::floor(U);
+    Taps[X] = {Clamp(I0),
+               Clamp(I0 + 1),
+               uint32_t(Fixed & 255),
+               Clamp(int64_t(Floor)),
+               Clamp(int64_t(Floor) + 1),
+               float(U - Floor)};
   }
   return Taps;
 }
@@ -56,9 +69,8 @@ uint8_t lerpByte(uint8_t V0, uint8_t V1, uint32_t W) {
   return uint8_t((int32_t(V0) + R) & 0xff);
 }
 
-float lerpFloat(float V0, float V1, uint32_t W) {
-  float A = float(W) / 256.0f;
-  return V0 * (1.0f - A) + V1 * A;
+float lerpFloat(float V0, float V1, float A) {
+  return V0 + A * (V1 - V0);
 }
 
 bool allUnorm8(const FormatInfo &Info) {
@@ -96,10 +108,12 @@ struct LevelRef {
   }
 };
 
-/// The eight source texels of a destination texel and their weights.
+/// The eight source texels of a destination texel and their weights
+/// (Wx..Wz for bytes, Fx..Fz for floats; each with its own texels).
 struct Corners {
   std::array<const uint8_t *, 8> P; // index: x bit 0, y bit 1, z bit 2
   uint32_t Wx, Wy, Wz;
+  float Fx, Fy, Fz;
 };
 
 void blitBytes(const Corners &C, uint32_t Bytes, uint8_t *Out) {
@@ -123,11 +137,11 @@ Status blitFloat(Format F, const Corners &C, uint8_t *Out) {
   for (int Ch = 0; Ch < 4; ++Ch) {
     float Slice[2];
     for (int Z = 0; Z < 2; ++Z) {
-      float Row0 = lerpFloat(T[Z * 4][Ch], T[Z * 4 + 1][Ch], C.Wx);
-      float Row1 = lerpFloat(T[Z * 4 + 2][Ch], T[Z * 4 + 3][Ch], C.Wx);
-      Slice[Z] = lerpFloat(Row0, Row1, C.Wy);
+      float Row0 = lerpFloat(T[Z * 4][Ch], T[Z * 4 + 1][Ch], C.Fx);
+      float Row1 = lerpFloat(T[Z * 4 + 2][Ch], T[Z * 4 + 3][Ch], C.Fx);
+      Slice[Z] = lerpFloat(Row0, Row1, C.Fy);
     }
-    R[Ch] = lerpFloat(Slice[0], Slice[1], C.Wz);
+    R[Ch] = lerpFloat(Slice[0], Slice[1], C.Fz);
   }
   return encodeTexel(F, R, Out);
 }
@@ -160,7 +174,7 @@ Status blitLevelLinear(const s2l_image &Img, uint32_t Src, uint32_t Dst) {
   // Array layers blit each onto itself: their "taps" are the layer.
   if (!Is3D)
     for (uint32_t L = 0; L < Img.layers; ++L)
-      Zs[L] = {L, L, 0};
+      Zs[L] = {L, L, 0, L, L, 0.0f};
   bool Bytes = allUnorm8(*Info);
   for (uint32_t Z = 0; Z < Zs.size(); ++Z)
     for (uint32_t Y = 0; Y < DL.height; ++Y)
@@ -169,10 +183,16 @@ Status blitLevelLinear(const s2l_image &Img, uint32_t Src, uint32_t Dst) {
         C.Wx = Xs[X].W;
         C.Wy = Ys[Y].W;
         C.Wz = Zs[Z].W;
+        C.Fx = Xs[X].F;
+        C.Fy = Ys[Y].F;
+        C.Fz = Zs[Z].F;
+        const AxisTap &Tx = Xs[X], &Ty = Ys[Y], &Tz = Zs[Z];
         for (int K = 0; K < 8; ++K)
-          C.P[K] = S.at(K & 1 ? Xs[X].I1 : Xs[X].I0,
-                        K & 2 ? Ys[Y].I1 : Ys[Y].I0,
-                        K & 4 ? Zs[Z].I1 : Zs[Z].I0);
+          C.P[K] = Bytes ? S.at(K & 1 ? Tx.I1 : Tx.I0, K & 2 ? Ty.I1 : Ty.I0,
+                                K & 4 ? Tz.I1 : Tz.I0)
+                         : S.at(K & 1 ? Tx.FI1 : Tx.FI0,
+                                K & 2 ? Ty.FI1 : Ty.FI0,
+                                K & 4 ? Tz.FI1 : Tz.FI0);
         uint8_t *Out = D.at(X, Y, Z);
         if (Bytes) {
           blitBytes(C, Info->BlockBytes, Out);

@@ -80,6 +80,18 @@ TEST(ImageMipChain, FloatFormatsFilterInFloat) {
   EXPECT_EQ(R, 2.75f);
 }
 
+TEST(ImageMipChain, FloatFormatsUseUnquantizedWeights) {
+  // 7 -> 3: u = 0.5 * 7 / 3 - 0.5 = 2/3 between texels 0 (0) and 1 (3):
+  // 2.0; the byte path's 171/256 would give 2.0039.
+  Image I = makeImage({Format::R32_SFLOAT, S2L_VIEW_1D, 7, 1, 1, 1, 2});
+  const float T[2] = {0, 3};
+  std::memcpy(texel(I, 0, 0), T, 8);
+  ASSERT_TRUE(blitLevelLinear(I.descriptor(), 0, 1).ok());
+  float R;
+  std::memcpy(&R, texel(I, 1, 0), 4);
+  EXPECT_FLOAT_EQ(R, 2.0f);
+}
+
 TEST(ImageMipChain, SrgbFiltersLinearValues) {
   // Black and white: linear 0.5, encoded 0.7354 * 255 = 187.5 -> 188 (an
   // average of the encoded bytes would be 128). Alpha is linear: 127.5 ->
