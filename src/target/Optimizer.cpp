@@ -5,13 +5,14 @@
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 
@@ -101,6 +102,20 @@ const HostStrings &hostStrings() {
 
 const std::string &hostTriple() { return hostStrings().Triple; }
 const std::string &hostDataLayout() { return hostStrings().DataLayout; }
+
+bool jitTargetHasFeature(StringRef Feature) {
+  // A target machine is made once: it knows the features -s2l-jit-cpu's
+  // CPU implies, which the host's feature map does not.
+  static const std::unique_ptr<TargetMachine> TM = [] {
+    auto T = createHostTargetMachine(0);
+    if (!T) {
+      consumeError(T.takeError());
+      return std::unique_ptr<TargetMachine>();
+    }
+    return std::move(*T);
+  }();
+  return TM && TM->getMCSubtargetInfo()->checkFeatures(("+" + Feature).str());
+}
 
 unsigned hostSimdWidth() {
   static unsigned Width = [] {

@@ -27,6 +27,10 @@ createHostTargetMachine(unsigned OptLevel);
 const std::string &hostTriple();
 const std::string &hostDataLayout();
 
+/// Whether the CPU the JIT generates code for has \p Feature (LLVM's name,
+/// e.g. "avx2"): the host's, or -s2l-jit-cpu's when that is given.
+bool jitTargetHasFeature(llvm::StringRef Feature);
+
 /// The SIMD width (4, 8 or 16 lanes) that fills the host's vector
 /// registers: 16 with AVX-512, 8 with AVX2, 4 otherwise.
 unsigned hostSimdWidth();
