@@ -121,11 +121,14 @@ unsigned hostSimdWidth() {
   static unsigned Width = [] {
     StringMap<bool> F = sys::getHostCPUFeatures();
     // 16 lanes of 32 bits fill a 512-bit register; LLVM uses zmm registers
-    // for them unless a function asks for narrower ones.
-    if (F.lookup("avx512f"))
+    // for them unless a function asks for narrower ones. With AVX2 they
+    // are two ymm registers per value: two independent dependency chains
+    // where W = 8 has one, which the latency-bound shapes (divergent loops,
+    // bit hashing, the switch) need more than the shorter masks of W = 8
+    // (docs/performance.md, "Weak shapes": 1.3x to 1.9x on those, no
+    // shader slower by more than the noise).
+    if (F.lookup("avx512f") || F.lookup("avx2"))
       return 16u;
-    if (F.lookup("avx2"))
-      return 8u;
     return 4u;
   }();
   return Width;
