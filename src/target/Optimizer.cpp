@@ -2,6 +2,7 @@
 #include "target/Optimizer.h"
 
 #include "support/Contraction.h"
+#include "target/MaskWidening.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -175,6 +176,9 @@ void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,
                             : OptLevel == 2 ? OptimizationLevel::O2
                                             : OptimizationLevel::O3;
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+  // Last, so that no later pass folds the twins back into <W x i1>.
+  if (Vectorize && TM && needsMaskWidening(*TM))
+    MPM.addPass(createModuleToFunctionPassAdaptor(MaskWideningPass()));
   MPM.run(M, MAM);
 }
 
