@@ -11,11 +11,11 @@
 //===----------------------------------------------------------------------===//
 #include "ComputeTestUtil.h"
 #include "runtime/VectorMath.h"
+#include "target/Optimizer.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/Support/CommandLine.h"
 
-#include "llvm/TargetParser/Host.h"
 
 #include <gtest/gtest.h>
 
@@ -42,10 +42,10 @@ const char *MathShader = R"(#version 450
     dst[6 * i + 5] = atan(x);
   })";
 
+/// Whether the JIT's target CPU (the host's, or -s2l-jit-cpu's) runs
+/// libmvec's \p W-lane functions.
 bool hostRuns(unsigned W) {
-  llvm::StringMap<bool> F = llvm::sys::getHostCPUFeatures();
-  return W == 4 ? F.lookup("sse4.2") : W == 8 ? F.lookup("avx2")
-                                              : F.lookup("avx512f");
+  return jitTargetHasFeature(W == 4 ? "sse4.2" : W == 8 ? "avx2" : "avx512f");
 }
 
 /// Sets -s2l-libmvec-max-lanes for the life of the object.
