@@ -2,6 +2,7 @@
 #include "target/Optimizer.h"
 
 #include "support/Contraction.h"
+#include "target/BitScan.h"
 #include "target/MaskWidening.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -176,7 +177,10 @@ void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,
                             : OptLevel == 2 ? OptimizationLevel::O2
                                             : OptimizationLevel::O3;
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
-  // Last, so that no later pass folds the twins back into <W x i1>.
+  // Last, so that InstCombine does not fold the float forms back into
+  // ctlz/cttz, nor the twins back into <W x i1>.
+  if (Vectorize && TM && needsBitScanLowering(*TM))
+    MPM.addPass(createModuleToFunctionPassAdaptor(BitScanPass()));
   if (Vectorize && TM && needsMaskWidening(*TM))
     MPM.addPass(createModuleToFunctionPassAdaptor(MaskWideningPass()));
   MPM.run(M, MAM);
