@@ -82,6 +82,9 @@ private:
   struct Impl;
   std::unique_ptr<Impl> P;
   s2l_entry_fn Entry = nullptr;
+  /// Compute: the work-group function (runtime/WorkgroupFunction.h), when
+  /// the shader has one; Entry is then null.
+  void (*WorkgroupEntry)(const s2l_group_args *Proto) = nullptr;
   InterfaceLayout Layout;
   Stage EntryStage = Stage::Fragment;
   std::string EntryName;

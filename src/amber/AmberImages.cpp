@@ -1,6 +1,7 @@
 //===- AmberImages.cpp - Amber images and samplers as descriptors ---------===//
 #include "amber/AmberImages.h"
 #include "support/Diagnostic.h"
+#include "spirv2llvm/MipChain.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -51,40 +52,83 @@ std::optional<Format> texelFormat(const BufferFormat &F) {
   return formatByName(Name);
 }
 
+/// texelFormat, or an error naming the buffer when it has none or its
+/// elements are not texels of it.
+Expected<Format> checkedFormat(const BufferDecl &Buf) {
+  std::optional<Format> Fmt = texelFormat(Buf.Format);
+  if (!Fmt)
+    return makeError("buffer '" + Buf.Name + "' (" + Buf.Format.Name +
+                     ") has no image format");
+  const FormatInfo *Info = formatInfo(*Fmt);
+  if (!Info || Info->BlockBytes != Buf.Format.ElementSize)
+    return makeError("buffer '" + Buf.Name + "': texels of " +
+                     Buf.Format.Name + " do not match the format's size");
+  return *Fmt;
+}
+
+/// The shape of an image buffer (not a texel buffer): its format, view,
+/// size and mip levels, as spirv2llvm::Image lays it out.
+Expected<ImageDesc> imageDescOf(const BufferDecl &Buf) {
+  auto Fmt = checkedFormat(Buf);
+  if (!Fmt)
+    return Fmt.takeError();
+  if (Buf.Width == 0)
+    return makeError("buffer '" + Buf.Name +
+                     "' has no size: declare it with IMAGE ... WIDTH "
+                     "(and HEIGHT), or give the pipeline a FRAMEBUFFER_SIZE "
+                     "and bind it as color first");
+  ImageDesc D;
+  D.Fmt = *Fmt;
+  D.ViewType = Buf.ImageDim == 1   ? S2L_VIEW_1D
+               : Buf.ImageDim == 3 ? S2L_VIEW_3D
+                                   : S2L_VIEW_2D;
+  D.Width = Buf.Width;
+  D.Height = Buf.ImageDim == 1 ? 1 : Buf.Height;
+  D.Depth = Buf.ImageDim == 3 ? Buf.Depth : 1;
+  D.Levels = Buf.MipLevels;
+  return D;
+}
+
 } // namespace
+
+Error fillMipLevels(BufferDecl &Buf) {
+  if (Buf.MipLevels <= 1)
+    return Error::success();
+  auto D = imageDescOf(Buf);
+  if (!D)
+    return D.takeError();
+  // The layout only: the texels are the buffer's own bytes.
+  Result<Image> Layout = Image::create(*D);
+  if (!Layout.ok())
+    return makeError("buffer '" + Buf.Name + "': " +
+                     Layout.status().message());
+  Buf.Data.resize(Layout->bytes().size());
+  s2l_image Desc = Layout->descriptor();
+  Desc.data = Buf.Data.data();
+  if (Status S = generateMipLevels(Desc); !S.ok())
+    return makeError("buffer '" + Buf.Name + "': " + S.message() +
+                     " (Amber fills the mip levels by linear blits)");
+  return Error::success();
+}
 
 Expected<const s2l_image *> ImageBindings::image(Script &S, const BindDecl &B,
                                                  const std::string &Name) {
   BufferDecl &Buf = *S.findBuffer(Name);
   bool Texel = B.Kind == BindKind::UniformTexelBuffer ||
                B.Kind == BindKind::StorageTexelBuffer;
-  std::optional<Format> Fmt = texelFormat(Buf.Format);
-  if (!Fmt)
-    return makeError("buffer '" + Name + "' (" + Buf.Format.Name +
-                     ") has no image format");
-  const FormatInfo *Info = formatInfo(*Fmt);
-  if (!Info || Info->BlockBytes != Buf.Format.ElementSize)
-    return makeError("buffer '" + Name + "': texels of " + Buf.Format.Name +
-                     " do not match the format's size");
   ImageDesc D;
-  D.Fmt = *Fmt;
-  uint64_t Texels = Buf.Data.size() / std::max<uint32_t>(Buf.Format.ElementSize, 1);
   if (Texel) {
+    auto Fmt = checkedFormat(Buf);
+    if (!Fmt)
+      return Fmt.takeError();
+    D.Fmt = *Fmt;
     D.ViewType = S2L_VIEW_BUFFER;
-    D.Width = uint32_t(Texels);
-  } else if (Buf.Width == 0) {
-    return makeError("buffer '" + Name +
-                     "' has no size: declare it with IMAGE ... WIDTH "
-                     "(and HEIGHT), or give the pipeline a FRAMEBUFFER_SIZE "
-                     "and bind it as color first");
+    D.Width = uint32_t(Buf.Data.size() / Buf.Format.ElementSize);
   } else {
-    D.ViewType = Buf.ImageDim == 1   ? S2L_VIEW_1D
-                 : Buf.ImageDim == 3 ? S2L_VIEW_3D
-                                     : S2L_VIEW_2D;
-    D.Width = Buf.Width;
-    D.Height = Buf.ImageDim == 1 ? 1 : Buf.Height;
-    D.Depth = Buf.ImageDim == 3 ? Buf.Depth : 1;
-    D.Levels = Buf.MipLevels;
+    auto Shape = imageDescOf(Buf);
+    if (!Shape)
+      return Shape.takeError();
+    D = *Shape;
     if (B.BaseMipLevel >= Buf.MipLevels)
       return makeError(formatv("buffer '{0}': BASE_MIP_LEVEL {1}, but it has "
                                "{2} mip levels",

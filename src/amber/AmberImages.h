@@ -39,6 +39,14 @@ private:
   s2l_sampler DefaultSampler{};
 };
 
+/// Makes levels 1 and up of an image buffer with MIP_LEVELS from its level
+/// 0, as Amber's Vulkan engine does when it uploads an image with data:
+/// each level blitted from the one above with a linear filter
+/// (spirv2llvm/MipChain.h). The buffer's Data grows to the whole chain.
+/// Fails, naming the buffer, for formats a linear blit refuses (integer,
+/// depth/stencil) and for more levels than the size has.
+llvm::Error fillMipLevels(BufferDecl &Buf);
+
 /// Whether a binding is an image, sampler or texel buffer.
 bool isImageBinding(BindKind K);
 

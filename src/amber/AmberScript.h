@@ -53,13 +53,14 @@ struct BufferDecl {
   std::string PngPath;
   unsigned Line = 0;
 
-  /// Where level \p L of a 2D image buffer's mip chain lives: the levels
+  /// Where level \p L of an image buffer's mip chain lives: the levels
   /// follow level 0 tightly packed (spirv2llvm::Image's layout), so EXPECT
-  /// and PNG dumps of the buffer read level 0 as before.
+  /// and PNG dumps of the buffer read level 0 as before. 3D levels hold
+  /// their slices one after the other.
   struct MipLevel {
     uint64_t Offset = 0, Pitch = 0;
-    uint32_t Width = 0, Height = 0;
-    uint64_t bytes() const { return Pitch * Height; }
+    uint32_t Width = 0, Height = 0, Depth = 1;
+    uint64_t bytes() const { return Pitch * Height * Depth; }
   };
   MipLevel mipLevel(uint32_t L) const {
     MipLevel M;
@@ -67,6 +68,7 @@ struct BufferDecl {
       M.Offset += K ? M.bytes() : 0;
       M.Width = std::max(1u, Width >> K);
       M.Height = std::max(1u, Height >> K);
+      M.Depth = ImageDim == 3 ? std::max(1u, Depth >> K) : 1;
       M.Pitch = uint64_t(M.Width) * Format.ElementSize * Samples;
     }
     return M;

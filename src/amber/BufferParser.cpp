@@ -6,10 +6,14 @@
 // FILE, FILE PNG for an image, or the deprecated WIDTH/HEIGHT. IMAGE is a
 // BUFFER of its size with an image's shape.
 //
-// Limitation: packed formats (*_PACK8/16/32), unknown image formats, IMAGE
-// mip levels and a FILE PNG with mip levels make the script SKIP.
+// MIP_LEVELS: the initializer (or the PNG file) is level 0, the other
+// levels are blitted from it as Amber's engine does (fillMipLevels).
+//
+// Limitation: packed formats (*_PACK8/16/32) and unknown image formats
+// make the script SKIP.
 //
 //===----------------------------------------------------------------------===//
+#include "amber/AmberImages.h"
 #include "amber/ParserImpl.h"
 #include "spirv2llvm/PngImage.h"
 
@@ -97,10 +101,6 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
 
 Error Parser::parseBufferPng(unsigned Line, ArrayRef<Token> A, size_t I,
                              BufferDecl B) {
-  // Amber fills the other levels of a chain from level 0 by blits.
-  if (B.MipLevels > 1)
-    deferUnsupported(Line, "BUFFER ... MIP_LEVELS with FILE (levels "
-                           "made by blits: not supported yet)");
   // A 2D image of the PNG's size, its 8-bit RGBA texels in the
   // buffer's channel order (R8G8B8A8 or B8G8R8A8, UNORM or SRGB).
   B.PngPath = A[I + 2].Text;
@@ -132,6 +132,9 @@ Error Parser::parseBufferPng(unsigned Line, ArrayRef<Token> A, size_t I,
     for (const Component &C : F.Components)
       B.Data[T * 4 + C.Offset] =
           Png->Texels[T * 4 + size_t(StringRef("RGBA").find(C.Channel))];
+  // The file is level 0; Amber blits the other levels from it.
+  if (Error E = fillMipLevels(B))
+    return err(Line, toString(std::move(E)));
   S.Buffers.push_back(std::move(B));
   return Error::success();
 }
@@ -385,6 +388,21 @@ Error Parser::parseImage(unsigned Line) {
   uint64_t N = Size[0] * Size[1] * Size[2];
   if (N > (1u << 28))
     return err(Line, "IMAGE " + A[0].Text + ": too large");
+  // Vulkan's limits on a chain: one level per halving of the largest side,
+  // and single-sampled images only.
+  uint64_t MaxLevels = 1;
+  for (uint64_t Side = std::max({Size[0], Size[1], Size[2]}); Side > 1;
+       Side >>= 1)
+    ++MaxLevels;
+  if (Mips > MaxLevels)
+    return err(Line, "IMAGE " + A[0].Text + ": MIP_LEVELS " + Twine(Mips) +
+                         ", but a " + Twine(Size[0]) + "x" + Twine(Size[1]) +
+                         "x" + Twine(Size[2]) + " image has at most " +
+                         Twine(MaxLevels));
+  if (Mips > 1 && Samples > 1)
+    return err(Line, "IMAGE " + A[0].Text +
+                         ": a multisampled image has one mip level");
+  bool HasInitializer = I < A.size();
   std::vector<Token> Args = Head;
   if (I < A.size() && A[I].Text == "DATA") {
     Args.insert(Args.end(), A.begin() + I, A.end());
@@ -429,9 +447,18 @@ Error Parser::parseImage(unsigned Line) {
   B->MipLevels = uint32_t(Mips);
   B->Samples = uint32_t(Samples);
   B->Data.resize(N * B->Format.ElementSize);
-  if (Mips > 1)
-    deferUnsupported(Line,
-                     "IMAGE ... MIP_LEVELS (" + Twine(ImagesPending) + ")");
+  if (Mips == 1)
+    return Error::success();
+  // The initializer fills level 0 and Amber's engine blits the others
+  // from it when it uploads the image; without one every level is zero
+  // (which is also what blits of zeros give, and integer formats, which
+  // cannot be blitted linearly, may have a chain too).
+  if (!HasInitializer) {
+    B->Data.resize(B->mipChainBytes());
+    return Error::success();
+  }
+  if (Error E = fillMipLevels(*B))
+    return err(Line, "IMAGE " + A[0].Text + ": " + toString(std::move(E)));
   return Error::success();
 }
 

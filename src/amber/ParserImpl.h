@@ -22,11 +22,6 @@
 
 namespace spirv2llvm::amber::detail {
 
-/// Why some image features SKIP for now: images, samplers and texel
-/// buffers are bound (AmberImages.h), but mip chains are not made.
-inline constexpr const char *ImagesPending =
-    "mip levels: not supported yet";
-
 struct Token {
   std::string Text;
   unsigned Line;

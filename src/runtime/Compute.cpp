@@ -32,10 +32,11 @@
 
 #include "runtime/FaultGuard.h"
 #include "runtime/FaultReport.h"
-#include "runtime/Resources.h"
 #include "runtime/Fiber.h"
+#include "runtime/Resources.h"
 #include "runtime/ThreadPool.h"
 #include "runtime/Watchdog.h"
+#include "runtime/WorkgroupFunction.h"
 
 #include <algorithm>
 #include <atomic>
@@ -184,6 +185,12 @@ void fiberBarrier(void *P) {
 
 void noBarrier(void *) {}
 
+/// The compile cache's kind of compute objects: with and without
+/// work-group functions they are different code.
+const char *computeCacheKind() {
+  return workgroupFunctionsEnabled() ? "compute-workgroup" : "compute";
+}
+
 /// "2 s", "0.25 s".
 std::string formatSeconds(std::chrono::nanoseconds D) {
   char Buf[32];
@@ -211,8 +218,17 @@ ComputeShader::create(Translation &&T, unsigned OptLevel, CompileCache *Cache,
   T.Compute.WorkgroupMemorySize =
       std::max(T.Compute.WorkgroupMemorySize, *Shared);
   S->Info = T.Compute;
+  // One function per workgroup (WorkgroupFunction.h) unless the shader
+  // needs fibers; it is new, unoptimized code, so the JIT optimizes the
+  // module even if the translation already did.
+  if (workgroupFunctionsEnabled()) {
+    const std::array<uint32_t, 3> &Size = T.Compute.WorkgroupSize;
+    if (buildWorkgroupFunction(*T.IR, T.EntrySymbol, T.Layout.Width,
+                               Size[0] * Size[1] * Size[2]))
+      T.OptLevel = 0;
+  }
   auto J = JitShader::createAs(std::move(T), OptLevel, Cache, CacheKey,
-                               "compute");
+                               computeCacheKind());
   if (!J)
     return J.status();
   S->Jit = std::move(*J);
@@ -223,7 +239,7 @@ std::unique_ptr<ComputeShader> ComputeShader::load(CompileCache &Cache,
                                                    const std::string &CacheKey,
                                                    unsigned OptLevel) {
   std::unique_ptr<JitShader> J =
-      JitShader::loadAs(Cache, CacheKey, OptLevel, "compute");
+      JitShader::loadAs(Cache, CacheKey, OptLevel, computeCacheKind());
   if (!J || J->stage() != Stage::Compute)
     return nullptr;
   std::unique_ptr<ComputeShader> S(new ComputeShader());
@@ -250,6 +266,8 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
   const uint32_t GroupsPerWorkgroup = (LocalSize + W - 1) / W;
   const uint32_t FullMask = W >= 32 ? ~0u : (1u << W) - 1;
   s2l_entry_fn Entry = Jit->entry();
+  // One call per workgroup, with Args[0] as the prototype of its groups.
+  void (*Workgroup)(const s2l_group_args *) = Jit->WorkgroupEntry;
   const ComputeInfo &CI = Info;
 
   if (Threads == 0)
@@ -261,7 +279,7 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
   const uint64_t Batch =
       std::clamp<uint64_t>(Total / (uint64_t(Threads) * 16), 1, 64);
   // Barriers are no-ops when a workgroup is one SIMD group.
-  const bool UseFibers = CI.HasBarriers && GroupsPerWorkgroup > 1;
+  const bool UseFibers = !Workgroup && CI.HasBarriers && GroupsPerWorkgroup > 1;
   std::atomic<uint64_t> Next{0};
   std::atomic<bool> OutOfMemory{false};
   // The stop flag generated code reads (as a plain 32-bit word, abi.h):
@@ -330,6 +348,12 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
                             uint32_t(Wg / (uint64_t(Groups[0]) * Groups[1]))};
           if (CI.WorkgroupMemorySize)
             std::memset(Shared.data(), 0, Shared.size());
+          if (Workgroup) {
+            for (int K = 0; K < 3; ++K)
+              Args[0].workgroup_id[K] = Id[K];
+            Workgroup(&Args[0]);
+            continue;
+          }
           for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G)
             for (int K = 0; K < 3; ++K)
               Args[G].workgroup_id[K] = Id[K];

@@ -4,6 +4,7 @@
 #include "spirv2llvm/Translation.h"
 
 #include "runtime/CacheEntry.h"
+#include "runtime/WorkgroupFunction.h"
 
 #include "target/Optimizer.h"
 #include "runtime/VectorMath.h"
@@ -113,6 +114,24 @@ compile(Translation &T, unsigned OptLevel,
   return Compiler(*T.IR);
 }
 
+/// Finds \p Symbol's code in \p J: the work-group function of a
+/// compute shader when it has one (its per-group entry is then inlined
+/// into it and gone), else the entry.
+Error resolveEntry(orc::LLJIT &J, StringRef Symbol, s2l_entry_fn &Entry,
+                   void (*&Workgroup)(const s2l_group_args *)) {
+  if (auto WG = J.lookup(workgroupFunctionName(Symbol))) {
+    Workgroup = WG->toPtr<void (*)(const s2l_group_args *)>();
+    return Error::success();
+  } else {
+    consumeError(WG.takeError());
+  }
+  auto Addr = J.lookup(Symbol);
+  if (!Addr)
+    return Addr.takeError();
+  Entry = Addr->toPtr<s2l_entry_fn>();
+  return Error::success();
+}
+
 } // namespace
 
 Result<std::unique_ptr<JitShader>>
@@ -149,20 +168,18 @@ JitShader::createAs(Translation &&T, unsigned OptLevel, CompileCache *Cache,
   auto J = linkObject(std::move(*JTMB), std::move(*Obj));
   if (!J)
     return toStatus(J.takeError(), StatusCode::CompileFailed);
-  auto Addr = (*J)->lookup(T.EntrySymbol);
-  if (!Addr)
-    return toStatus(Addr.takeError(), StatusCode::CompileFailed);
+  std::unique_ptr<JitShader> S(new JitShader());
+  if (Error E = resolveEntry(**J, T.EntrySymbol, S->Entry, S->WorkgroupEntry))
+    return toStatus(std::move(E), StatusCode::CompileFailed);
   if (Store) {
     ShaderInfo Info{T.EntrySymbol, T.EntryName, T.EntryStage, T.Layout,
                     T.Compute};
     Cache->store(FullKey, serializeShaderInfo(Info), ObjectBytes);
   }
-  std::unique_ptr<JitShader> S(new JitShader());
   S->Layout = T.Layout;
   S->EntryStage = T.EntryStage;
   S->EntryName = T.EntryName;
   S->Compute = T.Compute;
-  S->Entry = Addr->toPtr<s2l_entry_fn>();
   S->P->J = std::move(*J);
   T.IR.reset();
   T.Context.reset();
@@ -197,17 +214,16 @@ std::unique_ptr<JitShader> JitShader::loadAs(CompileCache &Cache,
     consumeError(J.takeError());
     return nullptr;
   }
-  auto Addr = (*J)->lookup(Info.EntrySymbol);
-  if (!Addr) {
-    consumeError(Addr.takeError());
+  std::unique_ptr<JitShader> S(new JitShader());
+  if (Error E =
+          resolveEntry(**J, Info.EntrySymbol, S->Entry, S->WorkgroupEntry)) {
+    consumeError(std::move(E));
     return nullptr;
   }
-  std::unique_ptr<JitShader> S(new JitShader());
   S->Layout = std::move(Info.Layout);
   S->EntryStage = Info.EntryStage;
   S->EntryName = std::move(Info.EntryName);
   S->Compute = std::move(Info.Compute);
-  S->Entry = Addr->toPtr<s2l_entry_fn>();
   S->P->J = std::move(*J);
   S->FromCache = true;
   return S;

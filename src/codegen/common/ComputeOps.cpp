@@ -83,7 +83,12 @@ bool emitBarrierInstruction(IRBuilder<> &B, const Module &M,
                              "barrier.fn");
     Value *Ctx = B.CreateLoad(Ptr, B.CreateStructGEP(ArgsType, Args, 12),
                               "barrier.ctx");
-    B.CreateCall(FunctionType::get(B.getVoidTy(), {Ptr}, false), Fn, {Ctx});
+    CallInst *Call =
+        B.CreateCall(FunctionType::get(B.getVoidTy(), {Ptr}, false), Fn, {Ctx});
+    // The runtime's work-group functions find barriers by this mark
+    // (runtime/WorkgroupFunction.h), which survives inlining and LLVM's
+    // passes where the pattern of loads would not.
+    Call->setMetadata("s2l.barrier", MDNode::get(B.getContext(), {}));
   }
   B.CreateFence(AtomicOrdering::SequentiallyConsistent, Sync);
   return true;
