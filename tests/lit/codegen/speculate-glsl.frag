@@ -20,15 +20,19 @@ void main() {
 }
 // The cheap block: entered unconditionally, its lanes merged by select.
 // CHECK: fcmp ogt <4 x float>
-// CHECK-NOT: call i1 @llvm.vector.reduce.or
-// CHECK: br label %L[[V:[0-9]+]]{{$}}
-// CHECK: L[[V]]:
-// CHECK: call <4 x float> @llvm.minnum.v4f32
+// CHECK: br label %[[B:L[0-9]+]]{{$}}
+// CHECK-EMPTY:
+// CHECK-NEXT: [[B]]:
+// CHECK-NEXT: @llvm.minnum.v4f32
 // The transcendental block: behind a reduction of its lane mask.
 // CHECK: fcmp olt <4 x float>
-// CHECK: [[ANY:%[0-9]+]] = call i1 @llvm.vector.reduce.or.v4i1
-// CHECK-NEXT: br i1 [[ANY]]
+// CHECK: [[ANY:%[0-9]+]] = call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %mask.
+// CHECK-NEXT: br i1 [[ANY]], label %[[S:L[0-9]+]],
+// CHECK: [[S]]:
+// CHECK-NEXT: @llvm.sin.v4f32
 //
-// GUARD: fcmp ogt <4 x float>
-// GUARD: [[ANY:%[0-9]+]] = call i1 @llvm.vector.reduce.or.v4i1
-// GUARD-NEXT: br i1 [[ANY]]
+// Without speculation the cheap block is guarded too.
+// GUARD: [[ANY:%[0-9]+]] = call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %mask.
+// GUARD-NEXT: br i1 [[ANY]], label %[[B:L[0-9]+]],
+// GUARD: [[B]]:
+// GUARD-NEXT: @llvm.minnum.v4f32
