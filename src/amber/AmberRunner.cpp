@@ -340,6 +340,27 @@ void Runner::clear(PipelineDecl &P) {
         writeComponentDouble(*D, P.ClearDepth, &Px[D->Offset]);
       if (const Component *St = F.channel('S'))
         writeComponentDouble(*St, P.ClearStencil, &Px[St->Offset]);
+    } else if (F.Packed) {
+      // The library's codec knows the bit fields (and sRGB encodes a
+      // linear clear colour); integer clears scale as below.
+      Format Fmt = *formatByName(F.Name);
+      Float4 C;
+      for (unsigned I = 0; I < 4; ++I)
+        C[I] = float(P.ClearColor[I]);
+      switch (formatInfo(Fmt)->view()) {
+      case ViewKind::UInt:
+        (void)encodeTexel(Fmt, UInt4{uint32_t(C[0] * 255), uint32_t(C[1] * 255),
+                                     uint32_t(C[2] * 255), uint32_t(C[3] * 255)},
+                          Px.data());
+        break;
+      case ViewKind::SInt:
+        (void)encodeTexel(Fmt, Int4{int32_t(C[0] * 255), int32_t(C[1] * 255),
+                                    int32_t(C[2] * 255), int32_t(C[3] * 255)},
+                          Px.data());
+        break;
+      default:
+        (void)encodeTexel(Fmt, C, Px.data());
+      }
     } else {
       const char Channels[] = {'R', 'G', 'B', 'A'};
       for (unsigned C = 0; C < 4; ++C)
