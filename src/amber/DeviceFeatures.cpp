@@ -76,6 +76,9 @@ bool extensionSupported(StringRef E) {
       "VK_EXT_primitive_topology_list_restart",
       "VK_EXT_depth_clamp_zero_one",
       "VK_EXT_depth_range_unrestricted",
+      // Block-decorated Workgroup variables alias at offset 0
+      // (ComputeReflection.cpp), explicit layouts as in buffers.
+      "VK_KHR_workgroup_memory_explicit_layout",
   };
   return Known.contains(E);
 }
