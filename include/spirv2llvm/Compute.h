@@ -32,7 +32,7 @@
 namespace spirv2llvm {
 
 /// The width compute shaders run at best on this machine: 16 with
-/// AVX-512, 8 with AVX2, 4 otherwise (docs/performance.md has the
+/// AVX-512 or AVX2, 4 otherwise (docs/performance.md has the
 /// measurements). `spirv2llvm run` uses it unless --width says otherwise;
 /// TranslateOptions::Width itself stays 4 so that emitted IR does not
 /// depend on the machine.

@@ -484,6 +484,10 @@ enum class GlslPackingKind : uint8_t {
   None, Snorm4x8, Unorm4x8, Snorm2x16, Unorm2x16, Half2x16,
 };
 
+/// Whether a short divergent block may run the instruction with no lane
+/// active (OpcodeProperties.txt: cheap, lane-wise, no memory).
+enum class GlslSpeculatable : uint8_t { No, Yes };
+
 struct GlslStd450Info {
   /// Operands after the instruction number (from the grammar); 0 for
   /// numbers that are not instructions, including the reserved IMix.
@@ -492,6 +496,7 @@ struct GlslStd450Info {
   GlslOutKind Out = GlslOutKind::None;
   GlslFindKind Find = GlslFindKind::None;
   GlslPackingKind Packing = GlslPackingKind::None;
+  GlslSpeculatable Speculatable = GlslSpeculatable::No;
 };
 
 /// The properties of GLSL.std.450 instruction \p Inst (form None for

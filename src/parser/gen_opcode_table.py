@@ -142,6 +142,7 @@ GLSL_KEYS = {
     "Packing": ("Packing", "GlslPackingKind",
                 ["None", "Snorm4x8", "Unorm4x8", "Snorm2x16", "Unorm2x16",
                  "Half2x16"]),
+    "Speculatable": ("Speculatable", "GlslSpeculatable", ["No", "Yes"]),
 }
 
 

@@ -4,19 +4,20 @@
 // counter to the calling thread and persistent pool workers
 // (ThreadPool.h). A workgroup's SIMD groups run on the thread that took it:
 //
-//  - without barriers, or when the workgroup is a single SIMD group, one
-//    after the other;
-//  - with barriers, each group is a fiber (Fiber.h). The thread resumes the
-//    fibers in turn; a fiber runs until it reaches a barrier, where it
-//    switches back, or until it returns. One round therefore takes every
-//    group to its next barrier, which is exactly what OpControlBarrier
-//    requires (barriers must be reached in uniform control flow, so every
-//    group meets the same sequence of barriers).
+//  - normally in one call of the shader's work-group function
+//    (WorkgroupFunction.h), which loops over the groups itself and, at
+//    barriers, resumes each group where it stopped;
+//  - else (the fallback: a barrier in a function that is not inlined, or
+//    too much per-group state) one call per group, one after the other
+//    without barriers, and with barriers each group as a fiber (Fiber.h).
+//    The thread resumes the fibers in turn; a fiber runs until it reaches
+//    a barrier, where it switches back, or until it returns. One round
+//    therefore takes every group to its next barrier, which is exactly
+//    what OpControlBarrier requires (barriers must be reached in uniform
+//    control flow, so every group meets the same sequence of barriers).
 //
-// Fibers were chosen over region splitting and LLVM coroutines because
-// they need nothing from code generation: a barrier is a call, so barriers
-// inside loops and in called functions work unchanged, and the generated
-// code stays the same with and without them. A switch saves the
+// Fibers need nothing from code generation (a barrier is a call, so
+// barriers inside called functions work unchanged); a switch saves the
 // callee-saved registers only (nanoseconds; swapcontext, used before,
 // made a system call per switch); docs/performance.md has the numbers.
 //

@@ -14,6 +14,7 @@
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -28,6 +29,11 @@ JitShader::JitShader() : P(std::make_unique<Impl>()) {}
 JitShader::~JitShader() = default;
 
 namespace {
+
+cl::opt<bool> PrintJitIR(
+    "s2l-print-jit-ir", cl::Hidden, cl::init(false),
+    cl::desc("JIT: print each module as it goes to code generation "
+             "(after optimization and the runtime's changes)"));
 
 /// The key of \p InputKey for this host's JIT at \p OptLevel.
 std::string hostCacheKey(const std::string &InputKey, const char *Kind,
@@ -110,6 +116,8 @@ compile(Translation &T, unsigned OptLevel,
   }
   if (OptLevel > 0)
     useVectorMathLibrary(*T.IR);
+  if (PrintJitIR)
+    T.IR->print(errs(), nullptr);
   orc::SimpleCompiler Compiler(**TM);
   return Compiler(*T.IR);
 }

@@ -1,7 +1,10 @@
 //===- VectorMath.cpp - Vector math calls from glibc's libmvec ------------===//
 #include "runtime/VectorMath.h"
 
+#include "target/Optimizer.h"
+
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,6 +22,21 @@ cl::opt<bool> UsePowf("s2l-libmvec-powf", cl::Hidden,
                       cl::desc("call libmvec's powf rather than computing "
                                "pow as exp2(y * log2(x))"));
 
+/// For A/B measurements: only calls of the intrinsic's own width, as before
+/// wider vectors were split (a 16-lane call on an AVX2 target then stays an
+/// intrinsic, which LLVM expands to one scalar libm call per lane).
+cl::opt<bool> NoSplit("s2l-no-libmvec-split", cl::Hidden,
+                      cl::desc("do not split vector math calls wider than "
+                               "the target's libmvec functions"));
+
+/// For tests and measurements on a host wider than the target in question:
+/// the widest libmvec functions used (4, 8 or 16 lanes; 0: the JIT
+/// target's widest).
+cl::opt<unsigned> MaxLanesOpt("s2l-libmvec-max-lanes", cl::Hidden, cl::init(0),
+                              cl::desc("widest libmvec functions to call "
+                                       "(4, 8 or 16; default: the JIT "
+                                       "target's)"));
+
 /// Intrinsic base name -> libmvec function name and arity.
 struct MathFn {
   const char *Intrinsic, *Name;
@@ -33,15 +51,35 @@ constexpr MathFn MathFns[] = {
     {"atan2", "atan2f", 2},
 };
 
-/// The libmvec ISA letter for \p Lanes floats, if the host can run it.
+/// The libmvec ISA letter for \p Lanes floats, if the JIT's target CPU
+/// (not the host's: -s2l-jit-cpu may name an older one) can run it. A
+/// 16-lane function takes its arguments in zmm registers; code for a CPU
+/// without AVX-512 passes <16 x float> in two ymm registers, so calling it
+/// from there computes garbage.
 char isaLetter(unsigned Lanes) {
-  static StringMap<bool> F = sys::getHostCPUFeatures();
+  if (MaxLanesOpt && Lanes > MaxLanesOpt)
+    return 0;
   switch (Lanes) {
-  case 4: return F.lookup("sse4.2") ? 'b' : 0;
-  case 8: return F.lookup("avx2") ? 'd' : 0;
-  case 16: return F.lookup("avx512f") ? 'e' : 0;
+  case 4:
+    return jitTargetHasFeature("sse4.2") ? 'b' : 0;
+  case 8:
+    return jitTargetHasFeature("avx2") ? 'd' : 0;
+  case 16:
+    return jitTargetHasFeature("avx512f") ? 'e' : 0;
   default: return 0;
   }
+}
+
+/// The widest libmvec width (16, 8 or 4 lanes) with a function the target
+/// runs that divides \p Lanes, and its ISA letter; {0, 0} if none.
+std::pair<unsigned, char> pieceWidth(unsigned Lanes) {
+  for (unsigned P : {16u, 8u, 4u}) {
+    if (P > Lanes || Lanes % P != 0 || (NoSplit && P != Lanes))
+      continue;
+    if (char Isa = isaLetter(P))
+      return {P, Isa};
+  }
+  return {0, 0};
 }
 
 bool libmvecLoaded() {
@@ -54,15 +92,48 @@ bool libmvecLoaded() {
 
 void loadVectorMathLibrary() { (void)libmvecLoaded(); }
 
+namespace {
+
+/// A call of a libmvec function on \p Args, split into pieces of
+/// \p Callee's width when the arguments are wider (16 lanes on an AVX2 target
+/// are two 8-lane calls), the results joined again.
+Value *callInPieces(IRBuilder<> &B, FunctionCallee Callee,
+                    ArrayRef<Value *> Args) {
+  auto *PieceTy =
+      cast<FixedVectorType>(Callee.getFunctionType()->getReturnType());
+  unsigned P = PieceTy->getNumElements();
+  unsigned N = cast<FixedVectorType>(Args[0]->getType())->getNumElements();
+  if (P == N)
+    return B.CreateCall(Callee, Args);
+  SmallVector<Value *, 4> Pieces;
+  for (unsigned Lo = 0; Lo < N; Lo += P) {
+    SmallVector<int, 16> Mask;
+    for (unsigned K = 0; K < P; ++K)
+      Mask.push_back(int(Lo + K));
+    SmallVector<Value *, 2> PieceArgs;
+    for (Value *A : Args)
+      PieceArgs.push_back(B.CreateShuffleVector(A, Mask));
+    Pieces.push_back(B.CreateCall(Callee, PieceArgs));
+  }
+  return concatenateVectors(B, Pieces);
+}
+
+} // namespace
+
 unsigned useVectorMathLibrary(Module &M) {
-  std::vector<std::pair<CallInst *, std::string>> Rewrites;
+  struct Rewrite {
+    CallInst *Call;
+    std::string Name;
+    unsigned Lanes; // of the libmvec function
+  };
+  std::vector<Rewrite> Rewrites;
   for (Function &F : M) {
     if (!F.isIntrinsic() || F.getReturnType()->isVoidTy())
       continue;
     auto *VT = dyn_cast<FixedVectorType>(F.getReturnType());
     if (!VT || !VT->getElementType()->isFloatTy())
       continue;
-    char Isa = isaLetter(VT->getNumElements());
+    auto [Lanes, Isa] = pieceWidth(VT->getNumElements());
     if (!Isa)
       continue;
     // "llvm.sin.v16f32" -> "sin"
@@ -70,10 +141,10 @@ unsigned useVectorMathLibrary(Module &M) {
     for (const MathFn &Fn : MathFns) {
       if (Base != Fn.Intrinsic)
         continue;
-      auto NameOf = [&](unsigned Args, StringRef Scalar) {
-        return (Twine("_ZGV") + Twine(Isa) + "N" +
-                Twine(VT->getNumElements()) + (Args == 1 ? "v_" : "vv_") +
-                Scalar)
+      auto NameOf = [&, Lanes = Lanes, Isa = Isa](unsigned Args,
+                                                  StringRef Scalar) {
+        return (Twine("_ZGV") + Twine(Isa) + "N" + Twine(Lanes) +
+                (Args == 1 ? "v_" : "vv_") + Scalar)
             .str();
       };
       auto Have = [&](const std::string &Name) {
@@ -91,27 +162,30 @@ unsigned useVectorMathLibrary(Module &M) {
         break;
       for (User *U : F.users())
         if (auto *C = dyn_cast<CallInst>(U); C && C->getCalledFunction() == &F)
-          Rewrites.emplace_back(C, Name);
+          Rewrites.push_back({C, Name, Lanes});
       break;
     }
   }
-  auto Declare = [&](StringRef Name, FunctionType *FT) {
-    FunctionCallee Callee = M.getOrInsertFunction(Name, FT);
+  auto Declare = [&](StringRef Name, unsigned Lanes, unsigned Args) {
+    auto *T = FixedVectorType::get(Type::getFloatTy(M.getContext()), Lanes);
+    SmallVector<Type *, 2> Params(Args, T);
+    FunctionCallee Callee =
+        M.getOrInsertFunction(Name, FunctionType::get(T, Params, false));
     if (auto *Fn = dyn_cast<Function>(Callee.getCallee())) {
       Fn->setDoesNotThrow();
       Fn->setDoesNotAccessMemory();
     }
     return Callee;
   };
-  for (auto &[C, Name] : Rewrites) {
+  for (auto &[C, Name, Lanes] : Rewrites) {
     SmallVector<Value *, 2> Args(C->args());
     IRBuilder<> B(C);
     Value *New;
     if (C->arg_size() == 2 && StringRef(Name).ends_with("_exp2f")) {
-      auto *FT = FunctionType::get(C->getType(), {C->getType()}, false);
       std::string Log2 = StringRef(Name).drop_back(5).str() + "log2f";
-      Value *L = B.CreateCall(Declare(Log2, FT), {Args[0]});
-      Value *E = B.CreateCall(Declare(Name, FT), {B.CreateFMul(Args[1], L)});
+      Value *L = callInPieces(B, Declare(Log2, Lanes, 1), {Args[0]});
+      Value *E =
+          callInPieces(B, Declare(Name, Lanes, 1), {B.CreateFMul(Args[1], L)});
       // IEEE's exact cases the expression misses (NaN from 0 * inf or
       // inf * 0): pow(x, +-0) = 1 for every x, pow(1, y) = 1 for every y.
       Constant *One = ConstantFP::get(C->getType(), 1.0);
@@ -120,8 +194,7 @@ unsigned useVectorMathLibrary(Module &M) {
           B.CreateFCmpOEQ(Args[0], One));
       New = B.CreateSelect(Exact, One, E);
     } else {
-      New = B.CreateCall(
-          Declare(Name, C->getCalledFunction()->getFunctionType()), Args);
+      New = callInPieces(B, Declare(Name, Lanes, C->arg_size()), Args);
     }
     New->takeName(C);
     C->replaceAllUsesWith(New);

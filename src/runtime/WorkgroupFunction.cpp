@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -107,6 +108,18 @@ private:
   Value *perGroupSlot(uint64_t Bytes, Align A, const Twine &Name);
   bool replicatePrivates(std::string &WhyNot);
   bool splitAtBarriers(std::string &WhyNot);
+  /// Whether \p V can be recomputed where a group resumes instead of kept
+  /// in a slot: it depends, through instructions without side effects,
+  /// only on what dominates the body (the function's entry, the loop
+  /// over groups), on the copy of the arguments (which only the setup
+  /// block writes) and on invariant loads (descriptor tables). The
+  /// workgroup-uniform pointers and the built-ins derived from the group
+  /// index are of this kind. \p Budget bounds the expression's size.
+  bool isRematerializable(Value *V, unsigned &Budget);
+  /// \p V recomputed before \p At (isRematerializable).
+  Value *rematerialize(Value *V, Instruction *At,
+                       DenseMap<Value *, Value *> &Done);
+  DenseMap<Value *, bool> Remat;
 };
 
 void WorkgroupBuilder::createFunction() {
@@ -358,6 +371,45 @@ liveResumes(Instruction &V,
   return Live;
 }
 
+bool WorkgroupBuilder::isRematerializable(Value *V, unsigned &Budget) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Control.contains(I->getParent()))
+    return true;
+  if (auto It = Remat.find(I); It != Remat.end())
+    return It->second;
+  bool Ok = false;
+  if (Budget > 0 && !isa<PHINode>(I) && !isa<AllocaInst>(I) &&
+      !isa<CallBase>(I) && !I->mayHaveSideEffects()) {
+    --Budget;
+    if (auto *L = dyn_cast<LoadInst>(I))
+      Ok = L->isSimple() &&
+           (getUnderlyingObject(L->getPointerOperand()) == Args ||
+            L->hasMetadata(LLVMContext::MD_invariant_load));
+    else
+      Ok = !I->mayReadFromMemory();
+    for (Value *Op : I->operands())
+      Ok = Ok && isRematerializable(Op, Budget);
+  }
+  Remat[I] = Ok;
+  return Ok;
+}
+
+Value *WorkgroupBuilder::rematerialize(Value *V, Instruction *At,
+                                       DenseMap<Value *, Value *> &Done) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Control.contains(I->getParent()))
+    return V;
+  if (Value *C = Done.lookup(I))
+    return C;
+  Instruction *C = I->clone();
+  for (Use &Op : C->operands())
+    Op.set(rematerialize(Op.get(), At, Done));
+  C->insertBefore(At);
+  C->setName(I->getName() + ".remat");
+  Done[I] = C;
+  return C;
+}
+
 bool WorkgroupBuilder::splitAtBarriers(std::string &WhyNot) {
   SmallVector<CallInst *, 8> Calls;
   for (Instruction &I : instructions(*WG))
@@ -378,6 +430,7 @@ bool WorkgroupBuilder::splitAtBarriers(std::string &WhyNot) {
   struct Spill {
     Instruction *V;
     SmallVector<unsigned, 4> At;
+    bool Remat;
   };
   SmallVector<Spill, 32> Spills;
   for (BasicBlock &BB : *WG) {
@@ -393,7 +446,9 @@ bool WorkgroupBuilder::splitAtBarriers(std::string &WhyNot) {
         WhyNot = "a token value live across a barrier";
         return false;
       }
-      Spills.push_back({&I, std::move(At)});
+      // Small expressions only: each resume point gets a copy.
+      unsigned Budget = 24;
+      Spills.push_back({&I, std::move(At), isRematerializable(&I, Budget)});
     }
   }
   // Each barrier: the group records where it resumes and that the round
@@ -401,16 +456,27 @@ bool WorkgroupBuilder::splitAtBarriers(std::string &WhyNot) {
   IRBuilder<> B(Ctx);
   DenseMap<Instruction *, Value *> SlotOf;
   for (Spill &S : Spills) {
+    if (S.Remat)
+      continue;
     Type *T = S.V->getType();
     SlotOf[S.V] = perGroupSlot(DL.getTypeAllocSize(T), DL.getABITypeAlign(T),
                                "wg.spill." + S.V->getName());
   }
-  SmallVector<SmallVector<std::pair<Instruction *, LoadInst *>, 8>, 8> Reloads(
+  // Where each resume point gets each value back: a reload from its slot
+  // or a copy of its expression.
+  SmallVector<SmallVector<std::pair<Instruction *, Value *>, 8>, 8> Reloads(
       Points.size());
+  SmallVector<DenseMap<Value *, Value *>, 8> Copies(Points.size());
+  SmallVector<Instruction *, 8> Firsts;
+  for (const BarrierPoint &BP : Points)
+    Firsts.push_back(&*BP.Resume->getFirstInsertionPt());
   for (const Spill &S : Spills)
     for (unsigned P : S.At) {
-      BasicBlock *Resume = Points[P].Resume;
-      B.SetInsertPoint(Resume, Resume->getFirstInsertionPt());
+      if (S.Remat) {
+        Reloads[P].push_back({S.V, rematerialize(S.V, Firsts[P], Copies[P])});
+        continue;
+      }
+      B.SetInsertPoint(Firsts[P]);
       Reloads[P].push_back({S.V, B.CreateLoad(S.V->getType(), SlotOf[S.V],
                                               S.V->getName() + ".reload")});
     }
@@ -419,7 +485,8 @@ bool WorkgroupBuilder::splitAtBarriers(std::string &WhyNot) {
     Instruction *Br = BP.Stop->getTerminator();
     B.SetInsertPoint(Br);
     for (auto &[V, Reload] : Reloads[P])
-      B.CreateStore(V, SlotOf[V]);
+      if (Value *Slot = SlotOf.lookup(V))
+        B.CreateStore(V, Slot);
     B.CreateStore(B.getInt32(BP.State), StatePtr);
     B.CreateStore(B.getTrue(), Left);
     B.CreateBr(Latch);
@@ -495,8 +562,12 @@ bool buildWorkgroupFunction(Module &M, StringRef EntryName, unsigned Width,
   WorkgroupBuilder WB(M, *Entry, Width, LocalSize);
   if (!WB.build(Barriers, Why))
     return Fail(std::move(Why));
-  // The per-group entry lives on inlined only: not compiled twice.
-  Entry->setLinkage(GlobalValue::InternalLinkage);
+  // The per-group entry lives on inlined only: not compiled twice (the
+  // cheap pipeline of very large shaders has no global DCE to drop it).
+  if (Entry->use_empty())
+    Entry->eraseFromParent();
+  else
+    Entry->setLinkage(GlobalValue::InternalLinkage);
   // A single group passes its barriers at once: they are no-ops there.
   if (Function *WG = M.getFunction(workgroupFunctionName(EntryName)))
     for (Instruction &I : make_early_inc_range(instructions(*WG)))

@@ -2,16 +2,19 @@
 #include "target/Optimizer.h"
 
 #include "support/Contraction.h"
+#include "target/BitScan.h"
+#include "target/MaskWidening.h"
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 
@@ -102,15 +105,32 @@ const HostStrings &hostStrings() {
 const std::string &hostTriple() { return hostStrings().Triple; }
 const std::string &hostDataLayout() { return hostStrings().DataLayout; }
 
+bool jitTargetHasFeature(StringRef Feature) {
+  // A target machine is made once: it knows the features -s2l-jit-cpu's
+  // CPU implies, which the host's feature map does not.
+  static const std::unique_ptr<TargetMachine> TM = [] {
+    auto T = createHostTargetMachine(0);
+    if (!T) {
+      consumeError(T.takeError());
+      return std::unique_ptr<TargetMachine>();
+    }
+    return std::move(*T);
+  }();
+  return TM && TM->getMCSubtargetInfo()->checkFeatures(("+" + Feature).str());
+}
+
 unsigned hostSimdWidth() {
   static unsigned Width = [] {
     StringMap<bool> F = sys::getHostCPUFeatures();
     // 16 lanes of 32 bits fill a 512-bit register; LLVM uses zmm registers
-    // for them unless a function asks for narrower ones.
-    if (F.lookup("avx512f"))
+    // for them unless a function asks for narrower ones. With AVX2 they
+    // are two ymm registers per value: two independent dependency chains
+    // where W = 8 has one, which the latency-bound shapes (divergent loops,
+    // bit hashing, the switch) need more than the shorter masks of W = 8
+    // (docs/performance.md, "Weak shapes": 1.3x to 1.9x on those, no
+    // shader slower by more than the noise).
+    if (F.lookup("avx512f") || F.lookup("avx2"))
       return 16u;
-    if (F.lookup("avx2"))
-      return 8u;
     return 4u;
   }();
   return Width;
@@ -157,6 +177,12 @@ void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,
                             : OptLevel == 2 ? OptimizationLevel::O2
                                             : OptimizationLevel::O3;
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
+  // Last, so that InstCombine does not fold the float forms back into
+  // ctlz/cttz, nor the twins back into <W x i1>.
+  if (Vectorize && TM && needsBitScanLowering(*TM))
+    MPM.addPass(createModuleToFunctionPassAdaptor(BitScanPass()));
+  if (Vectorize && TM && needsMaskWidening(*TM))
+    MPM.addPass(createModuleToFunctionPassAdaptor(MaskWideningPass()));
   MPM.run(M, MAM);
 }
 

@@ -27,8 +27,13 @@ createHostTargetMachine(unsigned OptLevel);
 const std::string &hostTriple();
 const std::string &hostDataLayout();
 
-/// The SIMD width (4, 8 or 16 lanes) that fills the host's vector
-/// registers: 16 with AVX-512, 8 with AVX2, 4 otherwise.
+/// Whether the CPU the JIT generates code for has \p Feature (LLVM's name,
+/// e.g. "avx2"): the host's, or -s2l-jit-cpu's when that is given.
+bool jitTargetHasFeature(llvm::StringRef Feature);
+
+/// The default SIMD width (4, 8 or 16 lanes) for the host: 16 with AVX-512
+/// (one zmm register) and with AVX2 (two ymm registers, whose independent
+/// halves hide latency), 4 otherwise.
 unsigned hostSimdWidth();
 
 /// Runs LLVM's default pipeline for \p OptLevel (1-3) on \p M; 0 does

@@ -2,17 +2,20 @@
 //
 // The JIT turns vector sin/cos/exp/log/pow/atan intrinsics into glibc
 // libmvec calls (runtime/VectorMath.h). Checked here: the rewrite happens
-// at every width the host supports, and the results stay within Vulkan's
-// precision at W = 16 (GlslStd450ExecTest covers W = 4 and 8 with every
+// at every width the host supports, vectors wider than the widest libmvec
+// functions allowed are split into pieces (16 lanes on an AVX2 target: two
+// 8-lane calls), and the results stay within Vulkan's precision at every
+// width and split (GlslStd450ExecTest covers W = 4 and 8 with every
 // special input).
 //
 //===----------------------------------------------------------------------===//
 #include "ComputeTestUtil.h"
 #include "runtime/VectorMath.h"
+#include "target/Optimizer.h"
 
 #include "llvm/IR/Function.h"
+#include "llvm/Support/CommandLine.h"
 
-#include "llvm/TargetParser/Host.h"
 
 #include <gtest/gtest.h>
 
@@ -39,18 +42,31 @@ const char *MathShader = R"(#version 450
     dst[6 * i + 5] = atan(x);
   })";
 
+/// Whether the JIT's target CPU (the host's, or -s2l-jit-cpu's) runs
+/// libmvec's \p W-lane functions.
 bool hostRuns(unsigned W) {
-  llvm::StringMap<bool> F = llvm::sys::getHostCPUFeatures();
-  return W == 4 ? F.lookup("sse4.2") : W == 8 ? F.lookup("avx2")
-                                              : F.lookup("avx512f");
+  return jitTargetHasFeature(W == 4 ? "sse4.2" : W == 8 ? "avx2" : "avx512f");
 }
 
-class VectorMath : public testing::TestWithParam<unsigned> {};
+/// Sets -s2l-libmvec-max-lanes for the life of the object.
+class MaxLanes {
+public:
+  explicit MaxLanes(unsigned N) { set(N); }
+  ~MaxLanes() { set(0); }
 
-TEST_P(VectorMath, IntrinsicsBecomeLibmvecCalls) {
-  unsigned W = GetParam();
-  if (!hostRuns(W))
-    GTEST_SKIP() << "host cannot run libmvec's " << W << "-lane functions";
+private:
+  static void set(unsigned N) {
+    auto &Opts = llvm::cl::getRegisteredOptions();
+    auto It = Opts.find("s2l-libmvec-max-lanes");
+    ASSERT_NE(It, Opts.end());
+    static_cast<llvm::cl::opt<unsigned> *>(It->second)->setValue(N);
+  }
+};
+
+/// The libmvec functions (name, lanes) \p Shader calls at width \p W
+/// after the rewrite, which must replace \p Calls intrinsic calls.
+std::set<std::pair<std::string, unsigned>> libmvecCalls(unsigned W,
+                                                        unsigned Calls) {
   TranslateOptions Opts;
   Opts.Width = W;
   Opts.OptLevel = 2;
@@ -58,19 +74,74 @@ TEST_P(VectorMath, IntrinsicsBecomeLibmvecCalls) {
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(MathShader),
                               std::strlen(MathShader)),
       "math.comp", Opts);
-  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
-  EXPECT_EQ(useVectorMathLibrary(*T->IR), 6u);
-  // pow is exp2(y * log2(x)): 7 functions for the 6 intrinsics.
-  std::set<std::string> Called;
+  EXPECT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  if (!T)
+    return {};
+  EXPECT_EQ(useVectorMathLibrary(*T->IR), Calls);
+  std::set<std::pair<std::string, unsigned>> Called;
   for (llvm::Function &F : *T->IR)
     if (F.getName().starts_with("_ZGV") && !F.use_empty())
-      Called.insert(F.getName().rsplit('_').second.str());
-  EXPECT_EQ(Called, (std::set<std::string>{"atanf", "cosf", "exp2f", "expf",
-                                            "log2f", "logf", "sinf"}));
+      Called.insert({F.getName().rsplit('_').second.str(),
+                     llvm::cast<llvm::FixedVectorType>(F.getReturnType())
+                         ->getNumElements()});
+  return Called;
 }
 
-TEST_P(VectorMath, ResultsWithinVulkanPrecision) {
+/// pow is exp2(y * log2(x)): 7 functions for the 6 intrinsics.
+std::set<std::pair<std::string, unsigned>> allFunctions(unsigned Lanes) {
+  std::set<std::pair<std::string, unsigned>> S;
+  for (const char *Name :
+       {"atanf", "cosf", "exp2f", "expf", "log2f", "logf", "sinf"})
+    S.insert({Name, Lanes});
+  return S;
+}
+
+/// Runs MathShader at width \p W over [-pi, pi] and checks every result
+/// against Vulkan's precision.
+void checkPrecision(unsigned W);
+
+class VectorMath : public testing::TestWithParam<unsigned> {};
+
+TEST_P(VectorMath, IntrinsicsBecomeLibmvecCalls) {
   unsigned W = GetParam();
+  if (!hostRuns(W))
+    GTEST_SKIP() << "host cannot run libmvec's " << W << "-lane functions";
+  EXPECT_EQ(libmvecCalls(W, 6), allFunctions(W));
+}
+
+TEST_P(VectorMath, ResultsWithinVulkanPrecision) { checkPrecision(GetParam()); }
+
+// A target whose widest libmvec functions are narrower than W (an AVX2
+// host at W = 16; -s2l-libmvec-max-lanes stands in for it here) calls them
+// on pieces of the vector instead of leaving the intrinsic, which LLVM
+// expands to one scalar libm call per lane (ten times slower).
+TEST(VectorMathSplit, WideVectorsCallNarrowerFunctions) {
+  if (!hostRuns(8))
+    GTEST_SKIP() << "host cannot run libmvec's 8-lane functions";
+  {
+    MaxLanes Limit(8);
+    EXPECT_EQ(libmvecCalls(16, 6), allFunctions(8));
+  }
+  {
+    MaxLanes Limit(4);
+    EXPECT_EQ(libmvecCalls(16, 6), allFunctions(4));
+    EXPECT_EQ(libmvecCalls(8, 6), allFunctions(4));
+  }
+}
+
+// The pieces go back into the right lanes: a wrong shuffle would put one
+// lane's sin where another's belongs, far outside the tolerance.
+TEST(VectorMathSplit, SplitResultsWithinVulkanPrecision) {
+  if (!hostRuns(8))
+    GTEST_SKIP() << "host cannot run libmvec's 8-lane functions";
+  for (unsigned Lanes : {8u, 4u}) {
+    SCOPED_TRACE("libmvec functions of " + std::to_string(Lanes) + " lanes");
+    MaxLanes Limit(Lanes);
+    checkPrecision(16);
+  }
+}
+
+void checkPrecision(unsigned W) {
   TranslateOptions Opts;
   Opts.Width = W;
   std::string Error;

@@ -150,14 +150,23 @@ void SimdEmitter::createMemoryVariables() {
               .value_or(0);
       uint32_t Binding =
           M.decorationValue(Id.value(), spv::Decoration::Binding).value_or(0);
-      Value *SetPtr = B.CreateLoad(
-          Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Sets, Set), "set");
+      // The descriptor tables do not change while a shader runs: loads
+      // from them are invariant, which lets LLVM hoist them out of the
+      // runtime's loop over SIMD groups and recompute them instead of
+      // keeping them across barriers (runtime/WorkgroupFunction.h).
+      auto Invariant = [&](LoadInst *L) {
+        L->setMetadata(LLVMContext::MD_invariant_load,
+                       MDNode::get(B.getContext(), {}));
+        return L;
+      };
+      Value *SetPtr = Invariant(B.CreateLoad(
+          Ptr, B.CreateConstInBoundsGEP1_32(Ptr, Sets, Set), "set"));
       Type *DescTy = StructType::get(Ptr, I64);
       Value *Desc = B.CreateConstInBoundsGEP1_32(DescTy, SetPtr, Binding);
-      P.Base = B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
-                            llvmName(Id.value()) + ".base");
-      P.Size = B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
-                            llvmName(Id.value()) + ".size");
+      P.Base = Invariant(B.CreateLoad(Ptr, B.CreateStructGEP(DescTy, Desc, 0),
+                                      llvmName(Id.value()) + ".base"));
+      P.Size = Invariant(B.CreateLoad(I64, B.CreateStructGEP(DescTy, Desc, 1),
+                                      llvmName(Id.value()) + ".size"));
       break;
     }
     case spv::StorageClass::PushConstant:

@@ -234,6 +234,13 @@ bool Linearizer::isCheapUnguarded(const Block &Blk) const {
     } else if (isPlainAccessChain(I.Opcode)) {
       if (!IsPushConstantPointer(I.Result.value(), IsPushConstantPointer))
         return false;
+    } else if (I.Opcode == Op::OpExtInst) {
+      // A few GLSL.std.450 instructions (min, max, clamp, abs, floor, ...)
+      // are as cheap as core arithmetic.
+      auto Set = M.ExtInstImports.find(I.Operands[0]);
+      if (Set == M.ExtInstImports.end() || Set->second != "GLSL.std.450" ||
+          glslStd450Info(I.Operands[1]).Speculatable != GlslSpeculatable::Yes)
+        return false;
     } else if (!hasOpcodeFlag(I.Opcode, OpcodeFlag::Speculatable)) {
       // Speculatable: arithmetic, comparisons, conversions, composites and
       // control flow between blocks, masked or lane-wise, harmless with no
