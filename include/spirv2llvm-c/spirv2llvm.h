@@ -422,6 +422,12 @@ typedef struct s2l_rasterization_state {
   float line_width; /* 0 is taken as 1 */
   uint32_t line_rasterization_mode; /* VkLineRasterizationModeEXT (0-3) */
   uint32_t provoking_vertex_mode; /* VkProvokingVertexModeEXT: 0 first, 1 last */
+  /* Device features (VK_EXT_depth_clamp_zero_one's depthClampZeroOne,
+     VK_EXT_depth_range_unrestricted): depth clamp to [0, 1]; without depth
+     clamp, float depth attachments keep depths outside [0, 1] when both
+     are set. */
+  uint32_t depth_clamp_zero_one;
+  uint32_t depth_range_unrestricted;
 } s2l_rasterization_state;
 
 /* VkPipelineMultisampleStateCreateInfo. */

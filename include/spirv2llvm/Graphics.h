@@ -199,6 +199,15 @@ struct Rect2D {
 
 struct RasterizationState {
   bool DepthClampEnable = false;
+  /// VK_EXT_depth_clamp_zero_one's depthClampZeroOne feature: depth clamp
+  /// clamps to [0, 1] rather than to the viewport's depth range, and
+  /// without depth clamp a floating-point depth attachment keeps depths
+  /// outside [0, 1] when DepthRangeUnrestricted is set too (the spec's
+  /// depth test rules; otherwise they are clamped to [0, 1] as before).
+  bool DepthClampZeroOne = false;
+  /// VK_EXT_depth_range_unrestricted is enabled (only read together with
+  /// DepthClampZeroOne).
+  bool DepthRangeUnrestricted = false;
   bool RasterizerDiscardEnable = false;
   PolygonMode Polygon = PolygonMode::Fill;
   CullMode Cull = CullMode::None;

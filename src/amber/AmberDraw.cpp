@@ -197,6 +197,12 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
     D.Scissors = {*P.State.Scissor};
   D.Multisample = P.State.Multisample;
   D.Rasterization = P.State.Raster;
+  // Device features that change the depth test's clamp (Amber enables
+  // what the script requires, and the feature applies to every pipeline).
+  D.Rasterization.DepthClampZeroOne =
+      S.needs("DepthClampZeroOneFeatures.depthClampZeroOne");
+  D.Rasterization.DepthRangeUnrestricted =
+      S.needs("VK_EXT_depth_range_unrestricted");
   D.DepthStencil = P.State.DepthStencil;
   D.Blend.LogicOpEnable = P.State.LogicOpEnable;
   D.Blend.Logic = P.State.Logic;

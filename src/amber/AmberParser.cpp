@@ -710,6 +710,7 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
       return err(L, "DEVICE_FEATURE needs one name");
     if (!featureSupported(A[0].Text))
       unsupported(L, "DEVICE_FEATURE " + A[0].Text);
+    S.DeviceFeatures.push_back(A[0].Text);
     return Error::success();
   }
   if (Cmd == "DEVICE_EXTENSION" || Cmd == "INSTANCE_EXTENSION") {
@@ -717,6 +718,8 @@ Error Parser::parseCommand(std::vector<Command> &Out) {
       return err(L, Cmd + " needs one name");
     if (Cmd == "DEVICE_EXTENSION" && !extensionSupported(A[0].Text))
       unsupported(L, "DEVICE_EXTENSION " + A[0].Text);
+    if (Cmd == "DEVICE_EXTENSION")
+      S.DeviceExtensions.push_back(A[0].Text);
     return Error::success();
   }
   if (Cmd == "VIRTUAL_FILE") {

@@ -33,9 +33,14 @@ namespace spirv2llvm::amber {
 namespace {
 
 /// Amber's TARGET_ENV names are spirv-val's; without one, shaders are
-/// compiled and assembled for Vulkan 1.0 (SPIR-V 1.0) like Amber does.
-std::string targetEnvFor(const ShaderDecl &D) {
-  return D.TargetEnv.empty() ? "vulkan1.0" : D.TargetEnv;
+/// compiled and assembled for Vulkan 1.0 (SPIR-V 1.0) like Amber does,
+/// except that a script requiring VK_KHR_spirv_1_4 gets SPIR-V 1.4: the
+/// conformance suite builds those with SPIR-V 1.4 options (their entry
+/// points list every global, a 1.4 rule), as the VkScript parser does.
+std::string targetEnvFor(const Script &S, const ShaderDecl &D) {
+  if (!D.TargetEnv.empty())
+    return D.TargetEnv;
+  return S.needs("VK_KHR_spirv_1_4") ? "spv1.4" : "vulkan1.0";
 }
 
 /// glslang rejects a GLSL extension it does not know ("'#extension' :
@@ -95,7 +100,7 @@ Error Runner::translationInput(const ShaderDecl &D, const AttachDecl &A,
   T.Width = O.Width;
   T.OptLevel = 0; // the JIT optimizes
   T.ShaderStage = St;
-  T.TargetEnv = targetEnvFor(D);
+  T.TargetEnv = targetEnvFor(S, D);
   T.SpecValues = A.Spec;
   if (!A.EntryPoint.empty())
     T.EntryPoint = A.EntryPoint;
@@ -340,6 +345,27 @@ void Runner::clear(PipelineDecl &P) {
         writeComponentDouble(*D, P.ClearDepth, &Px[D->Offset]);
       if (const Component *St = F.channel('S'))
         writeComponentDouble(*St, P.ClearStencil, &Px[St->Offset]);
+    } else if (F.Packed) {
+      // The library's codec knows the bit fields (and sRGB encodes a
+      // linear clear colour); integer clears scale as below.
+      Format Fmt = *formatByName(F.Name);
+      Float4 C;
+      for (unsigned I = 0; I < 4; ++I)
+        C[I] = float(P.ClearColor[I]);
+      switch (formatInfo(Fmt)->view()) {
+      case ViewKind::UInt:
+        (void)encodeTexel(Fmt, UInt4{uint32_t(C[0] * 255), uint32_t(C[1] * 255),
+                                     uint32_t(C[2] * 255), uint32_t(C[3] * 255)},
+                          Px.data());
+        break;
+      case ViewKind::SInt:
+        (void)encodeTexel(Fmt, Int4{int32_t(C[0] * 255), int32_t(C[1] * 255),
+                                    int32_t(C[2] * 255), int32_t(C[3] * 255)},
+                          Px.data());
+        break;
+      default:
+        (void)encodeTexel(Fmt, C, Px.data());
+      }
     } else {
       const char Channels[] = {'R', 'G', 'B', 'A'};
       for (unsigned C = 0; C < 4; ++C)

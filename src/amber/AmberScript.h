@@ -258,6 +258,15 @@ struct Script {
   std::vector<std::pair<std::string, std::string>> VirtualFiles;
   /// Set when the script uses something outside the subset: the reason.
   std::optional<std::string> Unsupported;
+  /// DEVICE_FEATURE and DEVICE_EXTENSION names: Amber enables them on its
+  /// device, and a few change the rasterizer's rules (depthClampZeroOne).
+  std::vector<std::string> DeviceFeatures, DeviceExtensions;
+  bool needs(const std::string &FeatureOrExtension) const {
+    return std::count(DeviceFeatures.begin(), DeviceFeatures.end(),
+                      FeatureOrExtension) ||
+           std::count(DeviceExtensions.begin(), DeviceExtensions.end(),
+                      FeatureOrExtension);
+  }
 
   ShaderDecl *findShader(const std::string &Name);
   BufferDecl *findBuffer(const std::string &Name);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "amber/BufferFormats.h"
 
+#include "spirv2llvm/ImageFormat.h"
 #include "support/Diagnostic.h"
 
 #include <algorithm>
@@ -170,7 +171,7 @@ Error appendMember(StringRef Type, bool Std140, const StructTable &Structs,
   auto Plain = parseDataType(Type, false);
   if (!Plain)
     return Plain.takeError();
-  if (Type.ends_with("[]") || Plain->IsImage || Type.starts_with("R") ||
+  if (Type.ends_with("[]") || Plain->IsImage || Plain->Packed || Type.starts_with("R") ||
       Type.starts_with("B"))
     return makeError("unsupported STRUCT member type '" + Type + "'");
   // Scalars, vectors, matrices: columns of Rows components.
@@ -231,6 +232,31 @@ Expected<BufferFormat> layoutStruct(StringRef Name, const StructDef &Def,
   return F;
 }
 
+namespace {
+
+/// A colour _PACKnn format of the image library: one unsigned component
+/// of the packed word's size. Amber's format parser makes a packed type a
+/// single segment of PackSizeInBits, so each DATA or FILL value is the
+/// whole word (0x01000001 in A8B8G8R8_UINT_PACK32 is R = 1, A = 1).
+Expected<BufferFormat> packedFormat(StringRef Name) {
+  std::optional<Format> Fmt = formatByName(std::string_view(Name));
+  const FormatInfo *Info = Fmt ? formatInfo(*Fmt) : nullptr;
+  if (!Info || Info->Layout != LayoutKind::Bits || Info->hasDepth() ||
+      Info->hasStencil())
+    return makeError("unsupported format '" + Name + "'");
+  BufferFormat F;
+  F.Name = Name.str();
+  F.IsImage = true;
+  F.Packed = true;
+  F.Srgb = Info->isSRGB();
+  F.Components.push_back(
+      {NumKind::UInt, uint8_t(Info->BlockBytes * 8), false, 0, 0});
+  F.ElementSize = Info->BlockBytes;
+  return F;
+}
+
+} // namespace
+
 Expected<BufferFormat> parseImageFormat(StringRef Name) {
   BufferFormat F;
   F.Name = Name.str();
@@ -266,6 +292,9 @@ Expected<BufferFormat> parseImageFormat(StringRef Name) {
     F.ElementSize = 1;
     return F;
   }
+  if (Name.ends_with("_PACK8") || Name.ends_with("_PACK16") ||
+      Name.ends_with("_PACK32"))
+    return packedFormat(Name);
   auto [Channels, Suffix] = Name.split('_');
   NumKind Kind;
   if (Suffix == "UNORM")

@@ -42,6 +42,11 @@ struct BufferFormat {
   /// An _SRGB format: R, G and B hold sRGB-encoded UNORM values (probes
   /// compare them decoded to linear, clears encode).
   bool Srgb = false;
+  /// A packed format (A8B8G8R8_UNORM_PACK32, B10G11R11_UFLOAT_PACK32, ...):
+  /// its one component is the whole packed word, as Amber reads DATA and
+  /// FILL values for it; clears and probes convert through the image
+  /// library's texel codec, which knows the bit fields.
+  bool Packed = false;
 
   /// Number of value-carrying (non-padding) components per element.
   unsigned valuesPerElement() const;

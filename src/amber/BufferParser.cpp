@@ -9,8 +9,9 @@
 // MIP_LEVELS: the initializer (or the PNG file) is level 0, the other
 // levels are blitted from it as Amber's engine does (fillMipLevels).
 //
-// Limitation: packed formats (*_PACK8/16/32) and unknown image formats
-// make the script SKIP.
+// A packed format (*_PACK8/16/32) takes one value per element, the packed
+// word, as Amber does. Limitation: image formats the library lacks make
+// the script SKIP.
 //
 //===----------------------------------------------------------------------===//
 #include "amber/AmberImages.h"
@@ -83,7 +84,7 @@ Error Parser::parseBufferArgs(unsigned Line, std::vector<Token> A) {
       StringRef T = A[TypeAt].Text;
       if (T.ends_with("_PACK8") || T.ends_with("_PACK16") ||
           T.ends_with("_PACK32")) {
-        unsupported(Line, "packed format '" + T + "'");
+        unsupported(Line, "packed format '" + T + "'"); // not in the library
         return Error::success();
       }
       // Anything else names a STRUCT, which is skipped at its declaration;

@@ -49,6 +49,8 @@ bool featureSupported(StringRef F) {
       "sampleRateShading",
       "IndexTypeUint8Features.indexTypeUint8",
       "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",
+      // Depth clamp to [0, 1] and unclamped float depths (RasterizationState).
+      "DepthClampZeroOneFeatures.depthClampZeroOne",
   };
   return Known.contains(F);
 }
@@ -72,6 +74,11 @@ bool extensionSupported(StringRef E) {
       "VK_KHR_get_physical_device_properties2",
       "VK_EXT_index_type_uint8",
       "VK_EXT_primitive_topology_list_restart",
+      "VK_EXT_depth_clamp_zero_one",
+      "VK_EXT_depth_range_unrestricted",
+      // Block-decorated Workgroup variables alias at offset 0
+      // (ComputeReflection.cpp), explicit layouts as in buffers.
+      "VK_KHR_workgroup_memory_explicit_layout",
   };
   return Known.contains(E);
 }

@@ -165,6 +165,34 @@ std::optional<std::string> checkValues(const Command &C, BufferDecl &B) {
   return std::nullopt;
 }
 
+/// The channels of a packed texel as a probe compares them: normalized
+/// (sRGB decoded to linear) or, for integer formats, the integers.
+void decodePacked(const BufferFormat &F, const uint8_t *Px, double Out[4]) {
+  Format Fmt = *formatByName(F.Name);
+  switch (formatInfo(Fmt)->view()) {
+  case ViewKind::UInt: {
+    UInt4 V{};
+    (void)decodeTexel(Fmt, Px, V);
+    for (unsigned I = 0; I < 4; ++I)
+      Out[I] = V[I];
+    return;
+  }
+  case ViewKind::SInt: {
+    Int4 V{};
+    (void)decodeTexel(Fmt, Px, V);
+    for (unsigned I = 0; I < 4; ++I)
+      Out[I] = V[I];
+    return;
+  }
+  default: {
+    Float4 V{};
+    (void)decodeTexel(Fmt, Px, V);
+    for (unsigned I = 0; I < 4; ++I)
+      Out[I] = V[I];
+  }
+  }
+}
+
 std::optional<std::string> checkProbe(const Command &C, BufferDecl &B) {
   const BufferFormat &F = B.Format;
   if (!F.IsImage || B.Width == 0)
@@ -181,7 +209,7 @@ std::optional<std::string> checkProbe(const Command &C, BufferDecl &B) {
   for (unsigned I = 0; I < N; ++I) {
     Expected[I] = std::strtod(C.Values[I].c_str(), nullptr) / 255.0;
     Comps[I] = F.channel(Channels[I]);
-    if (!Comps[I])
+    if (!Comps[I] && !F.Packed)
       return prefix(C) + ": format " + F.Name + " has no " +
              std::string(1, Channels[I]) + " channel";
   }
@@ -191,10 +219,13 @@ std::optional<std::string> checkProbe(const Command &C, BufferDecl &B) {
           &B.Data[(uint64_t(Y) * B.Width + X) * F.ElementSize];
       double Actual[4];
       bool Ok = true;
+      if (F.Packed)
+        decodePacked(F, Px, Actual);
       for (unsigned I = 0; I < N; ++I) {
-        Actual[I] = readComponentNormalized(*Comps[I], Px + Comps[I]->Offset);
+        if (!F.Packed)
+          Actual[I] = readComponentNormalized(*Comps[I], Px + Comps[I]->Offset);
         // Amber compares sRGB colours in linear (its verifier decodes).
-        if (F.Srgb && Channels[I] != 'A')
+        if (F.Srgb && Channels[I] != 'A' && !F.Packed)
           Actual[I] = srgbToLinear(float(Actual[I]));
         Tolerance T;
         if (!C.Tolerances.empty())

@@ -199,6 +199,8 @@ GraphicsPipelineDesc Converter::pipeline(const s2l_graphics_pipeline_desc &C) {
   const s2l_rasterization_state &R = C.rasterization;
   RasterizationState &DR = D.Rasterization;
   DR.DepthClampEnable = R.depth_clamp_enable != 0;
+  DR.DepthClampZeroOne = R.depth_clamp_zero_one != 0;
+  DR.DepthRangeUnrestricted = R.depth_range_unrestricted != 0;
   DR.RasterizerDiscardEnable = R.rasterizer_discard_enable != 0;
   DR.Polygon = enumField<PolygonMode>("rasterization.polygon_mode",
                                       R.polygon_mode, 2, "VkPolygonMode (0-2)");

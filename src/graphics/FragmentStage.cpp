@@ -54,15 +54,28 @@ FragmentStage::FragmentStage(DrawContext &Ctx, const ShadedVertices &Verts)
 
 namespace {
 
-float clampDepth(const GraphicsPipelineDesc &S, double Z) {
-  if (S.Rasterization.DepthClampEnable) {
+bool isFloatDepth(Format F) {
+  return F == Format::D32_SFLOAT || F == Format::D32_SFLOAT_S8_UINT;
+}
+
+/// The depth a sample is tested with and FragCoord.z: the Vulkan depth
+/// test's clamp (with VK_EXT_depth_clamp_zero_one's rules).
+float clampDepth(const DrawContext &Ctx, double Z) {
+  const GraphicsPipelineDesc &S = Ctx.State;
+  const RasterizationState &RS = S.Rasterization;
+  if (RS.DepthClampEnable) {
     float Lo = 0, Hi = 1;
-    if (!S.Viewports.empty()) {
+    if (!S.Viewports.empty() && !RS.DepthClampZeroOne) {
       Lo = std::min(S.Viewports[0].MinDepth, S.Viewports[0].MaxDepth);
       Hi = std::max(S.Viewports[0].MinDepth, S.Viewports[0].MaxDepth);
     }
     return float(std::clamp(Z, double(Lo), double(Hi)));
   }
+  // "If the depth attachment has a floating-point format and
+  // VK_EXT_depth_range_unrestricted is enabled then z_f is unchanged."
+  if (RS.DepthClampZeroOne && RS.DepthRangeUnrestricted &&
+      isFloatDepth(Ctx.DepthStencil.Fmt))
+    return float(Z);
   return float(std::clamp(Z, 0.0, 1.0));
 }
 
@@ -120,7 +133,7 @@ void FragmentStage::test(Quad &Q) {
         continue;
       double Z = sampleDepth(*Q.Prim, X + Ctx.SamplePositions[Smp][0],
                              Y + Ctx.SamplePositions[Smp][1]);
-      if (!depthStencil(X, Y, Smp, clampDepth(Ctx.State, Z),
+      if (!depthStencil(X, Y, Smp, clampDepth(Ctx, Z),
                         Q.Prim->FrontFacing))
         Q.Coverage &= ~Bit;
     }
@@ -185,7 +198,7 @@ void FragmentStage::feedInputs() {
       SY[QI * 4 + K] = float(Sy);
     }
     for (unsigned K = 0; K < 4; ++K)
-      Zq[K] = clampDepth(Ctx.State, Zq[K]);
+      Zq[K] = clampDepth(Ctx, Zq[K]);
   }
   const uint32_t S = Ctx.Samples, PixelMask = (1u << S) - 1;
   // One input at a time, the kind decided once per input: the stores go
@@ -387,8 +400,8 @@ void FragmentStage::merge(uint32_t Alive) {
         if (!(Cov & (1u << Smp)))
           continue;
         float Zs = P.FragDepthOffset
-                       ? clampDepth(St, FragDepth)
-                       : clampDepth(St, sampleDepth(
+                       ? clampDepth(Ctx, FragDepth)
+                       : clampDepth(Ctx, sampleDepth(
                                             *Q.Prim,
                                             X + Ctx.SamplePositions[Smp][0],
                                             Y + Ctx.SamplePositions[Smp][1]));
