@@ -48,6 +48,9 @@ cl::opt<bool> WorkgroupFunctions(
 /// fiber stack's worth, which is what the fallback would give each group.
 constexpr uint64_t PerGroupBudget = 256 * 1024;
 
+/// The largest entry function with barriers that is split into regions.
+constexpr size_t MaxBarrierFunctionBlocks = 5000;
+
 /// The group state number of a group that has returned.
 constexpr uint32_t StateDone = ~0u;
 
@@ -559,6 +562,13 @@ bool buildWorkgroupFunction(Module &M, StringRef EntryName, unsigned Width,
       return Fail("a barrier in the function " + F.getName().str() +
                   ", which is not inlined");
   bool Barriers = hasBarrier(*Entry);
+  // The liveness walk visits each value's live range: bounded by the
+  // function's size, which keeps very large shaders with barriers from
+  // costing quadratic time (they keep the fibers).
+  if (Barriers && Entry->size() > MaxBarrierFunctionBlocks)
+    return Fail("a function of " + std::to_string(Entry->size()) +
+                " blocks with barriers (work-group functions split at most " +
+                std::to_string(MaxBarrierFunctionBlocks) + ")");
   WorkgroupBuilder WB(M, *Entry, Width, LocalSize);
   if (!WB.build(Barriers, Why))
     return Fail(std::move(Why));

@@ -253,6 +253,48 @@ TEST_P(WorkgroupFunctionExec, LargePrivateStateFallsBackToFibers) {
   }
 }
 
+/// An entry of more than 5,000 blocks with a barrier keeps the fibers (the
+/// liveness walk of region splitting is bounded by the function's size)
+/// and computes the same.
+TEST_P(WorkgroupFunctionExec, VeryLargeFunctionWithBarrierKeepsFibers) {
+  unsigned W = GetParam();
+  if (W != 8)
+    GTEST_SKIP() << "one width is enough for the size limit";
+  std::string Source = R"(#version 450
+    layout(local_size_x = 32) in;
+    layout(std430, binding = 0) buffer Out { uint result[]; };
+    shared uint s[32];
+    void main() {
+      uint l = gl_LocalInvocationID.x;
+      uint v = l;
+)";
+  // 1,700 if/else on varying values: three blocks each.
+  for (int K = 0; K < 1700; ++K)
+    Source += "      if (((v >> " + std::to_string(K % 5) +
+              ") & 1u) == 0u) v += " + std::to_string(K % 7 + 1) +
+              "u; else v ^= " + std::to_string(K % 11 + 3) + "u;\n";
+  Source += R"(      s[l] = v;
+      barrier();
+      result[gl_GlobalInvocationID.x] = s[31u - l];
+    })";
+  std::string WhyNot;
+  EXPECT_FALSE(hasWorkgroupFunction(Source, optionsFor(W), WhyNot));
+  EXPECT_NE(WhyNot.find("blocks with barriers"), std::string::npos) << WhyNot;
+  auto S = compile(Source, W, optionsFor(W));
+  ASSERT_TRUE(S);
+  std::vector<uint32_t> Out(32, 0);
+  DispatchResources R;
+  R.bind(0, 0, Out.data(), Out.size() * 4);
+  ASSERT_TRUE(S->dispatch({1, 1, 1}, R).ok());
+  for (uint32_t L = 0; L < 32; ++L) {
+    uint32_t V = 31 - L;
+    for (int K = 0; K < 1700; ++K)
+      V = ((V >> (K % 5)) & 1u) == 0 ? V + uint32_t(K % 7 + 1)
+                                     : V ^ uint32_t(K % 11 + 3);
+    ASSERT_EQ(Out[L], V) << "invocation " << L;
+  }
+}
+
 /// Without barriers: full groups run with the constant mask and the last,
 /// partial one with its own; every invocation writes exactly once.
 TEST_P(WorkgroupFunctionExec, PartialLastGroupWithoutBarriers) {
