@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <dlfcn.h>
 #include <random>
 #include <string>
 #include <vector>
@@ -48,6 +49,12 @@ struct Lavapipe {
     App.apiVersion = VK_API_VERSION_1_1;
     VkInstanceCreateInfo ICI{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
     ICI.pApplicationInfo = &App;
+    // The loader unloads the ICD with the instance, and LeakSanitizer then
+    // cannot name lavapipe's process-lifetime caches for its suppressions
+    // (VulkanDevice.cpp does the same).
+    static void *KeepIcd =
+        dlopen("libvulkan_lvp.so", RTLD_LAZY | RTLD_NODELETE);
+    (void)KeepIcd;
     if (vkCreateInstance(&ICI, nullptr, &Instance) != VK_SUCCESS) {
       Why = "vkCreateInstance failed";
       return;
