@@ -49,6 +49,7 @@ private:
   Error checkReturnValue(const Function &F, const Instruction &I);
   Error checkReturn(const Function &F, const Instruction &I);
   Error checkFunctionCall(const Function &F, const Instruction &I);
+  Error checkAtomic(const Instruction &I, AtomicForm Form);
   Error needOperands(const Instruction &I, size_t N) const;
   /// Whether result type \p R is a scalar or vector of \p Kind (\p What
   /// names it in the message).
@@ -644,6 +645,8 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
   if (opcodeInfo(I.Opcode).Shape != OperandShape::None)
     return checkShape(I, R);
+  if (AtomicForm Form = opcodeInfo(I.Opcode).Atomic; Form != AtomicForm::None)
+    return checkAtomic(I, Form);
   switch (I.Opcode) {
   case Op::OpSelect: {
     if (Error E = needOperands(I, 3))
@@ -728,6 +731,46 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   default:
     return Error::success();
   }
+}
+
+// The back ends build the atomic at the pointee's type and merge its
+// result with values of the result type, so the two must agree, as must the
+// value operands (spirv-val's rule).
+Error TypeChecker::checkAtomic(const Instruction &I, AtomicForm Form) {
+  unsigned Needed = 3;
+  SmallVector<unsigned, 2> ValueOperands;
+  switch (Form) {
+  case AtomicForm::Store:
+  case AtomicForm::Update:
+    Needed = 4;
+    ValueOperands = {3};
+    break;
+  case AtomicForm::CompareExchange:
+    Needed = 6;
+    ValueOperands = {4, 5};
+    break;
+  default:
+    break;
+  }
+  if (Error E = needOperands(I, Needed))
+    return E;
+  const Type *P = typeOfValue(I.Operands[0]);
+  if (!P || P->Kind != TypeKind::Pointer)
+    return wrongOperand(I, I.Operands[0], "a pointer");
+  uint32_t Pointee = P->Element.value();
+  if (Form != AtomicForm::Store &&
+      (!I.ResultType || !sameType(Pointee, I.ResultType.value())))
+    return errorAt(I, "result type " +
+                          (I.ResultType ? name(I.ResultType.value())
+                                        : std::string("(none)")) +
+                          " is not the pointee type " + name(Pointee) + " of " +
+                          name(I.Operands[0]));
+  for (unsigned K : ValueOperands)
+    if (TypeId T = M.typeOf(I.Operands[K]); !T || !sameType(T.value(), Pointee))
+      return wrongOperand(I, I.Operands[K],
+                          "of the pointee type " + name(Pointee) + " of " +
+                              name(I.Operands[0]));
+  return Error::success();
 }
 
 Error TypeChecker::checkVectorShuffle(const Instruction &I, const Type *R) {
