@@ -58,16 +58,17 @@ bool isFloatDepth(Format F) {
   return F == Format::D32_SFLOAT || F == Format::D32_SFLOAT_S8_UINT;
 }
 
-/// The depth a sample is tested with and FragCoord.z: the Vulkan depth
-/// test's clamp (with VK_EXT_depth_clamp_zero_one's rules).
-float clampDepth(const DrawContext &Ctx, double Z) {
-  const GraphicsPipelineDesc &S = Ctx.State;
-  const RasterizationState &RS = S.Rasterization;
+/// The depth a sample of \p Pr is tested with and FragCoord.z: the Vulkan
+/// depth test's clamp (with VK_EXT_depth_clamp_zero_one's rules), to the
+/// depth range of the primitive's viewport.
+float clampDepth(const DrawContext &Ctx, const SetupPrim &Pr, double Z) {
+  const RasterizationState &RS = Ctx.State.Rasterization;
   if (RS.DepthClampEnable) {
     float Lo = 0, Hi = 1;
-    if (!S.Viewports.empty() && !RS.DepthClampZeroOne) {
-      Lo = std::min(S.Viewports[0].MinDepth, S.Viewports[0].MaxDepth);
-      Hi = std::max(S.Viewports[0].MinDepth, S.Viewports[0].MaxDepth);
+    if (!RS.DepthClampZeroOne) {
+      const ViewportArea &V = Ctx.Viewports[Pr.Viewport];
+      Lo = std::min(V.MinDepth, V.MaxDepth);
+      Hi = std::max(V.MinDepth, V.MaxDepth);
     }
     return float(std::clamp(Z, double(Lo), double(Hi)));
   }
@@ -133,7 +134,7 @@ void FragmentStage::test(Quad &Q) {
         continue;
       double Z = sampleDepth(*Q.Prim, X + Ctx.SamplePositions[Smp][0],
                              Y + Ctx.SamplePositions[Smp][1]);
-      if (!depthStencil(X, Y, Smp, clampDepth(Ctx, Z),
+      if (!depthStencil(X, Y, Smp, clampDepth(Ctx, *Q.Prim, Z),
                         Q.Prim->FrontFacing))
         Q.Coverage &= ~Bit;
     }
@@ -198,7 +199,7 @@ void FragmentStage::feedInputs() {
       SY[QI * 4 + K] = float(Sy);
     }
     for (unsigned K = 0; K < 4; ++K)
-      Zq[K] = clampDepth(Ctx, Zq[K]);
+      Zq[K] = clampDepth(Ctx, Pr, Zq[K]);
   }
   const uint32_t S = Ctx.Samples, PixelMask = (1u << S) - 1;
   // One input at a time, the kind decided once per input: the stores go
@@ -287,6 +288,10 @@ void FragmentStage::feedInputs() {
     case FragmentInput::Kind::PrimitiveId:
       for (unsigned Lane = 0; Lane < Lanes; ++Lane)
         StoreBits(Lane, Batch[Lane / 4].Prim->PrimitiveId);
+      break;
+    case FragmentInput::Kind::ViewportIndex:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        StoreBits(Lane, Batch[Lane / 4].Prim->Viewport);
       break;
     case FragmentInput::Kind::Zero:
       for (unsigned Lane = 0; Lane < Lanes; ++Lane)
@@ -400,8 +405,8 @@ void FragmentStage::merge(uint32_t Alive) {
         if (!(Cov & (1u << Smp)))
           continue;
         float Zs = P.FragDepthOffset
-                       ? clampDepth(Ctx, FragDepth)
-                       : clampDepth(Ctx, sampleDepth(
+                       ? clampDepth(Ctx, *Q.Prim, FragDepth)
+                       : clampDepth(Ctx, *Q.Prim, sampleDepth(
                                             *Q.Prim,
                                             X + Ctx.SamplePositions[Smp][0],
                                             Y + Ctx.SamplePositions[Smp][1]));

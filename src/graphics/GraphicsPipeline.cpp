@@ -123,9 +123,8 @@ Status checkState(const GraphicsPipelineDesc &D) {
     return invalid(std::to_string(D.ColorFormats.size()) +
                    " colour attachments (at most " +
                    std::to_string(GraphicsLimits::MaxColorAttachments) + ")");
-  if (D.Viewports.size() > 1 || D.Scissors.size() > 1)
-    return invalid("more than one viewport or scissor needs multiViewport, "
-                   "which is not supported");
+  if (Status S = checkViewportCounts(D); !S.ok())
+    return S;
   if (D.DepthStencilFormat != Format::UNDEFINED &&
       !hasDepth(D.DepthStencilFormat) && !hasStencil(D.DepthStencilFormat))
     return invalid("depth/stencil attachment format " +
@@ -231,6 +230,16 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
     I.PointSize = PS->first;
     I.PointSizeComponent = PS->second;
   }
+  // ViewportIndex (ShaderViewportIndex, or ShaderViewportIndexLayerEXT in
+  // a vertex shader) picks each primitive's viewport. Layer would pick a
+  // framebuffer layer, and framebuffers here have one: refused rather
+  // than silently drawn into layer 0.
+  if (auto VI = findBuiltInOutput(VL, BuiltInViewportIndex))
+    I.ViewportIndexOffset = VI->first->ComponentOffsets[VI->second];
+  if (findBuiltInOutput(VL, BuiltInLayer))
+    return Status::error("vertex shader writes Layer: layered framebuffers "
+                         "are not supported (a draw writes layer 0 only)",
+                         StatusCode::InvalidInput);
 
   if (FS) {
     const InterfaceLayout &FL = FS->layout();
@@ -258,8 +267,11 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
         case BuiltInSampleMask: In.K = FragmentInput::Kind::SampleMaskIn; break;
         case BuiltInPointCoord: In.K = FragmentInput::Kind::PointCoord; break;
         case BuiltInPrimitiveId: In.K = FragmentInput::Kind::PrimitiveId; break;
-        case BuiltInLayer:
-        case BuiltInViewportIndex: In.K = FragmentInput::Kind::Zero; break;
+        // The vertex shader cannot write Layer: always layer 0.
+        case BuiltInLayer: In.K = FragmentInput::Kind::Zero; break;
+        case BuiltInViewportIndex:
+          In.K = FragmentInput::Kind::ViewportIndex;
+          break;
         case -1: {
           if (V.Location < 0)
             return invalid("fragment shader input " + V.Name +

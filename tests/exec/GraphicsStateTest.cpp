@@ -449,8 +449,8 @@ TEST_P(GraphicsStateTest, LimitsAndUnsupportedStateAreErrors) {
   D.Multisample.Samples = 3;
   EXPECT_NE(CreateError(D).find("3 samples"), std::string::npos);
   D = desc();
-  D.Viewports = {Viewport{0, 0, 8, 8}, Viewport{8, 0, 8, 8}};
-  EXPECT_NE(CreateError(D).find("multiViewport"), std::string::npos);
+  D.Viewports.assign(GraphicsLimits::MaxViewports + 1, Viewport{0, 0, 8, 8});
+  EXPECT_NE(CreateError(D).find("17 viewports"), std::string::npos);
   D = desc();
   ColorBlendAttachment A;
   A.BlendEnable = true;
