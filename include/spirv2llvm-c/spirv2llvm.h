@@ -560,8 +560,8 @@ unsigned s2l_graphics_pipeline_width(s2l_graphics_pipeline pipeline);
 
 /* The dynamic state: each setter changes the state of the draws that
    follow (Vulkan's vkCmdSet* with the same arguments, from the first
-   viewport or scissor: these replace them all; at most 16 of each). \p face_mask is
-   VkStencilFaceFlags: 1 front, 2 back, 3 both. */
+   viewport or scissor: these replace them all; at most 16 of each).
+   \p face_mask is VkStencilFaceFlags: 1 front, 2 back, 3 both. */
 s2l_result s2l_graphics_pipeline_set_viewports(s2l_context context,
                                                s2l_graphics_pipeline pipeline,
                                                const s2l_viewport *viewports,

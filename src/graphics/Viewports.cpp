@@ -1,4 +1,4 @@
-//===- Viewports.cpp - Viewports and scissors of a draw --------------------===//
+//===- Viewports.cpp - Viewports and scissors of a draw -------------------===//
 //
 // Vulkan's multiViewport: a pipeline has up to GraphicsLimits::MaxViewports
 // viewports and as many scissors, and each primitive is drawn through the

@@ -45,7 +45,8 @@ protected:
                             const char *FS = IndexFS) {
     GraphicsPipelineDesc D;
     D.Vertex.Spirv = glsl(VS, frontend::ShaderStage::Vertex);
-    D.Fragment = ShaderStageDesc{glsl(FS, frontend::ShaderStage::Fragment), {}, {}};
+    D.Fragment =
+        ShaderStageDesc{glsl(FS, frontend::ShaderStage::Fragment), {}, {}};
     D.VertexBindings = {{0, sizeof(ColorVertex), VertexInputRate::Vertex}};
     D.VertexAttributes = {{0, 0, Format::R32G32_SFLOAT, 0},
                           {1, 0, Format::R32G32B32A32_SFLOAT, 8}};
@@ -73,9 +74,12 @@ protected:
   /// NDC rectangle [X0, X1] x [Y0, Y1] in viewport \p Index, red \p R.
   static void rect(std::vector<ColorVertex> &V, float X0, float Y0, float X1,
                    float Y1, float R, float Index) {
-    V.insert(V.end(), {{X0, Y0, R, 0, 0, Index}, {X1, Y0, R, 0, 0, Index},
-                       {X0, Y1, R, 0, 0, Index}, {X1, Y0, R, 0, 0, Index},
-                       {X1, Y1, R, 0, 0, Index}, {X0, Y1, R, 0, 0, Index}});
+    V.insert(V.end(), {{X0, Y0, R, 0, 0, Index},
+                       {X1, Y0, R, 0, 0, Index},
+                       {X0, Y1, R, 0, 0, Index},
+                       {X1, Y0, R, 0, 0, Index},
+                       {X1, Y1, R, 0, 0, Index},
+                       {X0, Y1, R, 0, 0, Index}});
   }
 };
 
@@ -128,7 +132,8 @@ TEST_P(GraphicsViewportTest, IndexOutOfRangeUsesViewportZero) {
       ASSERT_EQ(pixel(Img, X, Y)[1], X < 12 ? 1.0f : 0.0f) << X << "," << Y;
 }
 
-TEST_P(GraphicsViewportTest, WithoutViewportIndexEveryPrimitiveUsesViewportZero) {
+TEST_P(GraphicsViewportTest,
+       WithoutViewportIndexEveryPrimitiveUsesViewportZero) {
   const char *VS = R"(#version 450
 layout(location = 0) in vec2 pos;
 layout(location = 1) in vec4 color;
