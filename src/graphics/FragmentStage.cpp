@@ -348,6 +348,8 @@ void FragmentStage::merge(uint32_t Alive) {
   const bool LateTests = !Early && Ctx.DepthStencil.Data;
   struct OutputPlan {
     const ColorOutput *O;
+    /// The second source when the merger blends with it (location 0).
+    const ColorOutput *O1;
     const AttachmentView *A;
     const ColorMerger *M;
     ColorValue::Kind K;
@@ -373,9 +375,11 @@ void FragmentStage::merge(uint32_t Alive) {
                                : ColorValue::Kind::UInt;
       bool Float = K == ColorValue::Kind::Float;
       // Alpha to one: after alpha gave the coverage (Vulkan).
-      Plans.push_back({&O, &A, &*M, K, Float ? 0x3f800000u : 1u,
-                       St.Multisample.AlphaToOneEnable && O.Location == 0 &&
-                           Float});
+      const ColorOutput *O1 =
+          M->usesSrc1() && P.Src1Output ? &*P.Src1Output : nullptr;
+      Plans.push_back(
+          {&O, O1, &A, &*M, K, Float ? 0x3f800000u : 1u,
+           St.Multisample.AlphaToOneEnable && O.Location == 0 && Float});
     }
   for (unsigned Lane = 0; Lane < Batch.size() * 4; ++Lane) {
     if (!(Alive & (1u << Lane)))
@@ -404,12 +408,13 @@ void FragmentStage::merge(uint32_t Alive) {
       for (uint32_t Smp = 0; Smp < S; ++Smp) {
         if (!(Cov & (1u << Smp)))
           continue;
-        float Zs = P.FragDepthOffset
-                       ? clampDepth(Ctx, *Q.Prim, FragDepth)
-                       : clampDepth(Ctx, *Q.Prim, sampleDepth(
-                                            *Q.Prim,
-                                            X + Ctx.SamplePositions[Smp][0],
-                                            Y + Ctx.SamplePositions[Smp][1]));
+        float Zs =
+            P.FragDepthOffset
+                ? clampDepth(Ctx, *Q.Prim, FragDepth)
+                : clampDepth(Ctx, *Q.Prim,
+                             sampleDepth(*Q.Prim,
+                                         X + Ctx.SamplePositions[Smp][0],
+                                         Y + Ctx.SamplePositions[Smp][1]));
         if (!depthStencil(X, Y, Smp, Zs, Q.Prim->FrontFacing))
           Cov &= ~(1u << Smp);
       }
@@ -425,14 +430,24 @@ void FragmentStage::merge(uint32_t Alive) {
       if (Pl.ForceAlpha)
         Bits[3] = Pl.Alpha1;
       std::memcpy(V.U, Bits, 16);
+      // Missing components of the second source as of the first.
+      ColorValue V1;
+      if (Pl.O1) {
+        V1.K = Pl.K;
+        uint32_t Bits1[4] = {0, 0, 0, Pl.Alpha1};
+        for (unsigned C = 0; C < Pl.O1->NumComponents; ++C)
+          Bits1[C] = Word(Pl.O1->Offsets[C], Lane);
+        std::memcpy(V1.U, Bits1, 16);
+      }
+      const ColorValue *Src1 = Pl.O1 ? &V1 : nullptr;
       if (S == 1) {
-        Pl.M->merge(V, nullptr, St.Blend.Constants,
+        Pl.M->merge(V, Src1, St.Blend.Constants,
                     Pl.A->texel(uint32_t(X), uint32_t(Y), 0));
         continue;
       }
       for (uint32_t Smp = 0; Smp < S; ++Smp)
         if (Cov & (1u << Smp))
-          Pl.M->merge(V, nullptr, St.Blend.Constants,
+          Pl.M->merge(V, Src1, St.Blend.Constants,
                       Pl.A->texel(uint32_t(X), uint32_t(Y), Smp));
     }
   }

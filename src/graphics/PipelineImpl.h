@@ -116,6 +116,9 @@ struct GraphicsPipeline::Impl {
   std::vector<graphics::Varying> Varyings;
   std::vector<graphics::FragmentInput> FragmentInputs;
   std::vector<graphics::ColorOutput> ColorOutputs;
+  /// The second source of dual-source blending: the output with Index 1
+  /// (at location 0), if the fragment shader has one.
+  std::optional<graphics::ColorOutput> Src1Output;
   /// FragDepth and SampleMask outputs (lane 0 offsets), if written.
   std::optional<uint32_t> FragDepthOffset, SampleMaskOffset;
   /// One per colour location (null for unused ones).
