@@ -103,6 +103,49 @@ TEST_P(GraphicsViewportTest, ViewportIndexPicksViewportScissorAndDepth) {
     }
 }
 
+TEST_P(GraphicsViewportTest, DepthClampUsesEachViewportsRange) {
+  // z = 1.5 maps beyond both depth ranges (0 + 1.5 * 0.5, 0.5 + 1.5 * 0.5);
+  // depth clamping keeps the primitives and clamps to each range's end.
+  const char *FarVS = R"(#version 450
+#extension GL_ARB_shader_viewport_layer_array : require
+layout(location = 0) in vec2 pos;
+layout(location = 1) in vec4 color;
+layout(location = 0) out vec4 vcolor;
+void main() {
+  gl_Position = vec4(pos, 1.5, 1.0);
+  gl_ViewportIndex = int(color.a);
+  vcolor = color;
+}
+)";
+  GraphicsPipelineDesc D = desc(FarVS);
+  D.Rasterization.DepthClampEnable = true;
+  D.DepthStencilFormat = Format::D32_SFLOAT;
+  D.DepthStencil.DepthTestEnable = true;
+  D.DepthStencil.DepthWriteEnable = true;
+  D.DepthStencil.DepthCompare = CompareOp::Always;
+  std::vector<ColorVertex> V;
+  rect(V, -1, -1, 1, 1, 1, 0);
+  rect(V, -1, -1, 1, 1, 1, 1);
+  Image Color = image(Format::R32G32B32A32_SFLOAT, FbW, FbH);
+  Image Depth = image(Format::D32_SFLOAT, FbW, FbH);
+  auto P = GraphicsPipeline::create(D);
+  ASSERT_TRUE(bool(P)) << P.status().message();
+  DrawResources R;
+  R.VertexBuffers = {{V.data(), V.size() * sizeof(ColorVertex)}};
+  Framebuffer Fb;
+  Fb.Color = {&Color.descriptor()};
+  Fb.DepthStencil = &Depth.descriptor();
+  Status S = (*P)->draw(Fb, R, DrawCommand{uint32_t(V.size())});
+  ASSERT_TRUE(S.ok()) << S.message();
+  for (uint32_t Y = 0; Y < FbH; ++Y)
+    for (uint32_t X = 0; X < FbW; ++X) {
+      bool In1 = X >= 12 && Y >= 4 && Y < 12;
+      float Want = X < 12 ? 0.5f : In1 ? 1.0f : 0.0f;
+      ASSERT_EQ(pixel(Depth, X, Y)[0], Want) << X << "," << Y;
+      ASSERT_EQ(pixel(Color, X, Y)[3], Want) << X << "," << Y;
+    }
+}
+
 TEST_P(GraphicsViewportTest, ProvokingVertexChoosesTheViewport) {
   // One triangle over the whole NDC square whose first vertex says 1 and
   // the others 0: the first vertex provokes by default, the last with
