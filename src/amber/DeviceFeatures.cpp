@@ -46,6 +46,10 @@ bool featureSupported(StringRef F) {
       "wideLines",
       "largePoints",
       "independentBlend",
+      // Dual-source blending (SRC1 factors on attachment 0) and several
+      // viewports (AmberScript sets one, ViewportIndex 0 selects it).
+      "dualSrcBlend",
+      "multiViewport",
       "sampleRateShading",
       "IndexTypeUint8Features.indexTypeUint8",
       "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",
