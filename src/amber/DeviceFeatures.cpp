@@ -51,6 +51,9 @@ bool featureSupported(StringRef F) {
       "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",
       // Depth clamp to [0, 1] and unclamped float depths (RasterizationState).
       "DepthClampZeroOneFeatures.depthClampZeroOne",
+      // Multisampled storage images: ImageRead/ImageWrite/texel pointers
+      // with a Sample operand address the texel's sample (ImageAccess.cpp).
+      "shaderStorageImageMultisample",
   };
   return Known.contains(F);
 }
