@@ -141,6 +141,9 @@ private:
   // --- memory and built-ins (InvocationMemory.cpp) -------------------------
   void createVariables();
   void emitAccessChain(const Instruction &I);
+  /// OpSelect of two StorageBuffer or Workgroup pointers
+  /// (InvocationPointerSelect.cpp).
+  void emitPointerSelect(const Instruction &I);
   llvm::Value *load(const InvPointer &P);
   void store(const InvPointer &P, llvm::Value *V);
   /// \p Bound: the buffer's size in bytes when accesses are checked.
