@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "uniformity/LaneShape.h"
 
+#include "uniformity/CrossBlockValues.h"
+
 #include "parser/OpcodeTable.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -315,49 +317,10 @@ struct LaneShapeState {
   void runFunction(uint32_t Fn) {
     const Function &F = M.Functions[Fn];
     const cfg::FunctionAnalysis &A = MA[Fn];
-    // Values the emitter carries out of a divergent loop per lane
-    // (SimdEmitter::findCrossBlockValues): defined inside one, used in
-    // another block.
-    std::unordered_map<uint32_t, cfg::BlockIndex> DefBlock;
-    std::unordered_map<uint32_t, bool> UsedElsewhere;
-    for (cfg::BlockIndex Bk : A.G.rpo())
-      for (uint32_t Index : F.Blocks[Bk].Insts)
-        if (uint32_t Id = M.Insts[Index].Result.value())
-          DefBlock[Id] = Bk;
-    for (cfg::BlockIndex Bk : A.G.rpo())
-      for (uint32_t Index : F.Blocks[Bk].Insts) {
-        const Instruction &I = M.Insts[Index];
-        for (size_t K = 0; K < I.Operands.size(); ++K) {
-          if (!I.OperandIsId[K])
-            continue;
-          auto It = DefBlock.find(I.Operands[K]);
-          if (It == DefBlock.end())
-            continue;
-          cfg::BlockIndex UseBlock = Bk;
-          if (I.Opcode == spv::Op::OpPhi && K % 2 == 0 &&
-              K + 1 < I.Operands.size())
-            if (auto P = F.BlockIndexOf.find(I.Operands[K + 1]);
-                P != F.BlockIndexOf.end())
-              UseBlock = P->second;
-          if (It->second != UseBlock)
-            UsedElsewhere[I.Operands[K]] = true;
-        }
-      }
-    auto InDivergentLoop = [&](cfg::BlockIndex Bk) {
-      for (uint32_t Node = A.Tree.loopOf(Bk); Node != 0;) {
-        const cfg::StructureNode &N = A.Tree.node(Node);
-        if (N.Kind == cfg::StructureNodeKind::Loop &&
-            UI.isDivergentLoop(Fn, N.Block))
-          return true;
-        if (N.Parent == ~0u)
-          break;
-        Node = N.Parent;
-      }
-      return false;
-    };
-
+    // Values the emitter carries out of a divergent loop per lane: lanes
+    // may hold different iterations' values.
+    CrossBlockValues Carried = crossBlockValues(M, A, UI, Fn);
     for (cfg::BlockIndex Bk : A.G.rpo()) {
-      bool Divergent = InDivergentLoop(Bk);
       for (uint32_t Index : F.Blocks[Bk].Insts) {
         const Instruction &I = M.Insts[Index];
         notePointer(I);
@@ -365,7 +328,7 @@ struct LaneShapeState {
         if (!Id || UI.value(Id) != Uniformity::Varying)
           continue;
         unsigned N = trackedComponents(I.ResultType);
-        if (!N || (Divergent && UsedElsewhere.count(Id)))
+        if (!N || Carried.MaskedLiveOut.count(Id))
           continue;
         ShapeList S = transfer(I, N);
         if (S.size() == N &&

@@ -5,6 +5,7 @@
 #include "parser/OpcodeTable.h"
 #include "parser/SpirvNames.h"
 #include "support/Diagnostic.h"
+#include "uniformity/CrossBlockValues.h"
 
 using namespace llvm;
 
@@ -253,53 +254,10 @@ Error Planner::assignParamAbis() {
 }
 
 void Planner::findCrossBlockValues(uint32_t Fn, FunctionPlan &FP) const {
-  const Function &F = M.Functions[Fn];
-  const cfg::FunctionAnalysis &A = MA[Fn];
-  auto &DefBlock = FP.DefBlockOf;
-  for (cfg::BlockIndex Bk = 0; Bk < F.Blocks.size(); ++Bk)
-    for (uint32_t Index : F.Blocks[Bk].Insts)
-      if (uint32_t Id = M.Insts[Index].Result.value())
-        DefBlock[Id] = Bk;
-  for (cfg::BlockIndex Bk : A.G.rpo()) {
-    for (uint32_t Index : F.Blocks[Bk].Insts) {
-      const Instruction &I = M.Insts[Index];
-      for (size_t K = 0; K < I.Operands.size(); ++K) {
-        if (!I.OperandIsId[K])
-          continue;
-        auto It = DefBlock.find(I.Operands[K]);
-        if (It == DefBlock.end())
-          continue;
-        // Phi operands are read at the end of the predecessor, which the
-        // edge code runs in: count the predecessor as the using block.
-        cfg::BlockIndex UseBlock = Bk;
-        if (I.Opcode == spv::Op::OpPhi && K % 2 == 0 &&
-            K + 1 < I.Operands.size()) {
-          auto Pred = F.BlockIndexOf.find(I.Operands[K + 1]);
-          if (Pred != F.BlockIndexOf.end())
-            UseBlock = Pred->second;
-        }
-        if (It->second != UseBlock)
-          FP.CrossBlock.insert(I.Operands[K]);
-      }
-    }
-  }
-  // Values defined inside a divergent loop keep, per lane, the value of the
-  // last iteration that lane ran.
-  for (const auto &[Id, Bk] : DefBlock) {
-    if (!FP.CrossBlock.count(Id))
-      continue;
-    for (uint32_t Node = A.Tree.loopOf(Bk); Node != 0;
-         Node = A.Tree.node(Node).Parent) {
-      const cfg::StructureNode &N = A.Tree.node(Node);
-      if (N.Kind == cfg::StructureNodeKind::Loop &&
-          UI.isDivergentLoop(Fn, N.Block)) {
-        FP.MaskedLiveOut.insert(Id);
-        break;
-      }
-      if (N.Parent == ~0u)
-        break;
-    }
-  }
+  CrossBlockValues V = crossBlockValues(M, MA[Fn], UI, Fn);
+  FP.DefBlockOf = std::move(V.DefBlock);
+  FP.CrossBlock = std::move(V.CrossBlock);
+  FP.MaskedLiveOut = std::move(V.MaskedLiveOut);
 }
 
 Expected<EmissionPlan> Planner::run() {
