@@ -497,8 +497,12 @@ typedef struct s2l_graphics_pipeline_desc {
   uint32_t vertex_attribute_count;
   uint32_t topology; /* VkPrimitiveTopology (0-5) */
   uint32_t primitive_restart_enable;
-  /* At most one viewport; none: the whole framebuffer at depth 0 to 1. No
-     scissor: the whole framebuffer. */
+  /* Up to 16 viewports (GraphicsLimits::MaxViewports, Vulkan's
+     multiViewport): each primitive uses the viewport and scissor that its
+     provoking vertex's ViewportIndex output names (0 when the vertex
+     shader writes none or an index out of range). None: the whole
+     framebuffer at depth 0 to 1. As many scissors as viewports, or none:
+     the whole framebuffer. */
   const s2l_viewport *viewports;
   uint32_t viewport_count;
   const s2l_rect2d *scissors;
@@ -555,8 +559,9 @@ void s2l_graphics_pipeline_destroy(s2l_graphics_pipeline pipeline);
 unsigned s2l_graphics_pipeline_width(s2l_graphics_pipeline pipeline);
 
 /* The dynamic state: each setter changes the state of the draws that
-   follow (Vulkan's vkCmdSet* with the same arguments). \p face_mask is
-   VkStencilFaceFlags: 1 front, 2 back, 3 both. */
+   follow (Vulkan's vkCmdSet* with the same arguments, from the first
+   viewport or scissor: these replace them all; at most 16 of each).
+   \p face_mask is VkStencilFaceFlags: 1 front, 2 back, 3 both. */
 s2l_result s2l_graphics_pipeline_set_viewports(s2l_context context,
                                                s2l_graphics_pipeline pipeline,
                                                const s2l_viewport *viewports,

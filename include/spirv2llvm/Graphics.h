@@ -279,10 +279,13 @@ struct GraphicsPipelineDesc {
   std::vector<VertexAttribute> VertexAttributes;
   PrimitiveTopology Topology = PrimitiveTopology::TriangleList;
   bool PrimitiveRestartEnable = false;
-  /// One viewport (more need multiViewport, which is not supported). No
-  /// viewport: the whole framebuffer at depth 0 to 1.
+  /// Up to GraphicsLimits::MaxViewports viewports (multiViewport): each
+  /// primitive uses the viewport and scissor its provoking vertex's
+  /// ViewportIndex output names (viewport 0 when the vertex shader writes
+  /// none; an index out of range, undefined in Vulkan, also selects
+  /// viewport 0). No viewport: the whole framebuffer at depth 0 to 1.
   std::vector<Viewport> Viewports;
-  /// No scissor: the whole framebuffer.
+  /// As many scissors as viewports, or none: the whole framebuffer.
   std::vector<Rect2D> Scissors;
   RasterizationState Rasterization;
   MultisampleState Multisample;
@@ -411,6 +414,8 @@ std::vector<std::array<float, 2>> standardSampleLocations(uint32_t Samples);
 /// Limits checked by GraphicsPipeline (a clear error beyond them).
 struct GraphicsLimits {
   static constexpr uint32_t MaxColorAttachments = 8;
+  /// Viewports and scissors of a pipeline (maxViewports; lavapipe's 16).
+  static constexpr uint32_t MaxViewports = 16;
   static constexpr uint32_t MaxVertexBindings = 32;
   static constexpr uint32_t MaxVertexAttributes = 32;
   static constexpr uint32_t MaxFramebufferSize = 16384;

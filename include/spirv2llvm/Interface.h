@@ -51,6 +51,9 @@ struct InterfaceVariable {
   /// Interpolation decorations (a rasterizer needs them): Flat,
   /// NoPerspective.
   bool Flat = false, NoPerspective = false;
+  /// The Index decoration of a fragment output: 1 is the second source of
+  /// dual-source blending (at location 0), 0 otherwise.
+  uint32_t Index = 0;
   uint32_t Offset = 0;         ///< byte offset of component 0
   /// Per scalar component: its type and the byte offset of lane 0.
   std::vector<ScalarType> Components;

@@ -86,6 +86,10 @@ Expected<ImageDesc> imageDescOf(const BufferDecl &Buf) {
   D.Height = Buf.ImageDim == 1 ? 1 : Buf.Height;
   D.Depth = Buf.ImageDim == 3 ? Buf.Depth : 1;
   D.Levels = Buf.MipLevels;
+  // A multisampled image (SAMPLES n) holds each texel's samples one after
+  // the other, the layout of the rasterizer's attachments and of
+  // BufferDecl::mipLevel, so its bytes are the buffer's as they are.
+  D.Samples = Buf.Samples;
   return D;
 }
 

@@ -237,12 +237,17 @@ namespace {
 /// A colour _PACKnn format of the image library: one unsigned component
 /// of the packed word's size. Amber's format parser makes a packed type a
 /// single segment of PackSizeInBits, so each DATA or FILL value is the
-/// whole word (0x01000001 in A8B8G8R8_UINT_PACK32 is R = 1, A = 1).
+/// whole word (0x01000001 in A8B8G8R8_UINT_PACK32 is R = 1, A = 1). The
+/// shared-exponent E5B9G9R9_UFLOAT_PACK32 is such a word too; its texels
+/// are decoded (probes, sampling) and encoded (clears, stores) by the
+/// library's codec like the bit-field ones.
 Expected<BufferFormat> packedFormat(StringRef Name) {
   std::optional<Format> Fmt = formatByName(std::string_view(Name));
   const FormatInfo *Info = Fmt ? formatInfo(*Fmt) : nullptr;
-  if (!Info || Info->Layout != LayoutKind::Bits || Info->hasDepth() ||
-      Info->hasStencil())
+  if (!Info ||
+      (Info->Layout != LayoutKind::Bits &&
+       Info->Layout != LayoutKind::SharedExponent) ||
+      Info->hasDepth() || Info->hasStencil())
     return makeError("unsupported format '" + Name + "'");
   BufferFormat F;
   F.Name = Name.str();

@@ -22,6 +22,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstring>
+
 using namespace llvm;
 
 namespace spirv2llvm::amber::detail {
@@ -448,6 +450,18 @@ Error Parser::parseImage(unsigned Line) {
   B->MipLevels = uint32_t(Mips);
   B->Samples = uint32_t(Samples);
   B->Data.resize(N * B->Format.ElementSize);
+  if (Samples > 1) {
+    // Vulkan cannot copy a buffer into a multisampled image, so a script's
+    // initializer has no per-sample form: each texel's value goes to all
+    // of its samples, which lie one after the other (BufferDecl::mipLevel).
+    size_t Elem = B->Format.ElementSize;
+    std::vector<uint8_t> PerSample(B->Data.size() * Samples);
+    for (size_t T = 0; T < N; ++T)
+      for (size_t K = 0; K < Samples; ++K)
+        std::memcpy(&PerSample[(T * Samples + K) * Elem], &B->Data[T * Elem],
+                    Elem);
+    B->Data = std::move(PerSample);
+  }
   if (Mips == 1)
     return Error::success();
   // The initializer fills level 0 and Amber's engine blits the others

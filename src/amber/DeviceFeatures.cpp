@@ -34,7 +34,12 @@ bool featureSupported(StringRef F) {
       "SubgroupSizeControl.subgroupSizeControl",
       "SubgroupSizeControl.computeFullSubgroups",
       "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+      // OpSelect of StorageBuffer and Workgroup pointers, into different
+      // variables too (EmitPointerSelect.cpp); OpPhi of pointers and
+      // pointer-typed variables are refused by the translator with a
+      // message (docs/amber.md "Variable pointers").
       "VariablePointerFeatures.variablePointersStorageBuffer",
+      "VariablePointerFeatures.variablePointers",
       // The rasterizer's (spirv2llvm/Graphics.h): polygon modes, depth
       // clamp, bias clamp and bounds, logic ops, wide lines and large
       // points, sample shading, 8-bit indices, restart in list topologies.
@@ -46,11 +51,18 @@ bool featureSupported(StringRef F) {
       "wideLines",
       "largePoints",
       "independentBlend",
+      // Dual-source blending (SRC1 factors on attachment 0) and several
+      // viewports (AmberScript sets one, ViewportIndex 0 selects it).
+      "dualSrcBlend",
+      "multiViewport",
       "sampleRateShading",
       "IndexTypeUint8Features.indexTypeUint8",
       "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",
       // Depth clamp to [0, 1] and unclamped float depths (RasterizationState).
       "DepthClampZeroOneFeatures.depthClampZeroOne",
+      // Multisampled storage images: ImageRead/ImageWrite/texel pointers
+      // with a Sample operand address the texel's sample (ImageAccess.cpp).
+      "shaderStorageImageMultisample",
   };
   return Known.contains(F);
 }

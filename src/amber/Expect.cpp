@@ -198,6 +198,11 @@ std::optional<std::string> checkProbe(const Command &C, BufferDecl &B) {
   if (!F.IsImage || B.Width == 0)
     return prefix(C) + ": '" + B.Name +
            "' is not an image attached to a pipeline";
+  if (B.Samples > 1) // Amber reads only single-sampled images back.
+    return formatv("{0}: '{1}' is multisampled ({2} samples); probe an image "
+                   "it is resolved or copied to",
+                   prefix(C), B.Name, B.Samples)
+        .str();
   if (uint64_t(C.X) + C.W > B.Width || uint64_t(C.Y) + C.H > B.Height)
     return formatv("{0}: rectangle is outside the {1}x{2} image", prefix(C),
                    B.Width, B.Height)

@@ -652,15 +652,6 @@ Error Parser::parseBindKind(unsigned Line, StringRef Kind, ArrayRef<Token> Args,
       Bd.Samplers.push_back(Args[I + 1].Text);
       I += 2;
     }
-    for (const std::string &Name :
-         Bd.Array.empty() ? std::vector<std::string>{Bd.Buffer} : Bd.Array)
-      if (S.findBuffer(Name)->Samples > 1) {
-        // Shaders reading multisampled images (OpImageFetch with a
-        // sample, storage images) are not supported.
-        unsupported(Line, "BIND BUFFER " + Name + " AS " + Kind +
-                              ": a multisampled image in a descriptor");
-        return Error::success();
-      }
   } else {
     unsupported(Line, "BIND BUFFER AS " + Kind);
   }

@@ -372,6 +372,11 @@ s2l_result s2l_graphics_pipeline_set_viewports(s2l_context C,
     return fail(C, S2L_ERROR_INVALID_ARGUMENT,
                 std::string(Fn) + ": null viewports with a count of " +
                     std::to_string(Count));
+  if (Count > GraphicsLimits::MaxViewports)
+    return fail(C, S2L_ERROR_INVALID_ARGUMENT,
+                std::string(Fn) + ": " + std::to_string(Count) +
+                    " viewports (at most " +
+                    std::to_string(GraphicsLimits::MaxViewports) + ")");
   std::vector<Viewport> &Vs = P->P->state().Viewports;
   Vs.clear();
   for (uint32_t I = 0; I < Count; ++I)
@@ -391,6 +396,11 @@ s2l_result s2l_graphics_pipeline_set_scissors(s2l_context C,
     return fail(C, S2L_ERROR_INVALID_ARGUMENT,
                 std::string(Fn) + ": null scissors with a count of " +
                     std::to_string(Count));
+  if (Count > GraphicsLimits::MaxViewports)
+    return fail(C, S2L_ERROR_INVALID_ARGUMENT,
+                std::string(Fn) + ": " + std::to_string(Count) +
+                    " scissors (at most " +
+                    std::to_string(GraphicsLimits::MaxViewports) + ")");
   std::vector<Rect2D> &Ss = P->P->state().Scissors;
   Ss.clear();
   for (uint32_t I = 0; I < Count; ++I)

@@ -202,30 +202,9 @@ static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
       !St.ok())
     return St;
 
-  // The render area: framebuffer, scissor, and the viewport's pixels.
-  Ctx.AreaX1 = int32_t(Ctx.FbWidth);
-  Ctx.AreaY1 = int32_t(Ctx.FbHeight);
-  if (!S.Scissors.empty()) {
-    const Rect2D &Sc = S.Scissors[0];
-    Ctx.AreaX0 = std::max(Ctx.AreaX0, Sc.X);
-    Ctx.AreaY0 = std::max(Ctx.AreaY0, Sc.Y);
-    Ctx.AreaX1 = int32_t(std::min<int64_t>(Ctx.AreaX1, int64_t(Sc.X) + Sc.Width));
-    Ctx.AreaY1 =
-        int32_t(std::min<int64_t>(Ctx.AreaY1, int64_t(Sc.Y) + Sc.Height));
-  }
-  if (!S.Viewports.empty()) {
-    const Viewport &V = S.Viewports[0];
-    if (!(V.Width > 0) || V.Height == 0)
-      return invalid("viewport 0 has size " + std::to_string(V.Width) + "x" +
-                     std::to_string(V.Height));
-    // Pixels whose centres lie inside the viewport rectangle.
-    double Y0 = std::min(V.Y, V.Y + V.Height), Y1 = std::max(V.Y, V.Y + V.Height);
-    Ctx.AreaX0 = std::max<int32_t>(Ctx.AreaX0, int32_t(std::ceil(V.X - 0.5)));
-    Ctx.AreaY0 = std::max<int32_t>(Ctx.AreaY0, int32_t(std::ceil(Y0 - 0.5)));
-    Ctx.AreaX1 = std::min<int32_t>(Ctx.AreaX1,
-                                   int32_t(std::ceil(V.X + V.Width - 0.5)));
-    Ctx.AreaY1 = std::min<int32_t>(Ctx.AreaY1, int32_t(std::ceil(Y1 - 0.5)));
-  }
+  // The viewports and the render area (Viewports.cpp).
+  if (Status St = prepareViewports(Ctx); !St.ok())
+    return St;
   Ctx.SamplePositions = standardSampleLocations(Ctx.Samples);
   for (const auto &L : Ctx.SamplePositions)
     Ctx.SampleOffsets.push_back({int32_t(L[0] * SubpixelOne),

@@ -46,13 +46,13 @@ struct AttachmentView {
 };
 
 /// The vertices of one instance after the vertex shader: per vertex, the
-/// clip position, the point size, the clip and cull distances and the
-/// varyings' 32-bit words.
+/// clip position, the point size, the viewport index, the clip and cull
+/// distances and the varyings' 32-bit words.
 struct ShadedVertices {
-  /// Words per vertex: 4 + 1 + distances + varyings.
-  uint32_t Stride = 5;
+  /// Words per vertex: 4 + 1 + 1 + distances + varyings.
+  uint32_t Stride = 6;
   /// Where the varyings start (after the distances).
-  uint32_t VaryingBase = 5;
+  uint32_t VaryingBase = 6;
   uint32_t NumClip = 0, NumCull = 0;
   std::vector<uint32_t> Words;
   float *position(uint32_t V) {
@@ -62,12 +62,16 @@ struct ShadedVertices {
     return reinterpret_cast<const float *>(&Words[size_t(V) * Stride]);
   }
   float pointSize(uint32_t V) const { return position(V)[4]; }
+  /// The ViewportIndex the vertex shader wrote (0 when it writes none).
+  uint32_t viewportIndex(uint32_t V) const {
+    return Words[size_t(V) * Stride + 5];
+  }
   const uint32_t *varyings(uint32_t V) const {
     return &Words[size_t(V) * Stride + VaryingBase];
   }
   /// Clip distances, then cull distances.
   const float *distances(uint32_t V) const {
-    return reinterpret_cast<const float *>(&Words[size_t(V) * Stride + 5]);
+    return reinterpret_cast<const float *>(&Words[size_t(V) * Stride + 6]);
   }
   /// Appends a vertex (clipping makes new ones); returns its number.
   uint32_t add() {
@@ -102,8 +106,21 @@ struct SetupPrim {
   uint32_t V[3];
   uint32_t Provoking;
   uint32_t PrimitiveId;
+  /// Its viewport (DrawContext::Viewports), from the provoking vertex's
+  /// ViewportIndex.
+  uint32_t Viewport = 0;
   /// Points: centre and size, for PointCoord.
   float PointX, PointY, PointSize;
+};
+
+/// One viewport of a draw, as setup and the fragment stage use it: the
+/// viewport transform (Vulkan's p_x/2, o_x, ...) and depth range, and the
+/// pixels a primitive in it may write (framebuffer, its scissor, and the
+/// pixels whose centres lie inside the viewport rectangle).
+struct ViewportArea {
+  double HalfW = 0, HalfH = 0, CenterX = 0, CenterY = 0;
+  float MinDepth = 0, MaxDepth = 1;
+  int32_t X0 = 0, Y0 = 0, X1 = 0, Y1 = 0; ///< exclusive end
 };
 
 /// The shared state of a draw.
@@ -115,7 +132,9 @@ struct DrawContext {
   uint32_t FbWidth = 0, FbHeight = 0, Samples = 1;
   std::vector<AttachmentView> Color; ///< by location; Data null: unused
   AttachmentView DepthStencil;
-  /// Pixels that may be written: framebuffer, scissor and viewport.
+  /// The viewports (at least one: the state's, or the whole framebuffer).
+  std::vector<ViewportArea> Viewports;
+  /// Pixels that may be written: the bounding box of the viewports' areas.
   int32_t AreaX0 = 0, AreaY0 = 0, AreaX1 = 0, AreaY1 = 0; ///< exclusive end
   /// The standard sample locations in subpixel units.
   std::vector<std::array<int32_t, 2>> SampleOffsets;
@@ -142,6 +161,10 @@ struct DrawContext {
   DrawContext(const GraphicsPipeline::Impl &P, const DrawResources &R)
       : Pipe(P), State(P.Desc), Res(R), VertexTable(R), FragmentTable(R) {}
 };
+
+/// Fills Ctx.Viewports and the render area from the state and the
+/// framebuffer's size; fails on a viewport of no width or height.
+Status prepareViewports(DrawContext &Ctx);
 
 /// Runs the vertex shader on the vertices \p Indices names (RestartIndex
 /// entries are skipped), each distinct index once: \p Slot maps each

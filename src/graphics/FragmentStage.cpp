@@ -58,16 +58,17 @@ bool isFloatDepth(Format F) {
   return F == Format::D32_SFLOAT || F == Format::D32_SFLOAT_S8_UINT;
 }
 
-/// The depth a sample is tested with and FragCoord.z: the Vulkan depth
-/// test's clamp (with VK_EXT_depth_clamp_zero_one's rules).
-float clampDepth(const DrawContext &Ctx, double Z) {
-  const GraphicsPipelineDesc &S = Ctx.State;
-  const RasterizationState &RS = S.Rasterization;
+/// The depth a sample of \p Pr is tested with and FragCoord.z: the Vulkan
+/// depth test's clamp (with VK_EXT_depth_clamp_zero_one's rules), to the
+/// depth range of the primitive's viewport.
+float clampDepth(const DrawContext &Ctx, const SetupPrim &Pr, double Z) {
+  const RasterizationState &RS = Ctx.State.Rasterization;
   if (RS.DepthClampEnable) {
     float Lo = 0, Hi = 1;
-    if (!S.Viewports.empty() && !RS.DepthClampZeroOne) {
-      Lo = std::min(S.Viewports[0].MinDepth, S.Viewports[0].MaxDepth);
-      Hi = std::max(S.Viewports[0].MinDepth, S.Viewports[0].MaxDepth);
+    if (!RS.DepthClampZeroOne) {
+      const ViewportArea &V = Ctx.Viewports[Pr.Viewport];
+      Lo = std::min(V.MinDepth, V.MaxDepth);
+      Hi = std::max(V.MinDepth, V.MaxDepth);
     }
     return float(std::clamp(Z, double(Lo), double(Hi)));
   }
@@ -133,7 +134,7 @@ void FragmentStage::test(Quad &Q) {
         continue;
       double Z = sampleDepth(*Q.Prim, X + Ctx.SamplePositions[Smp][0],
                              Y + Ctx.SamplePositions[Smp][1]);
-      if (!depthStencil(X, Y, Smp, clampDepth(Ctx, Z),
+      if (!depthStencil(X, Y, Smp, clampDepth(Ctx, *Q.Prim, Z),
                         Q.Prim->FrontFacing))
         Q.Coverage &= ~Bit;
     }
@@ -198,7 +199,7 @@ void FragmentStage::feedInputs() {
       SY[QI * 4 + K] = float(Sy);
     }
     for (unsigned K = 0; K < 4; ++K)
-      Zq[K] = clampDepth(Ctx, Zq[K]);
+      Zq[K] = clampDepth(Ctx, Pr, Zq[K]);
   }
   const uint32_t S = Ctx.Samples, PixelMask = (1u << S) - 1;
   // One input at a time, the kind decided once per input: the stores go
@@ -288,6 +289,10 @@ void FragmentStage::feedInputs() {
       for (unsigned Lane = 0; Lane < Lanes; ++Lane)
         StoreBits(Lane, Batch[Lane / 4].Prim->PrimitiveId);
       break;
+    case FragmentInput::Kind::ViewportIndex:
+      for (unsigned Lane = 0; Lane < Lanes; ++Lane)
+        StoreBits(Lane, Batch[Lane / 4].Prim->Viewport);
+      break;
     case FragmentInput::Kind::Zero:
       for (unsigned Lane = 0; Lane < Lanes; ++Lane)
         StoreBits(Lane, 0);
@@ -343,6 +348,8 @@ void FragmentStage::merge(uint32_t Alive) {
   const bool LateTests = !Early && Ctx.DepthStencil.Data;
   struct OutputPlan {
     const ColorOutput *O;
+    /// The second source when the merger blends with it (location 0).
+    const ColorOutput *O1;
     const AttachmentView *A;
     const ColorMerger *M;
     ColorValue::Kind K;
@@ -368,9 +375,11 @@ void FragmentStage::merge(uint32_t Alive) {
                                : ColorValue::Kind::UInt;
       bool Float = K == ColorValue::Kind::Float;
       // Alpha to one: after alpha gave the coverage (Vulkan).
-      Plans.push_back({&O, &A, &*M, K, Float ? 0x3f800000u : 1u,
-                       St.Multisample.AlphaToOneEnable && O.Location == 0 &&
-                           Float});
+      const ColorOutput *O1 =
+          M->usesSrc1() && P.Src1Output ? &*P.Src1Output : nullptr;
+      Plans.push_back(
+          {&O, O1, &A, &*M, K, Float ? 0x3f800000u : 1u,
+           St.Multisample.AlphaToOneEnable && O.Location == 0 && Float});
     }
   for (unsigned Lane = 0; Lane < Batch.size() * 4; ++Lane) {
     if (!(Alive & (1u << Lane)))
@@ -399,12 +408,13 @@ void FragmentStage::merge(uint32_t Alive) {
       for (uint32_t Smp = 0; Smp < S; ++Smp) {
         if (!(Cov & (1u << Smp)))
           continue;
-        float Zs = P.FragDepthOffset
-                       ? clampDepth(Ctx, FragDepth)
-                       : clampDepth(Ctx, sampleDepth(
-                                            *Q.Prim,
-                                            X + Ctx.SamplePositions[Smp][0],
-                                            Y + Ctx.SamplePositions[Smp][1]));
+        float Zs =
+            P.FragDepthOffset
+                ? clampDepth(Ctx, *Q.Prim, FragDepth)
+                : clampDepth(Ctx, *Q.Prim,
+                             sampleDepth(*Q.Prim,
+                                         X + Ctx.SamplePositions[Smp][0],
+                                         Y + Ctx.SamplePositions[Smp][1]));
         if (!depthStencil(X, Y, Smp, Zs, Q.Prim->FrontFacing))
           Cov &= ~(1u << Smp);
       }
@@ -420,14 +430,24 @@ void FragmentStage::merge(uint32_t Alive) {
       if (Pl.ForceAlpha)
         Bits[3] = Pl.Alpha1;
       std::memcpy(V.U, Bits, 16);
+      // Missing components of the second source as of the first.
+      ColorValue V1;
+      if (Pl.O1) {
+        V1.K = Pl.K;
+        uint32_t Bits1[4] = {0, 0, 0, Pl.Alpha1};
+        for (unsigned C = 0; C < Pl.O1->NumComponents; ++C)
+          Bits1[C] = Word(Pl.O1->Offsets[C], Lane);
+        std::memcpy(V1.U, Bits1, 16);
+      }
+      const ColorValue *Src1 = Pl.O1 ? &V1 : nullptr;
       if (S == 1) {
-        Pl.M->merge(V, nullptr, St.Blend.Constants,
+        Pl.M->merge(V, Src1, St.Blend.Constants,
                     Pl.A->texel(uint32_t(X), uint32_t(Y), 0));
         continue;
       }
       for (uint32_t Smp = 0; Smp < S; ++Smp)
         if (Cov & (1u << Smp))
-          Pl.M->merge(V, nullptr, St.Blend.Constants,
+          Pl.M->merge(V, Src1, St.Blend.Constants,
                       Pl.A->texel(uint32_t(X), uint32_t(Y), Smp));
     }
   }

@@ -123,9 +123,8 @@ Status checkState(const GraphicsPipelineDesc &D) {
     return invalid(std::to_string(D.ColorFormats.size()) +
                    " colour attachments (at most " +
                    std::to_string(GraphicsLimits::MaxColorAttachments) + ")");
-  if (D.Viewports.size() > 1 || D.Scissors.size() > 1)
-    return invalid("more than one viewport or scissor needs multiViewport, "
-                   "which is not supported");
+  if (Status S = checkViewportCounts(D); !S.ok())
+    return S;
   if (D.DepthStencilFormat != Format::UNDEFINED &&
       !hasDepth(D.DepthStencilFormat) && !hasStencil(D.DepthStencilFormat))
     return invalid("depth/stencil attachment format " +
@@ -147,6 +146,97 @@ Status checkState(const GraphicsPipelineDesc &D) {
                    " attachments, the pipeline " +
                    std::to_string(D.ColorFormats.size()) +
                    " colour formats");
+  return Status::success();
+}
+
+/// The fragment shader's FragDepth, SampleMask and colour outputs (and the
+/// second source of dual-source blending) into \p I.
+Status collectColorOutputs(GraphicsPipeline::Impl &I,
+                           const GraphicsPipelineDesc &D,
+                           const InterfaceLayout &FL) {
+  for (const InterfaceVariable &V : FL.Outputs) {
+    if (V.BuiltIn == BuiltInFragDepth) {
+      I.FragDepthOffset = V.ComponentOffsets[0];
+      continue;
+    }
+    if (V.BuiltIn == BuiltInSampleMask) {
+      I.SampleMaskOffset = V.ComponentOffsets[0];
+      continue;
+    }
+    if (V.BuiltIn >= 0)
+      return Status::error("fragment shader output built-in " +
+                               std::to_string(V.BuiltIn) + " is not supported",
+                           StatusCode::InvalidInput);
+    if (V.Location < 0)
+      return invalid("fragment shader output " + V.Name + " has no location");
+    // Dual-source blending: Vulkan's maxFragmentDualSrcAttachments is 1
+    // here (as on lavapipe), so Index 1 is only at location 0.
+    if (V.Index > 1 ||
+        (V.Index == 1 && (V.Location != 0 || V.Components.size() > 4)))
+      return Status::error(
+          "fragment shader output " + V.Name + " has Index " +
+              std::to_string(V.Index) + " at location " +
+              std::to_string(V.Location) +
+              " (dual-source blending has one attachment: Index 1 is "
+              "only allowed on a vector or scalar at location 0)",
+          StatusCode::InvalidInput);
+    // An array of outputs fills consecutive locations.
+    for (uint32_t First = 0; First < V.Components.size();) {
+      ColorOutput O;
+      O.Location = V.ComponentLocations[First].Location;
+      uint32_t End = First;
+      while (End < V.Components.size() &&
+             V.ComponentLocations[End].Location == O.Location)
+        ++End;
+      O.NumComponents = std::min<uint32_t>(End - First, 4);
+      O.Type = V.Components[First];
+      if (O.Type.Bits != 32)
+        return Status::error("fragment shader output " + V.Name +
+                                 ": only 32-bit colour outputs are "
+                                 "supported",
+                             StatusCode::InvalidInput);
+      for (uint32_t K = 0; K < O.NumComponents; ++K)
+        O.Offsets[K] = V.ComponentOffsets[First + K];
+      First = End;
+      if (V.Index == 1)
+        I.Src1Output = O;
+      else if (O.Location < D.ColorFormats.size() &&
+               D.ColorFormats[O.Location] != Format::UNDEFINED)
+        I.ColorOutputs.push_back(O);
+    }
+  }
+  return Status::success();
+}
+
+/// One output merger per colour attachment, checking Vulkan's rules on
+/// the SRC1 blend factors.
+Status createMergers(GraphicsPipeline::Impl &I, const GraphicsPipelineDesc &D) {
+  I.Mergers.resize(D.ColorFormats.size());
+  for (uint32_t K = 0; K < D.ColorFormats.size(); ++K) {
+    if (D.ColorFormats[K] == Format::UNDEFINED)
+      continue;
+    ColorBlendAttachment A;
+    if (K < D.Blend.Attachments.size())
+      A = D.Blend.Attachments[K];
+    else if (D.Blend.Attachments.size() == 1)
+      A = D.Blend.Attachments[0];
+    auto M = ColorMerger::create(D.ColorFormats[K], A, D.Blend.LogicOpEnable,
+                                 D.Blend.Logic, K);
+    if (!M)
+      return M.status();
+    // Vulkan's rules for the SRC1 factors: attachment 0 only
+    // (maxFragmentDualSrcAttachments = 1), and the shader must write the
+    // second source (undefined otherwise: refused here).
+    if (M->usesSrc1() && K != 0)
+      return invalid("colour attachment " + std::to_string(K) +
+                     ": a SRC1 blend factor (dual-source blending) is only "
+                     "allowed on attachment 0");
+    if (M->usesSrc1() && !I.Src1Output)
+      return invalid("colour attachment 0: a SRC1 blend factor needs a "
+                     "fragment shader output with Index 1 at location 0 "
+                     "(layout(location = 0, index = 1) in GLSL)");
+    I.Mergers[K].emplace(std::move(*M));
+  }
   return Status::success();
 }
 
@@ -231,6 +321,16 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
     I.PointSize = PS->first;
     I.PointSizeComponent = PS->second;
   }
+  // ViewportIndex (ShaderViewportIndex, or ShaderViewportIndexLayerEXT in
+  // a vertex shader) picks each primitive's viewport. Layer would pick a
+  // framebuffer layer, and framebuffers here have one: refused rather
+  // than silently drawn into layer 0.
+  if (auto VI = findBuiltInOutput(VL, BuiltInViewportIndex))
+    I.ViewportIndexOffset = VI->first->ComponentOffsets[VI->second];
+  if (findBuiltInOutput(VL, BuiltInLayer))
+    return Status::error("vertex shader writes Layer: layered framebuffers "
+                         "are not supported (a draw writes layer 0 only)",
+                         StatusCode::InvalidInput);
 
   if (FS) {
     const InterfaceLayout &FL = FS->layout();
@@ -258,8 +358,13 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
         case BuiltInSampleMask: In.K = FragmentInput::Kind::SampleMaskIn; break;
         case BuiltInPointCoord: In.K = FragmentInput::Kind::PointCoord; break;
         case BuiltInPrimitiveId: In.K = FragmentInput::Kind::PrimitiveId; break;
+        // The vertex shader cannot write Layer: always layer 0.
         case BuiltInLayer:
-        case BuiltInViewportIndex: In.K = FragmentInput::Kind::Zero; break;
+          In.K = FragmentInput::Kind::Zero;
+          break;
+        case BuiltInViewportIndex:
+          In.K = FragmentInput::Kind::ViewportIndex;
+          break;
         case -1: {
           if (V.Location < 0)
             return invalid("fragment shader input " + V.Name +
@@ -301,67 +406,12 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
                      " varying components (at most " +
                      std::to_string(GraphicsLimits::MaxVertexOutputComponents) +
                      ")");
-    for (const InterfaceVariable &V : FL.Outputs) {
-      if (V.BuiltIn == BuiltInFragDepth) {
-        I.FragDepthOffset = V.ComponentOffsets[0];
-        continue;
-      }
-      if (V.BuiltIn == BuiltInSampleMask) {
-        I.SampleMaskOffset = V.ComponentOffsets[0];
-        continue;
-      }
-      if (V.BuiltIn >= 0)
-        return Status::error("fragment shader output built-in " +
-                                 std::to_string(V.BuiltIn) +
-                                 " is not supported",
-                             StatusCode::InvalidInput);
-      if (V.Location < 0)
-        return invalid("fragment shader output " + V.Name +
-                       " has no location");
-      // An array of outputs fills consecutive locations.
-      for (uint32_t First = 0; First < V.Components.size();) {
-        ColorOutput O;
-        O.Location = V.ComponentLocations[First].Location;
-        uint32_t End = First;
-        while (End < V.Components.size() &&
-               V.ComponentLocations[End].Location == O.Location)
-          ++End;
-        O.NumComponents = std::min<uint32_t>(End - First, 4);
-        O.Type = V.Components[First];
-        if (O.Type.Bits != 32)
-          return Status::error("fragment shader output " + V.Name +
-                                   ": only 32-bit colour outputs are "
-                                   "supported",
-                               StatusCode::InvalidInput);
-        for (uint32_t K = 0; K < O.NumComponents; ++K)
-          O.Offsets[K] = V.ComponentOffsets[First + K];
-        First = End;
-        if (O.Location < D.ColorFormats.size() &&
-            D.ColorFormats[O.Location] != Format::UNDEFINED)
-          I.ColorOutputs.push_back(O);
-      }
-    }
+    if (Status S = collectColorOutputs(I, D, FL); !S.ok())
+      return S;
   }
 
-  I.Mergers.resize(D.ColorFormats.size());
-  for (uint32_t K = 0; K < D.ColorFormats.size(); ++K) {
-    if (D.ColorFormats[K] == Format::UNDEFINED)
-      continue;
-    ColorBlendAttachment A;
-    if (K < D.Blend.Attachments.size())
-      A = D.Blend.Attachments[K];
-    else if (D.Blend.Attachments.size() == 1)
-      A = D.Blend.Attachments[0];
-    auto M = ColorMerger::create(D.ColorFormats[K], A, D.Blend.LogicOpEnable,
-                                 D.Blend.Logic, K);
-    if (!M)
-      return M.status();
-    if (M->usesSrc1())
-      return Status::error("colour attachment " + std::to_string(K) +
-                               ": dual-source blending is not supported",
-                           StatusCode::InvalidInput);
-    I.Mergers[K].emplace(std::move(*M));
-  }
+  if (Status S = createMergers(I, D); !S.ok())
+    return S;
 
   I.Vertex = std::move(VS);
   I.Fragment = std::move(FS);

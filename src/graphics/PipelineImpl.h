@@ -69,6 +69,7 @@ struct FragmentInput {
     SampleMaskIn,
     PointCoord, ///< Index: component
     PrimitiveId,
+    ViewportIndex,
     Zero,
   } K = Kind::Zero;
   uint32_t Index = 0;
@@ -84,6 +85,12 @@ struct ColorOutput {
   unsigned NumComponents = 0;
   ScalarType Type;
 };
+
+/// Checks the viewport and scissor state of \p S (counts within
+/// GraphicsLimits::MaxViewports, as many scissors as viewports or none);
+/// GraphicsPipeline::create and each draw call it (the state is dynamic).
+/// Viewports.cpp.
+Status checkViewportCounts(const GraphicsPipelineDesc &S);
 
 struct PipelineShaders {
   std::unique_ptr<JitShader> Vertex, Fragment;
@@ -102,11 +109,16 @@ struct GraphicsPipeline::Impl {
   const InterfaceVariable *Position = nullptr, *PointSize = nullptr;
   /// Their first component in those variables (gl_PerVertex members).
   uint32_t PositionComponent = 0, PointSizeComponent = 0;
+  /// Lane 0 offset of the vertex shader's ViewportIndex output, if any.
+  std::optional<uint32_t> ViewportIndexOffset;
   /// Lane 0 offsets of the ClipDistance and CullDistance components.
   std::vector<uint32_t> ClipDistances, CullDistances;
   std::vector<graphics::Varying> Varyings;
   std::vector<graphics::FragmentInput> FragmentInputs;
   std::vector<graphics::ColorOutput> ColorOutputs;
+  /// The second source of dual-source blending: the output with Index 1
+  /// (at location 0), if the fragment shader has one.
+  std::optional<graphics::ColorOutput> Src1Output;
   /// FragDepth and SampleMask outputs (lane 0 offsets), if written.
   std::optional<uint32_t> FragDepthOffset, SampleMaskOffset;
   /// One per colour location (null for unused ones).

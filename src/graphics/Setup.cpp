@@ -115,33 +115,23 @@ public:
         DrawStats &Stats)
       : Ctx(Ctx), S(Ctx.State), Verts(Verts), Out(Out), Stats(Stats) {
     const RasterizationState &RS = S.Rasterization;
-    Viewport VP;
-    if (!S.Viewports.empty())
-      VP = S.Viewports[0];
-    else {
-      VP.Width = float(Ctx.FbWidth);
-      VP.Height = float(Ctx.FbHeight);
-    }
-    HalfW = VP.Width / 2.0;
-    HalfH = VP.Height / 2.0;
-    CenterX = VP.X + HalfW;
-    CenterY = VP.Y + HalfH;
-    MinDepth = VP.MinDepth;
-    MaxDepth = VP.MaxDepth;
     if (!RS.DepthClampEnable) {
       ViewPlanes.push_back({{0, 0, 1, 0}, 0});  // z >= 0
       ViewPlanes.push_back({{0, 0, -1, 1}, 0}); // z <= w
     }
     ViewPlanes.push_back({{0, 0, 0, 1}, -1e-7}); // w > 0
-    // The guard band: |x_ndc| <= G keeps screen positions within 2^15
-    // pixels of the viewport's centre.
-    double GX = 32768.0 / std::max(std::fabs(HalfW), 1.0);
-    double GY = 32768.0 / std::max(std::fabs(HalfH), 1.0);
-    TrianglePlanes = ViewPlanes;
-    TrianglePlanes.push_back({{-1, 0, 0, GX}, 0});
-    TrianglePlanes.push_back({{1, 0, 0, GX}, 0});
-    TrianglePlanes.push_back({{0, -1, 0, GY}, 0});
-    TrianglePlanes.push_back({{0, 1, 0, GY}, 0});
+    // The guard band of each viewport: |x_ndc| <= G keeps screen positions
+    // within 2^15 pixels of the viewport's centre.
+    for (const ViewportArea &A : Ctx.Viewports) {
+      double GX = 32768.0 / std::max(std::fabs(A.HalfW), 1.0);
+      double GY = 32768.0 / std::max(std::fabs(A.HalfH), 1.0);
+      std::vector<Plane> &T = TrianglePlanes.emplace_back(ViewPlanes);
+      T.push_back({{-1, 0, 0, GX}, 0});
+      T.push_back({{1, 0, 0, GX}, 0});
+      T.push_back({{0, -1, 0, GY}, 0});
+      T.push_back({{0, 1, 0, GY}, 0});
+    }
+    selectViewport(0);
     // Lines and points are clipped to the view volume itself.
     LinePlanes = ViewPlanes;
     LinePlanes.push_back({{-1, 0, 0, 1}, 0});
@@ -169,21 +159,31 @@ private:
   ShadedVertices &Verts;
   std::vector<SetupPrim> &Out;
   DrawStats &Stats;
-  double HalfW, HalfH, CenterX, CenterY, MinDepth, MaxDepth;
+  /// The current primitive's viewport (selectViewport).
+  const ViewportArea *VP = nullptr;
+  uint32_t VPIndex = 0;
   int DepthBits = 0;
-  std::vector<Plane> ViewPlanes, TrianglePlanes, LinePlanes;
+  std::vector<Plane> ViewPlanes, LinePlanes;
+  /// Per viewport: the view volume and its guard band.
+  std::vector<std::vector<Plane>> TrianglePlanes;
   std::vector<ClipVert> Poly;
   /// The current primitive's clip distances, and the planes with them.
   double Dist[24] = {};
   std::vector<Plane> TriPlanesNow, LinePlanesNow;
 
+  /// Makes viewport \p I the current one (an index out of range selects
+  /// viewport 0: Viewports.cpp).
+  void selectViewport(uint32_t I) {
+    VPIndex = I < Ctx.Viewports.size() ? I : 0;
+    VP = &Ctx.Viewports[VPIndex];
+  }
   ScreenVert screen(uint32_t V) const {
     const float *P = Verts.position(V);
     ScreenVert R;
     R.InvW = 1.0 / P[3];
-    R.X = CenterX + P[0] * R.InvW * HalfW;
-    R.Y = CenterY + P[1] * R.InvW * HalfH;
-    R.Z = MinDepth + P[2] * R.InvW * (MaxDepth - MinDepth);
+    R.X = VP->CenterX + P[0] * R.InvW * VP->HalfW;
+    R.Y = VP->CenterY + P[1] * R.InvW * VP->HalfH;
+    R.Z = VP->MinDepth + P[2] * R.InvW * (double(VP->MaxDepth) - VP->MinDepth);
     R.FX = snap(R.X * SubpixelOne);
     R.FY = snap(R.Y * SubpixelOne);
     return R;
@@ -236,10 +236,13 @@ bool Setup::boundingBox(SetupPrim &P, int64_t MinFX, int64_t MinFY,
     return int32_t(std::clamp<int64_t>(F >> SubpixelBits, -(1 << 20),
                                        1 << 20));
   };
-  P.MinX = std::max(Pixel(MinFX), Ctx.AreaX0);
-  P.MinY = std::max(Pixel(MinFY), Ctx.AreaY0);
-  P.MaxX = std::min(Pixel(MaxFX), Ctx.AreaX1 - 1);
-  P.MaxY = std::min(Pixel(MaxFY), Ctx.AreaY1 - 1);
+  // Every kind of primitive passes here before it is kept: it takes the
+  // current viewport.
+  P.Viewport = VPIndex;
+  P.MinX = std::max(Pixel(MinFX), VP->X0);
+  P.MinY = std::max(Pixel(MinFY), VP->Y0);
+  P.MaxX = std::min(Pixel(MaxFX), VP->X1 - 1);
+  P.MaxY = std::min(Pixel(MaxFY), VP->Y1 - 1);
   return P.MinX <= P.MaxX && P.MinY <= P.MaxY;
 }
 
@@ -469,6 +472,8 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
   }
   uint32_t Provoking = Src[Pr.Provoking];
   ++Stats.Primitives;
+  // Vulkan: the provoking vertex's ViewportIndex picks the viewport.
+  selectViewport(Verts.viewportIndex(Provoking));
   // Cull distances: the primitive goes when all its vertices are outside
   // the same one. Clip distances: planes like the others.
   const uint32_t NClip = std::min(Verts.NumClip, 8u);
@@ -479,13 +484,13 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
     if (AllOut)
       return;
   }
-  const std::vector<Plane> *TriPlanes = &TrianglePlanes,
+  const std::vector<Plane> *TriPlanes = &TrianglePlanes[VPIndex],
                            *SegPlanes = &LinePlanes;
   if (NClip) {
     for (unsigned K = 0; K < Pr.N; ++K)
       for (uint32_t J = 0; J < NClip; ++J)
         Dist[K * 8 + J] = Verts.distances(Src[K])[J];
-    TriPlanesNow = TrianglePlanes;
+    TriPlanesNow = TrianglePlanes[VPIndex];
     LinePlanesNow = LinePlanes;
     for (uint32_t J = 0; J < NClip; ++J) {
       Plane Pl{{0, 0, 0, 0}, 0, int(J), Dist};
@@ -536,8 +541,8 @@ void Setup::primitive(const Primitive &Pr, const std::vector<uint32_t> &Slot,
   for (size_t K = 0; K < NV; ++K) {
     PVBuf[K] = materialize(Poly[K], Src, 3);
     const float *P = Verts.position(PVBuf[K]);
-    SX[K] = P[0] / P[3] * HalfW;
-    SY[K] = P[1] / P[3] * HalfH;
+    SX[K] = P[0] / P[3] * VP->HalfW;
+    SY[K] = P[1] / P[3] * VP->HalfH;
   }
   struct {
     const uint32_t *Data;

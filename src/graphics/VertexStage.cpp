@@ -5,7 +5,8 @@
 // range is mapped through a table when it is dense, a hash map otherwise),
 // W vertices per call, the distinct vertices split over the worker
 // threads. Only what the rest of the pipeline reads is kept: the clip
-// position, the point size and the varyings the fragment shader reads.
+// position, the point size, the viewport index, the clip and cull
+// distances and the varyings the fragment shader reads.
 //
 //===----------------------------------------------------------------------===//
 #include "graphics/DrawContext.h"
@@ -82,7 +83,7 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
   distinctVertices(Indices, Unique, Slot);
   Out.NumClip = uint32_t(P.ClipDistances.size());
   Out.NumCull = uint32_t(P.CullDistances.size());
-  Out.VaryingBase = 5 + Out.NumClip + Out.NumCull;
+  Out.VaryingBase = 6 + Out.NumClip + Out.NumCull;
   Out.Stride = Out.VaryingBase + uint32_t(P.Varyings.size());
   Out.Words.assign(size_t(Unique.size()) * Out.Stride, 0);
 
@@ -145,7 +146,10 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
                                   4 * Lane],
                           4);
             std::memcpy(&V[4], &Size, 4);
-            uint32_t *D = &V[5];
+            V[5] = P.ViewportIndexOffset
+                       ? loadWord(OutBuf, *P.ViewportIndexOffset, Lane)
+                       : 0;
+            uint32_t *D = &V[6];
             for (uint32_t Off : P.ClipDistances)
               *D++ = loadWord(OutBuf, Off, Lane);
             for (uint32_t Off : P.CullDistances)

@@ -911,6 +911,7 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::ShaderSMBuiltinsNV:
   case Capability::ShaderViewportIndexLayerEXT:
   case Capability::ShaderViewportIndex:
+  case Capability::MultiViewport:
   case Capability::ShaderLayer:
   case Capability::Geometry:
   case Capability::FragmentFullyCoveredEXT:

@@ -90,6 +90,7 @@ void writeVariable(Writer &W, const InterfaceVariable &V) {
   W.u32(uint32_t(V.BuiltIn));
   W.u8(V.Flat);
   W.u8(V.NoPerspective);
+  W.u32(V.Index);
   W.u32(V.Offset);
   W.u32(uint32_t(V.Components.size()));
   for (const ScalarType &C : V.Components) {
@@ -119,6 +120,7 @@ void readVariable(Reader &R, InterfaceVariable &V) {
   V.BuiltIn = int32_t(R.u32());
   V.Flat = R.u8();
   V.NoPerspective = R.u8();
+  V.Index = R.u32();
   V.Offset = R.u32();
   V.Components.resize(R.count(5)); // kind and bits
   for (ScalarType &C : V.Components) {

@@ -303,14 +303,16 @@ Status ComputeShader::dispatch(std::array<uint32_t, 3> Groups,
 
   auto Worker = [&](unsigned) {
     std::vector<uint8_t> Shared(std::max<uint32_t>(CI.WorkgroupMemorySize, 16));
-    std::vector<s2l_group_args> Args(GroupsPerWorkgroup);
+    // A work-group function sets the per-group fields itself: it only
+    // needs the prototype, Args[0].
+    std::vector<s2l_group_args> Args(Workgroup ? 1 : GroupsPerWorkgroup);
     std::vector<GroupFiber> Fibers(UseFibers ? GroupsPerWorkgroup : 0);
     fiber::Context Scheduler;
     if (UseFibers && !ThreadStacks.ensure(GroupsPerWorkgroup)) {
       OutOfMemory = true;
       return;
     }
-    for (uint32_t G = 0; G < GroupsPerWorkgroup; ++G) {
+    for (uint32_t G = 0; G < Args.size(); ++G) {
       s2l_group_args &A = Args[G];
       A = s2l_group_args{};
       uint32_t Remaining = LocalSize - G * W;

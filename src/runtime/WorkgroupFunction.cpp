@@ -19,14 +19,25 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopPeel.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #include <cstddef>
@@ -36,6 +47,12 @@ using namespace llvm;
 namespace spirv2llvm {
 
 namespace {
+
+cl::opt<bool> UnrollBarrierLoops(
+    "s2l-unroll-barrier-loops", cl::Hidden, cl::init(true),
+    cl::desc("compute: unroll loops around barriers whose trip count is "
+             "bounded by a small constant before building the work-group "
+             "function"));
 
 cl::opt<bool> WorkgroupFunctions(
     "s2l-workgroup-functions", cl::Hidden, cl::init(true),
@@ -64,6 +81,98 @@ bool hasBarrier(const Function &F) {
     if (isBarrierCall(I))
       return true;
   return false;
+}
+
+/// The most iterations of a loop around a barrier that are unrolled, and
+/// the most instructions the unrolled copies may add.
+constexpr unsigned MaxBarrierLoopTrips = 16;
+constexpr unsigned MaxBarrierLoopGrowth = 4000;
+
+bool containsBarrier(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (isBarrierCall(I))
+        return true;
+  return false;
+}
+
+/// Peels every iteration off the loops around barriers whose maximum trip
+/// count SCEV knows (peeling handles loops with several exits, such as a
+/// counted loop that also checks the cancel flag, which LLVM's unroller
+/// leaves alone when only the maximum is known).
+struct PeelBarrierLoopsPass : PassInfoMixin<PeelBarrierLoopsPass> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
+    auto &LI = FAM.getResult<LoopAnalysis>(F);
+    auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+    auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    auto &AC = FAM.getResult<AssumptionAnalysis>(F);
+    SmallVector<Loop *, 8> Loops;
+
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (containsBarrier(*L))
+        Loops.push_back(L);
+    bool Changed = false;
+    unsigned Growth = 0;
+    // Innermost first: an outer loop's copies then hold the peeled code.
+    for (Loop *L : reverse(Loops)) {
+      if (findStringMetadataForLoop(L, "llvm.loop.unroll.disable") ||
+          !canPeel(L))
+        continue; // DontUnroll, or not in simplified form
+      unsigned Trips = SE.getSmallConstantMaxTripCount(L);
+      if (Trips == 0 || Trips > MaxBarrierLoopTrips)
+        continue;
+      unsigned Size = 0;
+      for (BasicBlock *BB : L->blocks())
+        Size += BB->size();
+      if (Growth + Size * Trips > MaxBarrierLoopGrowth)
+        continue;
+      ValueToValueMapTy VMap;
+      if (peelLoop(L, Trips, &LI, &SE, DT, &AC, /*PreserveLCSSA=*/true, VMap)) {
+        Growth += Size * Trips;
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      return PreservedAnalyses::all();
+    SE.forgetAllLoops();
+    return PreservedAnalyses::none();
+  }
+};
+
+/// Loops around barriers unrolled where their trip count is bounded by a
+/// small constant (a tree reduction's `for (s = 128; s > 0; s >>= 1)`):
+/// each barrier of the copies is then its own resume point with the
+/// loop's counter a constant, so that no loop control, and fewer values,
+/// cross barriers, and each region over the groups is straight-line code.
+/// Loops of unknown or large trip counts stay loops.
+void unrollBarrierLoops(Function &F) {
+  bool Any = false;
+  for (Instruction &I : instructions(F))
+    Any = Any || isBarrierCall(I);
+  if (!Any)
+    return;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  // What the trip count needs: LLVM's function simplification (SSA values,
+  // the translator's structured-exit flags threaded into plain loop exits,
+  // rotated loops in simplified form), then the peeling and a clean-up
+  // that folds the copies' exits.
+  FunctionPassManager FPM = PB.buildFunctionSimplificationPipeline(
+      OptimizationLevel::O2, ThinOrFullLTOPhase::None);
+  FPM.addPass(LoopSimplifyPass());
+  FPM.addPass(LCSSAPass());
+  FPM.addPass(PeelBarrierLoopsPass());
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.run(F, FAM);
 }
 
 /// The work-group function under construction.
@@ -569,6 +678,8 @@ bool buildWorkgroupFunction(Module &M, StringRef EntryName, unsigned Width,
     return Fail("a function of " + std::to_string(Entry->size()) +
                 " blocks with barriers (work-group functions split at most " +
                 std::to_string(MaxBarrierFunctionBlocks) + ")");
+  if (Barriers && UnrollBarrierLoops)
+    unrollBarrierLoops(*Entry);
   WorkgroupBuilder WB(M, *Entry, Width, LocalSize);
   if (!WB.build(Barriers, Why))
     return Fail(std::move(Why));

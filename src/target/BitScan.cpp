@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/BitScan.h"
+#include "target/Optimizer.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -18,17 +19,12 @@ namespace spirv2llvm {
 
 namespace {
 
-enum class BitScanMode { Auto, Always, Never };
-
 /// For A/B measurements (never) and for tests on hosts with AVX-512 CD,
 /// where the rewrite is otherwise off (always).
-cl::opt<BitScanMode> Mode(
-    "s2l-bit-scan", cl::Hidden, cl::init(BitScanMode::Auto),
-    cl::desc("vector ctlz/cttz through the float exponent (BitScan.h)"),
-    cl::values(clEnumValN(BitScanMode::Auto, "auto",
-                          "on x86 targets without AVX-512 CD (default)"),
-               clEnumValN(BitScanMode::Always, "always", "on every target"),
-               clEnumValN(BitScanMode::Never, "never", "off")));
+cl::opt<LoweringMode>
+    Mode("s2l-bit-scan", cl::Hidden, cl::init(LoweringMode::Auto),
+         cl::desc("vector ctlz/cttz through the float exponent (BitScan.h)"),
+         loweringModeValues("on x86 targets without AVX-512 CD (default)"));
 
 /// The index of the single bit of \p P (a power of two or 0; -127 for 0)
 /// from the exponent of its conversion to float.
@@ -82,10 +78,7 @@ bool lowerBitScans(Function &F) {
 }
 
 bool needsBitScanLowering(const TargetMachine &TM) {
-  if (Mode != BitScanMode::Auto)
-    return Mode == BitScanMode::Always;
-  return TM.getTargetTriple().isX86() &&
-         !TM.getMCSubtargetInfo()->checkFeatures("+avx512cd");
+  return loweringApplies(Mode, TM, "+avx512cd");
 }
 
 PreservedAnalyses BitScanPass::run(Function &F, FunctionAnalysisManager &) {

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "target/MaskWidening.h"
+#include "target/Optimizer.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -24,17 +25,12 @@ namespace spirv2llvm {
 
 namespace {
 
-enum class WideningMode { Auto, Always, Never };
-
 /// For A/B measurements (s2l-bench accepts it: never) and for tests on
 /// hosts with AVX-512, where the rewrite is otherwise off (always).
-cl::opt<WideningMode> Mode(
-    "s2l-mask-widening", cl::Hidden, cl::init(WideningMode::Auto),
-    cl::desc("lane masks as <W x i32> sign masks (MaskWidening.h)"),
-    cl::values(clEnumValN(WideningMode::Auto, "auto",
-                          "on x86 targets without AVX-512 (default)"),
-               clEnumValN(WideningMode::Always, "always", "on every target"),
-               clEnumValN(WideningMode::Never, "never", "off")));
+cl::opt<LoweringMode>
+    Mode("s2l-mask-widening", cl::Hidden, cl::init(LoweringMode::Auto),
+         cl::desc("lane masks as <W x i32> sign masks (MaskWidening.h)"),
+         loweringModeValues("on x86 targets without AVX-512 (default)"));
 
 /// A lane mask of at least 8 lanes: the widths x86 without AVX-512
 /// legalizes to narrower integer lanes than the values they select.
@@ -187,10 +183,7 @@ bool widenMasks(Function &F) {
 }
 
 bool needsMaskWidening(const TargetMachine &TM) {
-  if (Mode != WideningMode::Auto)
-    return Mode == WideningMode::Always;
-  return TM.getTargetTriple().isX86() &&
-         !TM.getMCSubtargetInfo()->checkFeatures("+avx512f");
+  return loweringApplies(Mode, TM, "+avx512f");
 }
 
 PreservedAnalyses MaskWideningPass::run(Function &F,

@@ -186,6 +186,21 @@ void optimizeModule(Module &M, unsigned OptLevel, TargetMachine *TM,
   MPM.run(M, MAM);
 }
 
+cl::ValuesClass loweringModeValues(const char *AutoDesc) {
+  return cl::values(
+      clEnumValN(LoweringMode::Auto, "auto", AutoDesc),
+      clEnumValN(LoweringMode::Always, "always", "on every target"),
+      clEnumValN(LoweringMode::Never, "never", "off"));
+}
+
+bool loweringApplies(LoweringMode Mode, const TargetMachine &TM,
+                     StringRef Feature) {
+  if (Mode != LoweringMode::Auto)
+    return Mode == LoweringMode::Always;
+  return TM.getTargetTriple().isX86() &&
+         !TM.getMCSubtargetInfo()->checkFeatures(Feature);
+}
+
 unsigned largestFunctionBlocks(const Module &M) {
   unsigned Max = 0;
   for (const Function &F : M)

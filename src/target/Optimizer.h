@@ -4,6 +4,7 @@
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -48,6 +49,19 @@ void optimizeModule(llvm::Module &M, unsigned OptLevel,
 /// where the host has them, as SPIR-V allows and lavapipe does. Returns how
 /// many operations may now contract.
 unsigned allowContraction(llvm::Module &M);
+
+/// When a lowering for x86 hosts without some feature (BitScan.h,
+/// MaskWidening.h) runs: its hidden option's auto / always (tests on hosts
+/// that have the feature) / never (A/B measurements).
+enum class LoweringMode { Auto, Always, Never };
+
+/// The cl::values of a LoweringMode option; \p AutoDesc says when auto runs.
+llvm::cl::ValuesClass loweringModeValues(const char *AutoDesc);
+
+/// Whether a lowering in mode \p Mode runs on \p TM: with Auto, on x86
+/// targets without \p Feature (e.g. "+avx512f").
+bool loweringApplies(LoweringMode Mode, const llvm::TargetMachine &TM,
+                     llvm::StringRef Feature);
 
 /// Blocks in the largest function of \p M.
 unsigned largestFunctionBlocks(const llvm::Module &M);

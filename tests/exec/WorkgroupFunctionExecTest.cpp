@@ -13,6 +13,8 @@
 
 #include "runtime/WorkgroupFunction.h"
 
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
 #include <gtest/gtest.h>
@@ -66,6 +68,30 @@ bool hasWorkgroupFunction(const std::string &Source, TranslateOptions Opts,
         << "the per-group entry should only live on inlined";
   }
   return Built;
+}
+
+/// The resume points of \p Source's work-group function (the cases of the
+/// dispatch on the group's state), or -1 if it has none.
+int resumePoints(const std::string &Source, TranslateOptions Opts) {
+  auto T = translateBytes(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Source.data()),
+                              Source.size()),
+      "test.comp", Opts);
+  if (!T) {
+    ADD_FAILURE() << llvm::toString(T.takeError());
+    return -1;
+  }
+  const auto &Size = T->Compute.WorkgroupSize;
+  if (!buildWorkgroupFunction(*T->IR, T->EntrySymbol, T->Layout.Width,
+                              Size[0] * Size[1] * Size[2]))
+    return -1;
+  llvm::Function *WG =
+      T->IR->getFunction(workgroupFunctionName(T->EntrySymbol));
+  for (llvm::Instruction &I : llvm::instructions(*WG))
+    if (auto *Sw = llvm::dyn_cast<llvm::SwitchInst>(&I))
+      if (Sw->getCondition()->getName() == "state")
+        return int(Sw->getNumCases());
+  return -1;
 }
 
 class WorkgroupFunctionExec : public testing::TestWithParam<unsigned> {};
@@ -322,6 +348,67 @@ TEST_P(WorkgroupFunctionExec, PartialLastGroupWithoutBarriers) {
   }
   for (uint32_t I = 21 * 8; I < Out.size(); ++I)
     ASSERT_EQ(Out[I], 0u) << "written past the dispatch at " << I;
+}
+
+/// A tree reduction: the loop around the barrier runs a bounded number of
+/// times (`s >>= 1` from 32: at most 6), so it is unrolled before the
+/// work-group function is built: each of its barriers is a resume point
+/// of its own, with the loop's counter a constant (1 + 6 resume points;
+/// the loop kept would have 2 or 3). A loop bound read from a buffer
+/// stays a loop.
+/// Both compute the C++ sums.
+TEST_P(WorkgroupFunctionExec, CountedBarrierLoopsAreUnrolled) {
+  unsigned W = GetParam();
+  const std::string Body = R"(
+    layout(std430, binding = 0) buffer In { uint data[]; };
+    layout(std430, binding = 1) buffer Out { uint result[]; };
+    shared uint tile[64];
+    void main() {
+      uint l = gl_LocalInvocationIndex;
+      uint g = gl_WorkGroupID.x;
+      tile[l] = data[g * 64u + l];
+      barrier();
+      for (uint s = START; s > 0u; s >>= 1) {
+        if (l < s)
+          tile[l] += tile[l + s] * 3u;
+        barrier();
+      }
+      if (l == 0u)
+        result[g] = tile[0];
+    })";
+  auto Make = [&](const std::string &Start) {
+    std::string S = "#version 450\nlayout(local_size_x = 64) in;\n" + Body;
+    S.replace(S.find("START"), 5, Start);
+    return S;
+  };
+  const std::string Counted = Make("32u"), Unknown = Make("data[1000]");
+  EXPECT_EQ(resumePoints(Counted, optionsFor(W)), 7);
+  // A loop stays a loop: 2, or 3 when LLVM's simplification peels off
+  // its first iteration.
+  int UnknownPoints = resumePoints(Unknown, optionsFor(W));
+  EXPECT_GE(UnknownPoints, 2);
+  EXPECT_LE(UnknownPoints, 3);
+  const uint32_t Groups = 6;
+  for (const std::string *Source : {&Counted, &Unknown}) {
+    auto S = compile(*Source, W, optionsFor(W));
+    ASSERT_TRUE(S);
+    std::vector<uint32_t> Data(1001), Out(Groups, 0);
+    for (uint32_t I = 0; I < Groups * 64; ++I)
+      Data[I] = (I * 2654435761u) >> 9;
+    Data[1000] = 32;
+    DispatchResources R;
+    R.bind(0, 0, Data.data(), Data.size() * 4);
+    R.bind(0, 1, Out.data(), Out.size() * 4);
+    ASSERT_TRUE(S->dispatch({Groups, 1, 1}, R).ok());
+    for (uint32_t G = 0; G < Groups; ++G) {
+      std::vector<uint32_t> Tile(Data.begin() + G * 64,
+                                 Data.begin() + G * 64 + 64);
+      for (uint32_t Step = 32; Step > 0; Step >>= 1)
+        for (uint32_t L = 0; L < Step; ++L)
+          Tile[L] += Tile[L + Step] * 3u;
+      EXPECT_EQ(Out[G], Tile[0]) << "workgroup " << G;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, WorkgroupFunctionExec,

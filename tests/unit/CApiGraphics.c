@@ -353,6 +353,23 @@ int s2l_test_capi_graphics_errors(char *msg, size_t size) {
           s2l_context_error(ctx));
     goto done;
   }
+  {
+    /* More viewports or scissors than GraphicsLimits::MaxViewports (16). */
+    s2l_viewport many_viewports[17];
+    s2l_rect2d many_scissors[17];
+    memset(many_viewports, 0, sizeof(many_viewports));
+    memset(many_scissors, 0, sizeof(many_scissors));
+    if (s2l_graphics_pipeline_set_viewports(ctx, p, many_viewports, 17) !=
+            S2L_ERROR_INVALID_ARGUMENT ||
+        !strstr(s2l_context_error(ctx), "17 viewports (at most 16)") ||
+        s2l_graphics_pipeline_set_scissors(ctx, p, many_scissors, 17) !=
+            S2L_ERROR_INVALID_ARGUMENT ||
+        !strstr(s2l_context_error(ctx), "17 scissors (at most 16)")) {
+      failf(msg, size, "17 viewports or scissors were accepted: '%s'",
+            s2l_context_error(ctx));
+      goto done;
+    }
+  }
   if (s2l_graphics_pipeline_set_stencil_reference(ctx, p, 3, 7) !=
           S2L_SUCCESS ||
       s2l_graphics_pipeline_set_blend_constants(ctx, p, constants) !=

@@ -1363,3 +1363,53 @@ TEST(DiagnosticsFuzzFindings, AtomicTypesDifferFromThePointee) {
       "fuzz.spvasm", Opts);
   EXPECT_TRUE(!!T) << (T ? "" : llvm::toString(T.takeError()));
 }
+
+// An OpLoad through an access chain defined in a block that does not
+// dominate the load (novalidate, seed 1, session 19): the one-invocation
+// back end (and the DXIL pipeline behind it) used the chain's offset
+// there, IR that does not verify. Pointers now get the dominance check
+// values have.
+TEST(DiagnosticsFuzzFindings, PointerUsedWhereItsChainDoesNotDominate) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %rt ArrayStride 4
+               OpMemberDecorate %blk 0 Offset 0
+               OpDecorate %blk Block
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+         %rt = OpTypeRuntimeArray %uint
+        %blk = OpTypeStruct %rt
+    %ptr_blk = OpTypePointer StorageBuffer %blk
+   %ptr_uint = OpTypePointer StorageBuffer %uint
+        %buf = OpVariable %ptr_blk StorageBuffer
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+         %p0 = OpAccessChain %ptr_uint %buf %uint_0 %uint_0
+         %c0 = OpLoad %uint %p0
+       %cond = OpIEqual %bool %c0 %uint_0
+               OpSelectionMerge %merge None
+               OpBranchConditional %cond %then %else
+       %else = OpLabel
+      %chain = OpAccessChain %ptr_uint %buf %uint_0 %uint_0
+               OpStore %chain %uint_0
+               OpBranch %merge
+       %then = OpLabel
+          %x = OpLoad %uint %chain
+               OpStore %chain %x
+               OpBranch %merge
+      %merge = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  // "pointer %19 is used in block %17, which its definition in block %18
+  // does not dominate" (the assembler numbers the ids).
+  expectRejectedUnvalidated(Asm, ", which its definition in block %");
+}

@@ -201,6 +201,22 @@ TEST(ImageFormatConversion, SharedExponent) {
   EXPECT_EQ(encodeRGB9E5({std::ldexp(1.0f, -24), 0, 0, 0}), 1u);
   EXPECT_EQ(decodeRGB9E5(1u)[0], std::ldexp(1.0f, -24));
   EXPECT_EQ(encodeRGB9E5({0, 0, 0, 0}), 0u);
+  // Below the smallest exponent the spec clamps floor(log2(max)) to
+  // -B - 1, so the exponent stays 0 and the mantissa shrinks (the
+  // denormal-like range): 2^-20 is 16 units of 2^-24, 2^-24 one unit,
+  // 2^-25 is half a unit and rounds up (floor(0.5 + 0.5)), 2^-26 to 0.
+  EXPECT_EQ(encodeRGB9E5({std::ldexp(1.0f, -20), std::ldexp(1.0f, -24),
+                          std::ldexp(1.0f, -26), 0}),
+            16u | (1u << 9));
+  EXPECT_EQ(encodeRGB9E5({std::ldexp(1.0f, -25), 0, 0, 0}), 1u);
+  EXPECT_EQ(decodeRGB9E5(16u | (511u << 18)),
+            (Float4{std::ldexp(1.0f, -20), 0, 511 * std::ldexp(1.0f, -24), 1}));
+  // A float denormal input (2^-130) is far below a unit: 0.
+  EXPECT_EQ(encodeRGB9E5({std::ldexp(1.0f, -130), 0, 0, 0}), 0u);
+  // The largest finite value encodes to itself; anything above it,
+  // +Inf included, clamps to it, and -Inf to 0.
+  EXPECT_EQ(encodeRGB9E5({65408, 65408, 65408, 0}), 0xffffffffu);
+  EXPECT_EQ(encodeRGB9E5({-Inf, 65409, 0, 0}), (31u << 27) | (511u << 9));
   // Component order: R low, B high.
   EXPECT_EQ(decodeRGB9E5((16u << 27) | (256u << 18)), (Float4{0, 0, 1, 1}));
 }

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -492,6 +493,86 @@ TEST_F(VulkanGraphicsRunnerTest, ViewportAndScissorLimitTheDraw) {
     for (uint32_t X = 0; X < 16; ++X)
       EXPECT_EQ(rgba8(Color, X, Y)[0], X >= 8 && Y >= 2 && Y < 6 ? 255 : 0)
           << "pixel " << X << "," << Y;
+}
+
+TEST_F(VulkanGraphicsRunnerTest, ViewportIndexPicksTheViewport) {
+  // Two viewports, the left and right halves of a 16x8 framebuffer, the
+  // second scissored to rows 2 to 5; the vertex shader's ViewportIndex
+  // (the colour's alpha: 0 or 1) sends each quad, which fills its
+  // viewport, to one of them (needs multiViewport and
+  // shaderOutputViewportIndex, which the runner's device enables).
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Vertex.Spirv = compile(R"(#version 450
+#extension GL_ARB_shader_viewport_layer_array : require
+layout(location = 0) in vec3 Pos;
+layout(location = 1) in vec4 Color;
+layout(location = 0) flat out vec4 VColor;
+layout(push_constant) uniform P { vec2 Size; };
+void main() {
+  gl_Position = vec4(Pos.xy / Size * 2.0 - 1.0, Pos.z, 1.0);
+  gl_ViewportIndex = int(Color.a);
+  VColor = vec4(Color.rgb, 1.0);
+}
+)",
+                           frontend::ShaderStage::Vertex);
+  D.Viewports = {{0, 0, 8, 8, 0, 1}, {8, 0, 8, 8, 0, 1}};
+  D.Scissors = {{0, 0, 16, 8}, {0, 2, 16, 4}};
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 16, 8);
+  fill(Color, {0, 0, 0, 0});
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 8, 8, 0.5f, {0, 1, 0, 1}); // viewport 1: green
+  addRect(V, 0, 0, 4, 8, 0.5f, {1, 0, 0, 0}); // viewport 0: red, half
+  GraphicsJob J = job(D, Color, V);
+  J.PushConstants = pushSize(8, 8); // the viewports' size
+  ASSERT_FALSE(Runner->run(J));
+  for (uint32_t Y = 0; Y < 8; ++Y)
+    for (uint32_t X = 0; X < 16; ++X) {
+      std::array<uint8_t, 4> Want = {0, 0, 0, 0};
+      if (X < 4)
+        Want = {255, 0, 0, 255};
+      else if (X >= 8 && Y >= 2 && Y < 6)
+        Want = {0, 255, 0, 255};
+      EXPECT_EQ(rgba8(Color, X, Y), Want) << "pixel " << X << "," << Y;
+    }
+}
+
+TEST_F(VulkanGraphicsRunnerTest, DualSourceBlendReadsTheIndexOneOutput) {
+  // Out0 = (0.2, 0.2, 0.2, 0.4), Out1 = (0.5, 0.25, 1, 0.25); colour
+  // Out0 + dst * Out1.rgb, alpha dst.a * (1 - Out1.a), over a loaded
+  // destination of (200, 100, 50, 255): 51 + 100, 51 + 25, 51 + 50 and
+  // 255 * 0.75 = 191.25 (within 1 LSB).
+  GraphicsPipelineDesc D = pixelPipeline();
+  D.Fragment->Spirv = compile(R"(#version 450
+layout(location = 0, index = 0) out vec4 Out0;
+layout(location = 0, index = 1) out vec4 Out1;
+void main() {
+  Out0 = vec4(0.2, 0.2, 0.2, 0.4);
+  Out1 = vec4(0.5, 0.25, 1.0, 0.25);
+}
+)",
+                              frontend::ShaderStage::Fragment);
+  ColorBlendAttachment B;
+  B.BlendEnable = true;
+  B.SrcColor = BlendFactor::One;
+  B.DstColor = BlendFactor::Src1Color;
+  B.SrcAlpha = BlendFactor::Zero;
+  B.DstAlpha = BlendFactor::OneMinusSrc1Alpha;
+  D.Blend.Attachments = {B};
+  Image Color = makeImage(Format::R8G8B8A8_UNORM, 8, 8);
+  fill(Color, {200 / 255.0f, 100 / 255.0f, 50 / 255.0f, 1});
+  std::vector<Vertex> V;
+  addRect(V, 0, 0, 4, 8, 0.5f, {1, 1, 1, 1});
+  ASSERT_FALSE(Runner->run(job(D, Color, V)));
+  const int Want[4] = {151, 76, 101, 191}, Kept[4] = {200, 100, 50, 255};
+  for (uint32_t Y = 0; Y < 8; ++Y)
+    for (uint32_t X = 0; X < 8; ++X) {
+      std::array<uint8_t, 4> P = rgba8(Color, X, Y);
+      for (int C = 0; C < 4; ++C) {
+        int Expected = X < 4 ? Want[C] : Kept[C];
+        EXPECT_LE(std::abs(int(P[C]) - Expected), 1)
+            << "pixel " << X << "," << Y << " component " << C;
+      }
+    }
 }
 
 TEST_F(VulkanGraphicsRunnerTest, BackFacesAreCulled) {

@@ -254,6 +254,8 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
     IV.Flat = M.hasDecoration(Id.value(), spv::Decoration::Flat);
     IV.NoPerspective =
         M.hasDecoration(Id.value(), spv::Decoration::NoPerspective);
+    IV.Index =
+        M.decorationValue(Id.value(), spv::Decoration::Index).value_or(0);
     if (Error E = flattenType(M, Var->Pointee, IV.Components))
       return makeError("interface variable " + M.friendlyName(Id.value()) +
                        ": " + toString(std::move(E)));

@@ -121,6 +121,11 @@ bool InvocationEmitter::emitEvaluated(const Instruction &I,
   // How the opcode table says the value is computed.
   switch (Info.Eval) {
   case EvalKind::Select: {
+    // Pointers are not values here (variable pointers).
+    if (M.type(I.ResultType).Kind == TypeKind::Pointer) {
+      emitPointerSelect(I);
+      return true;
+    }
     Value *C = get(I.Operands[0]), *X = get(I.Operands[1]),
           *Y = get(I.Operands[2]);
     if (X->getType() != Y->getType()) {

@@ -169,20 +169,25 @@ Constant *InvocationEmitter::constantValue(uint32_t Id) {
   return Constant::getNullValue(T);
 }
 
+bool InvocationEmitter::dominatesUse(uint32_t Id, const char *What) {
+  auto D = DefBlock.find(Id);
+  // Unvalidated input may use a value where its definition does not
+  // dominate; LLVM would reject the IR.
+  if (D == DefBlock.end() || CurBlock == cfg::NoBlock ||
+      A->DT.dominates(D->second, CurBlock))
+    return true;
+  fail(Twine(What) + " " + M.friendlyName(Id) + " is used in block " +
+       M.friendlyName(A->G.block(CurBlock).Label) +
+       ", which its definition in block " +
+       M.friendlyName(A->G.block(D->second).Label) + " does not dominate");
+  return false;
+}
+
 Value *InvocationEmitter::get(uint32_t Id) {
   auto It = Values.find(Id);
   if (It != Values.end()) {
-    auto D = DefBlock.find(Id);
-    // Unvalidated input may use a value where its definition does not
-    // dominate; LLVM would reject the IR.
-    if (D != DefBlock.end() && CurBlock != cfg::NoBlock &&
-        !A->DT.dominates(D->second, CurBlock)) {
-      fail("value " + M.friendlyName(Id) + " is used in block " +
-           M.friendlyName(A->G.block(CurBlock).Label) +
-           ", which its definition in block " +
-           M.friendlyName(A->G.block(D->second).Label) + " does not dominate");
+    if (!dominatesUse(Id, "value"))
       return PoisonValue::get(It->second->getType());
-    }
     return It->second;
   }
   if (M.kindOf(Id) == IdKind::Constant) {
@@ -209,6 +214,8 @@ bool InvocationEmitter::pointerOf(const Instruction &I, uint32_t Id,
                                   InvPointer &P) {
   auto It = Pointers.find(Id);
   if (It != Pointers.end()) {
+    if (!dominatesUse(Id, "pointer"))
+      return false;
     P = It->second;
     bool Chain = isPlainAccessChain(I.Opcode);
     if (P.DescArray && !Chain) {

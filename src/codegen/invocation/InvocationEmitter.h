@@ -141,6 +141,9 @@ private:
   // --- memory and built-ins (InvocationMemory.cpp) -------------------------
   void createVariables();
   void emitAccessChain(const Instruction &I);
+  /// OpSelect of two StorageBuffer or Workgroup pointers
+  /// (InvocationPointerSelect.cpp).
+  void emitPointerSelect(const Instruction &I);
   llvm::Value *load(const InvPointer &P);
   void store(const InvPointer &P, llvm::Value *V);
   /// \p Bound: the buffer's size in bytes when accesses are checked.
@@ -199,6 +202,9 @@ private:
   std::vector<llvm::BasicBlock *> Blocks;    ///< SPIR-V block -> LLVM block
   std::unordered_map<llvm::BasicBlock *, cfg::BlockIndex> EndOf; ///< last LLVM block of a SPIR-V block
   std::unordered_map<uint32_t, cfg::BlockIndex> DefBlock;
+  /// Whether \p Id's definition dominates the current block; fails with
+  /// "\p What ... is used in block ..." if not (unvalidated input).
+  bool dominatesUse(uint32_t Id, const char *What);
   std::vector<std::pair<const Instruction *, llvm::PHINode *>> Phis;
   std::unordered_map<uint32_t, llvm::Value *> Values;
   std::unordered_map<uint32_t, InvPointer> Pointers;

@@ -130,6 +130,10 @@ bool SimdEmitter::emitArithmetic(const Instruction &I) {
   // The rest: how the opcode table says the value is computed.
   switch (opcodeInfo(I.Opcode).Eval) {
   case EvalKind::Select: {
+    // Pointers other than PhysicalStorageBuffer ones are not values.
+    if (M.type(I.ResultType).Kind == TypeKind::Pointer &&
+        !isPhysicalPointerType(I.ResultType))
+      return emitPointerSelect(I);
     LaneValue Cond = get(I.Operands[0]);
     LaneValue X = Operand(1), Y = Operand(2);
     if (X.Comps.size() != Y.Comps.size() ||

@@ -78,6 +78,17 @@ bool SimdEmitter::pointerOf(uint32_t Id, PointerValue &P) {
     auto D = FS.PointerDefBlock.find(Id);
     if (P.InMemory && D != FS.PointerDefBlock.end() &&
         D->second != FS.CurBlock) {
+      // Unvalidated input may use a chain where its definition does not
+      // dominate; its slot would then hold another path's offset.
+      if (FS.CurBlock != cfg::NoBlock &&
+          !A->DT.dominates(D->second, FS.CurBlock)) {
+        fail("pointer " + M.friendlyName(Id) + " is used in block " +
+             M.friendlyName(A->G.block(FS.CurBlock).Label) +
+             ", which its definition in block " +
+             M.friendlyName(A->G.block(D->second).Label) +
+             " does not dominate");
+        return false;
+      }
       // Offsets computed in another block come back through their slots.
       auto S = FS.PointerSlots.find(Id);
       if (S == FS.PointerSlots.end() || !S->second.Offset) {

@@ -265,6 +265,9 @@ private:
   /// Records the pointer \p Id and, if used in other blocks, its offsets.
   void setPointer(uint32_t Id, PointerValue P);
   void emitPointerCompare(const Instruction &I);
+  /// OpSelect of two memory pointers (variable pointers;
+  /// EmitPointerSelect.cpp).
+  bool emitPointerSelect(const Instruction &I);
   /// Lane i's value is Base + i * Stride (Base: lane 0's, a scalar).
   struct AffineInfo {
     llvm::Value *Base;
