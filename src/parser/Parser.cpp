@@ -654,6 +654,15 @@ Error ModuleBuilder::buildFunctions() {
     }
     if (I.Opcode == spv::Op::OpLine || I.Opcode == spv::Op::OpNoLine)
       continue;
+    // Types and constants are module-level declarations (spirv-val's
+    // layout rule); one inside a function would be known by kind but not
+    // declared (OpUndef is the exception SPIR-V allows).
+    if (isTypeDecl(I.Opcode) ||
+        (isConstantDecl(I.Opcode) && I.Opcode != spv::Op::OpUndef))
+      return errorAt(I, "type or constant declaration inside function " +
+                            name(F->Id.value()) +
+                            " (declarations belong "
+                            "before the first function)");
     if (I.Opcode == spv::Op::OpPhi && !B->Insts.empty() &&
         M.Insts[B->Insts.back()].Opcode != spv::Op::OpPhi)
       return errorAt(I, "OpPhi after a non-phi instruction in block " +

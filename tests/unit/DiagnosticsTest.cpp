@@ -1413,3 +1413,31 @@ TEST(DiagnosticsFuzzFindings, PointerUsedWhereItsChainDoesNotDominate) {
   // does not dominate" (the assembler numbers the ids).
   expectRejectedUnvalidated(Asm, ", which its definition in block %");
 }
+
+// An OpSpecConstant inside a function body (novalidate, seed 37, session
+// 19): the parser knew the id as a constant but never declared it, and the
+// SIMD back end read a null constant. Types and constants inside functions
+// are now refused, as spirv-val does; OpUndef stays allowed there.
+TEST(DiagnosticsFuzzFindings, ConstantDeclaredInsideAFunction) {
+  const char *Asm = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+   %ptr_uint = OpTypePointer Function %uint
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %s = OpVariable %ptr_uint Function
+          %u = OpUndef %uint
+               OpStore %s %u
+          %c = OpSpecConstant %uint 18
+               OpStore %s %c
+               OpReturn
+               OpFunctionEnd
+)";
+  expectRejectedUnvalidated(
+      Asm, "OpSpecConstant: type or constant declaration inside function");
+}
