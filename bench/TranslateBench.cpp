@@ -12,6 +12,8 @@
 //  - translate/corpus-default: the whole in-process translation with the
 //    default options (validation, canonicalization, analyses, IR), from the
 //    file's words; words/s counts the input words;
+//  - translate/corpus-jit: the same with value names off, as `run` and
+//    the other JIT-only users translate (TranslateOptions::ValueNames);
 //  - stage/validate, stage/canonicalize, stage/parse+analyses, stage/emit:
 //    the same work split by stage (words/s of each stage's input), so that
 //    the table in docs/performance.md says where the time goes;
@@ -151,10 +153,11 @@ TranslateOptions defaultOptions(const CorpusModule &M) {
   return O;
 }
 
-void translateCorpusDefault(benchmark::State &State) {
+void translateCorpusDefault(benchmark::State &State, bool ValueNames) {
   for (auto _ : State) {
     for (const CorpusModule &M : Corpus) {
       TranslateOptions O = defaultOptions(M);
+      O.ValueNames = ValueNames;
       spv_target_env Env;
       auto Words = loadSpirv(M.Bytes, M.Name, O, Env);
       auto AM = analyzeSpirv(std::move(*Words), Env, O);
@@ -254,7 +257,10 @@ int main(int argc, char **argv) {
   benchmark::RegisterBenchmark("translate/corpus", translateCorpus)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("translate/corpus-default",
-                               translateCorpusDefault)
+                               translateCorpusDefault, true)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("translate/corpus-jit", translateCorpusDefault,
+                               false)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("stage/validate", stageValidate)
       ->Unit(benchmark::kMillisecond);

@@ -85,6 +85,14 @@ struct TranslateOptions {
   /// --no-contract, every multiply and add rounded on its own, as
   /// lavapipe of Debian 12 does; support/Contraction.h).
   bool Contract = true;
+  /// Name the IR's values after the SPIR-V names ("%x.splat"), which
+  /// reading or printing the IR needs. Off for a module that only goes to
+  /// the JIT (`run`): value names are then discarded
+  /// (LLVMContext::setDiscardValueNames, as clang does in release builds),
+  /// which makes the whole translation about 1.2x faster (the glslang
+  /// corpus, docs/performance.md) and does not change the code.
+  /// --print-after-all keeps them.
+  bool ValueNames = true;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
   /// GLSL/HLSL: files an `#include` may name, (path, text). A quoted

@@ -211,6 +211,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
                                    const TranslateOptions &Opts) {
   Translation T;
   T.Context = std::make_unique<LLVMContext>();
+  T.Context->setDiscardValueNames(!Opts.ValueNames && !Opts.PrintAfterStage);
   CodegenOptions CO;
   CO.Width = Opts.Width;
   CO.RobustBufferAccess = Opts.RobustBufferAccess;

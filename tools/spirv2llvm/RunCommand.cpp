@@ -572,6 +572,8 @@ std::optional<std::string> parseRunArgs(ArrayRef<std::string> Args,
                                         RunOptions &O) {
   // The JIT optimizes; translating at -O0 keeps it from optimizing twice.
   O.T.OptLevel = 0;
+  // The module only goes to the JIT: no value names (TranslateOptions).
+  O.T.ValueNames = false;
   O.T.Width = defaultComputeWidth();
   bool WidthGiven = false;
   for (size_t I = 0; I < Args.size(); ++I) {

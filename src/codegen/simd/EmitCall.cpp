@@ -66,7 +66,7 @@ void SimdEmitter::declareCallees() {
                               : static_cast<Type *>(StructType::get(Ctx, Ret));
     llvm::Function *CF = llvm::Function::Create(
         FunctionType::get(RetTy, Params, false), GlobalValue::InternalLinkage,
-        "s2l.fn." + llvmName(Fun.Id.value()), LM.get());
+        "s2l.fn." + globalName(Fun.Id.value()), LM.get());
     CF->addFnAttr(Attribute::NoUnwind);
     CalleeFns[Fn] = CF;
   }

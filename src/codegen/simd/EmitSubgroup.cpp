@@ -59,9 +59,7 @@ struct GroupLanes {
     MaskWord = splat(B.CreateZExtOrTrunc(MaskBits, I32));
   }
 
-  Value *splat(Value *V) {
-    return V->getType()->isVectorTy() ? V : B.CreateVectorSplat(W, V);
-  }
+  Value *splat(Value *V) { return splatLanes(B, W, V); }
   Value *splatI32(uint32_t C) { return splat(B.getInt32(C)); }
   /// To <W x i32>, from any integer width.
   Value *toI32(Value *V) {

@@ -40,6 +40,9 @@
 
 namespace spirv2llvm::simd {
 
+/// \p V in each of \p W lanes (itself when already a vector).
+llvm::Value *splatLanes(llvm::IRBuilder<> &B, unsigned W, llvm::Value *V);
+
 /// A SPIR-V value as LLVM components.
 struct LaneValue {
   llvm::SmallVector<llvm::Value *, 4> Comps;
@@ -147,7 +150,12 @@ private:
   bool isVarying(uint32_t Id) const {
     return UI.value(Id) == Uniformity::Varying;
   }
+  /// The name of \p Id's values in the IR ("x", "id_12"); empty when the
+  /// context discards value names, which spares computing it.
   std::string llvmName(uint32_t Id) const;
+  /// llvmName() even when value names are discarded: for functions and
+  /// globals, whose names the context keeps.
+  std::string globalName(uint32_t Id) const;
   llvm::Value *anyLane(llvm::Value *Mask);
   /// Records the first error; emission continues with poison values.
   void fail(const llvm::Twine &Msg);
