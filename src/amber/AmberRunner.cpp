@@ -110,6 +110,7 @@ Error Runner::translationInput(const ShaderDecl &D, const AttachDecl &A,
                                std::string &FileName) {
   T.Width = O.Width;
   T.OptLevel = 0; // the JIT optimizes
+  T.ValueNames = false; // nobody reads the IR: names only cost time
   T.ShaderStage = St;
   T.TargetEnv = targetEnvFor(S, D);
   T.SpecValues = A.Spec;

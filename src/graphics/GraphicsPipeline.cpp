@@ -41,6 +41,7 @@ Result<std::unique_ptr<JitShader>> compileStage(const ShaderStageDesc &S,
   T.EntryPoint = S.EntryPoint;
   T.Width = Width;
   T.OptLevel = 0; // the JIT optimizes
+  T.ValueNames = false; // nobody reads the IR: names only cost time
   T.SpecValues = S.SpecValues;
   T.Contract = D.Contract;
   ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(S.Spirv.data()),
