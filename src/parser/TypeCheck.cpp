@@ -643,6 +643,15 @@ Error TypeChecker::checkMatrixOp(const Instruction &I, const Type *R,
 
 Error TypeChecker::check(const Function &F, const Instruction &I) {
   const Type *R = I.ResultType ? M.findType(I.ResultType.value()) : nullptr;
+  // Quantizing rounds a 32-bit float through half precision: other widths
+  // would make the back ends truncate a half to itself.
+  if (I.Opcode == Op::OpQuantizeToF16 && R) {
+    const Type *C =
+        R->Kind == TypeKind::Vector ? M.findType(R->Element.value()) : R;
+    if (!C || C->Kind != TypeKind::Float || C->Width != 32)
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not a 32-bit float scalar or vector");
+  }
   if (opcodeInfo(I.Opcode).Shape != OperandShape::None)
     return checkShape(I, R);
   if (AtomicForm Form = opcodeInfo(I.Opcode).Atomic; Form != AtomicForm::None)

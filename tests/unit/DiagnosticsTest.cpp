@@ -1441,3 +1441,41 @@ TEST(DiagnosticsFuzzFindings, ConstantDeclaredInsideAFunction) {
   expectRejectedUnvalidated(
       Asm, "OpSpecConstant: type or constant declaration inside function");
 }
+
+// OpQuantizeToF16 with a pointer result type (novalidate, seed 41, session
+// 19): it had no operand shape, so the SIMD back end built the conversion
+// on a pointer and smashed the stack. It now has the FloatUnary shape and
+// must be 32-bit, as spirv-val asks.
+TEST(DiagnosticsFuzzFindings, QuantizeToF16OfOtherTypes) {
+  auto Module = [](const char *ResultType, const char *Operand) {
+    return std::string(R"(
+               OpCapability Shader
+               OpCapability Float16
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+       %half = OpTypeFloat 16
+   %ptr_uint = OpTypePointer Function %uint
+     %uint_1 = OpConstant %uint 1
+    %float_1 = OpConstant %float 1
+     %half_1 = OpConstant %half 1
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %q = OpQuantizeToF16 )") +
+           ResultType + " " + Operand + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  std::string Pointer = Module("%ptr_uint", "%uint_1");
+  expectRejectedUnvalidated(Pointer.c_str(), "OpQuantizeToF16: result type");
+  std::string Half = Module("%half", "%half_1");
+  expectRejectedUnvalidated(Half.c_str(),
+                            "is not a 32-bit float scalar or vector");
+  std::string Mixed = Module("%float", "%uint_1");
+  expectRejectedUnvalidated(Mixed.c_str(), "OpQuantizeToF16: operand");
+}
