@@ -50,6 +50,7 @@ private:
   Error checkReturn(const Function &F, const Instruction &I);
   Error checkFunctionCall(const Function &F, const Instruction &I);
   Error checkAtomic(const Instruction &I, AtomicForm Form);
+  Error checkBitField(const Instruction &I, const Type *R);
   Error needOperands(const Instruction &I, size_t N) const;
   /// Whether result type \p R is a scalar or vector of \p Kind (\p What
   /// names it in the message).
@@ -737,9 +738,35 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
     return checkReturn(F, I);
   case Op::OpFunctionCall:
     return checkFunctionCall(F, I);
+  case Op::OpBitFieldInsert:
+  case Op::OpBitFieldSExtract:
+  case Op::OpBitFieldUExtract:
+    return checkBitField(I, R);
   default:
     return Error::success();
   }
+}
+
+// Base (and Insert) of the result's integer type, Offset and Count integer
+// scalars (spirv-val's rule): the back ends shift the one by the others.
+Error TypeChecker::checkBitField(const Instruction &I, const Type *R) {
+  const unsigned Values = I.Opcode == Op::OpBitFieldInsert ? 2 : 1;
+  if (Error E = needOperands(I, Values + 2))
+    return E;
+  if (!isScalarOrVectorOf(R, TypeKind::Int))
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not an integer scalar or vector");
+  for (unsigned K = 0; K < Values; ++K)
+    if (TypeId T = M.typeOf(I.Operands[K]);
+        !T || !sameType(T.value(), I.ResultType.value()))
+      return wrongOperand(I, I.Operands[K],
+                          "of the result type " + name(I.ResultType.value()));
+  for (unsigned K = Values; K < Values + 2; ++K) {
+    const Type *T = typeOfValue(I.Operands[K]);
+    if (!T || T->Kind != TypeKind::Int)
+      return wrongOperand(I, I.Operands[K], "an integer scalar");
+  }
+  return Error::success();
 }
 
 // The back ends build the atomic at the pointee's type and merge its
