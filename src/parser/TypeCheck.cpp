@@ -51,6 +51,7 @@ private:
   Error checkFunctionCall(const Function &F, const Instruction &I);
   Error checkAtomic(const Instruction &I, AtomicForm Form);
   Error checkBitField(const Instruction &I, const Type *R);
+  Error checkPointerOperands(const Instruction &I, const Type *R);
   Error needOperands(const Instruction &I, size_t N) const;
   /// Whether result type \p R is a scalar or vector of \p Kind (\p What
   /// names it in the message).
@@ -742,6 +743,11 @@ Error TypeChecker::check(const Function &F, const Instruction &I) {
   case Op::OpBitFieldSExtract:
   case Op::OpBitFieldUExtract:
     return checkBitField(I, R);
+  case Op::OpPtrEqual:
+  case Op::OpPtrNotEqual:
+  case Op::OpCopyMemory:
+  case Op::OpArrayLength:
+    return checkPointerOperands(I, R);
   default:
     return Error::success();
   }
@@ -766,6 +772,41 @@ Error TypeChecker::checkBitField(const Instruction &I, const Type *R) {
     if (!T || T->Kind != TypeKind::Int)
       return wrongOperand(I, I.Operands[K], "an integer scalar");
   }
+  return Error::success();
+}
+
+// spirv-val's rules for the instructions that take pointers as values:
+// pointer comparisons compare two pointers of one type into a bool, a
+// memory copy copies between pointers to one type, and an array length is
+// a 32-bit unsigned integer.
+Error TypeChecker::checkPointerOperands(const Instruction &I, const Type *R) {
+  const bool Length = I.Opcode == Op::OpArrayLength;
+  if (Error E = needOperands(I, Length ? 1 : 2))
+    return E;
+  for (unsigned K = 0; K < (Length ? 1u : 2u); ++K) {
+    const Type *P = typeOfValue(I.Operands[K]);
+    if (!P || P->Kind != TypeKind::Pointer)
+      return wrongOperand(I, I.Operands[K], "a pointer");
+  }
+  if (Length) {
+    if (!R || R->Kind != TypeKind::Int || R->Width != 32 || R->Signed)
+      return errorAt(I, "result type " + name(I.ResultType.value()) +
+                            " is not a 32-bit unsigned integer");
+    return Error::success();
+  }
+  const Type *A = typeOfValue(I.Operands[0]), *B = typeOfValue(I.Operands[1]);
+  bool Same = I.Opcode == Op::OpCopyMemory
+                  ? sameType(A->Element.value(), B->Element.value())
+                  : sameType(M.typeOf(I.Operands[0]).value(),
+                             M.typeOf(I.Operands[1]).value());
+  if (!Same)
+    return wrongOperand(I, I.Operands[1],
+                        I.Opcode == Op::OpCopyMemory
+                            ? "a pointer to the target's pointee type"
+                            : "a pointer of the first operand's type");
+  if (I.Opcode != Op::OpCopyMemory && (!R || R->Kind != TypeKind::Bool))
+    return errorAt(I, "result type " + name(I.ResultType.value()) +
+                          " is not a boolean");
   return Error::success();
 }
 

@@ -1521,3 +1521,64 @@ TEST(DiagnosticsFuzzFindings, BitFieldOperandTypes) {
     expectRejectedUnvalidated(Asm.c_str(), Want);
   }
 }
+
+// Instructions that take pointers as values had no type rule (found while
+// probing the table for opcodes without an operand shape, session 19): a
+// pointer comparison with a uint result, an array length of float type
+// and a memory copy between different pointee types were accepted. They
+// now check their types as spirv-val does.
+TEST(DiagnosticsFuzzFindings, PointerOperandTypes) {
+  auto Module = [](const char *Body) {
+    return std::string(R"(
+               OpCapability Shader
+               OpCapability VariablePointers
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %rt ArrayStride 4
+               OpMemberDecorate %blk 0 Offset 0
+               OpDecorate %blk Block
+               OpDecorate %buf DescriptorSet 0
+               OpDecorate %buf Binding 0
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+      %float = OpTypeFloat 32
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+    %float_1 = OpConstant %float 1
+         %rt = OpTypeRuntimeArray %uint
+        %blk = OpTypeStruct %rt
+    %ptr_blk = OpTypePointer StorageBuffer %blk
+   %ptr_uint = OpTypePointer StorageBuffer %uint
+  %fptr_uint = OpTypePointer Function %uint
+ %fptr_float = OpTypePointer Function %float
+        %buf = OpVariable %ptr_blk StorageBuffer
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+         %fv = OpVariable %fptr_uint Function
+         %ff = OpVariable %fptr_float Function
+         %p0 = OpAccessChain %ptr_uint %buf %uint_0 %uint_0
+          )") +
+           Body + R"(
+               OpReturn
+               OpFunctionEnd
+)";
+  };
+  const std::pair<const char *, const char *> Cases[] = {
+      {"%r = OpPtrEqual %uint %p0 %p0",
+       "OpPtrEqual: result type %uint is not a boolean"},
+      {"%r = OpPtrNotEqual %bool %p0 %fv",
+       "is not a pointer of the first operand's type"},
+      {"%r = OpArrayLength %float %buf 0",
+       "OpArrayLength: result type %float is not a 32-bit unsigned integer"},
+      {"OpCopyMemory %fv %ff", "is not a pointer to the target's pointee type"},
+      {"OpCopyMemory %uint_1 %fv", "OpCopyMemory: operand %uint_1"},
+  };
+  for (const auto &[Body, Want] : Cases) {
+    std::string Asm = Module(Body);
+    expectRejectedUnvalidated(Asm.c_str(), Want);
+  }
+}
