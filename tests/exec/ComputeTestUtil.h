@@ -5,6 +5,8 @@
 #include "spirv2llvm/Compute.h"
 #include "spirv2llvm/spirv2llvm.h"
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 
@@ -30,6 +32,22 @@ compileCompute(const std::string &Source, const TranslateOptions &Opts,
     return nullptr;
   }
   return std::move(*S);
+}
+
+/// compileCompute of GLSL \p Source at width \p W, 1 meaning the
+/// one-invocation back end; a failure is a test failure (and nullptr).
+inline std::unique_ptr<ComputeShader> compileAtWidth(const std::string &Source,
+                                                     unsigned W) {
+  TranslateOptions Opts;
+  if (W == 1)
+    Opts.Backend = Backend::Invocation;
+  else
+    Opts.Width = W;
+  std::string Error;
+  auto S = compileCompute(Source, Opts, Error);
+  if (!S)
+    ADD_FAILURE() << Error;
+  return S;
 }
 
 } // namespace spirv2llvm::exectest

@@ -23,16 +23,7 @@ using namespace spirv2llvm;
 namespace {
 
 std::unique_ptr<ComputeShader> compile(const std::string &Source, unsigned W) {
-  TranslateOptions Opts;
-  if (W == 1)
-    Opts.Backend = Backend::Invocation;
-  else
-    Opts.Width = W;
-  std::string Error;
-  auto S = exectest::compileCompute(Source, Opts, Error);
-  if (!S)
-    ADD_FAILURE() << Error;
-  return S;
+  return exectest::compileAtWidth(Source, W);
 }
 
 Image makeMsImage(Format F, uint32_t W, uint32_t H, uint32_t Samples) {
