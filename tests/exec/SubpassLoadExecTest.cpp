@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -77,9 +78,12 @@ const char *SubpassAsm = R"(
 
 std::unique_ptr<JitShader> compileAsm(const std::string &Source, unsigned W,
                                       std::string &Error,
-                                      bool Validate = true) {
+                                      bool Validate = true,
+                                      const char *Name = "subpass.spvasm",
+                                      bool Inline = true) {
   TranslateOptions Opts;
   Opts.Validate = Validate;
+  Opts.Inline = Inline;
   if (W == 1)
     Opts.Backend = Backend::Invocation;
   else
@@ -87,7 +91,7 @@ std::unique_ptr<JitShader> compileAsm(const std::string &Source, unsigned W,
   auto T = translateBytes(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Source.data()),
                               Source.size()),
-      "subpass.spvasm", Opts);
+      Name, Opts);
   if (!T) {
     Error = llvm::toString(T.takeError());
     return nullptr;
@@ -187,6 +191,65 @@ TEST_P(SubpassExec, ReadsAtTheFragmentPositionPlusTheOffset) {
         EXPECT_EQ(Got, 0.5f * Ta[C] + Tb[C])
             << "pixel (" << X << ", " << Y << ") component " << C;
       }
+    }
+  }
+}
+
+TEST_P(SubpassExec, ReadsInACalleeWithoutInlining) {
+  // A function kept as a function (--no-inline) reads the position from
+  // the group's arguments too.
+  const char *Src = R"(#version 450
+layout(input_attachment_index = 0, set = 0, binding = 0) uniform subpassInput In;
+layout(location = 0) out vec4 o;
+vec4 readIt(float Scale) { return subpassLoad(In) * Scale; }
+void main() { o = readIt(2.0); }
+)";
+  const unsigned W = GetParam();
+  std::string Error;
+  auto J = compileAsm(Src, W, Error, true, "callee.frag", /*Inline=*/false);
+  ASSERT_TRUE(J) << Error;
+  const InterfaceLayout &L = J->layout();
+  const InterfaceVariable *Pos = nullptr;
+  for (const InterfaceVariable &V : L.Inputs)
+    if (V.BuiltIn == 15 /* FragCoord */)
+      Pos = &V;
+  const InterfaceVariable *Out = L.findOutputLocation(0);
+  ASSERT_TRUE(Pos && Out);
+  Image A = makeImage(4, 4, 1);
+  for (uint32_t Y = 0; Y < 4; ++Y)
+    for (uint32_t X = 0; X < 4; ++X)
+      ASSERT_TRUE(
+          A.writeTexel(0, X, Y, 0, 0, Float4{float(X), float(Y), 1, 0.5f})
+              .ok());
+  s2l_descriptor Set0[1] = {
+      {const_cast<s2l_image *>(&A.descriptor()), sizeof(s2l_image)}};
+  const s2l_descriptor *Sets[1] = {Set0};
+  std::vector<uint8_t> In(L.InputSize), OutBuf(L.OutputSize);
+  // Pixels (1, 2), (2, 2), (1, 3), (2, 3), ... one quad per 4 lanes.
+  auto PixelOf = [](unsigned Lane) {
+    return std::pair<int, int>{1 + int(Lane & 1) + 2 * int(Lane / 4 % 2),
+                               int(Lane >> 1 & 1) + 2 * int(Lane / 8)};
+  };
+  for (unsigned Lane = 0; Lane < std::max(W, 1u); ++Lane) {
+    auto [X, Y] = PixelOf(Lane);
+    float P[2] = {float(X) + 0.5f, float(Y) + 0.5f};
+    std::memcpy(&In[Pos->ComponentOffsets[0] + 4 * Lane], &P[0], 4);
+    std::memcpy(&In[Pos->ComponentOffsets[1] + 4 * Lane], &P[1], 4);
+  }
+  s2l_group_args Args = {};
+  Args.active_mask = (1u << W) - 1;
+  Args.inputs = In.data();
+  Args.outputs = OutBuf.data();
+  Args.descriptor_sets = Sets;
+  J->run(Args);
+  for (unsigned Lane = 0; Lane < W; ++Lane) {
+    auto [X, Y] = PixelOf(Lane);
+    Float4 T = texelOrZero(A, X, Y, 0);
+    for (unsigned C = 0; C < 4; ++C) {
+      float Got;
+      std::memcpy(&Got, &OutBuf[Out->ComponentOffsets[C] + 4 * Lane], 4);
+      EXPECT_EQ(Got, T[C] * 2.0f)
+          << "lane " << Lane << " pixel (" << X << ", " << Y << ")";
     }
   }
 }
