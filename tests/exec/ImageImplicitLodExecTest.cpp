@@ -9,7 +9,8 @@
 // float here), for footprints that minify into every level, magnify, are
 // anisotropic, degenerate (zero derivatives), NaN and infinite, under
 // samplers the inline path takes (trilinear, nearest mipmaps, bias, lod
-// clamps, repeat) and one it does not (anisotropy: the fallback call).
+// clamps, repeat) and one it does not (anisotropy: the fallback call),
+// with and without a Bias operand.
 // W = 4, 8 and 16; a partial mask runs helper lanes for the derivatives.
 //
 //===----------------------------------------------------------------------===//
@@ -37,12 +38,23 @@ layout(location = 0) out vec4 o;
 void main() { o = texture(Tex, uv); }
 )";
 
-std::unique_ptr<JitShader> compileFrag(unsigned W, std::string *IR) {
+// The same with a Bias operand per lane (added to the sampler's bias
+// before the clamp to +-16).
+const char *FragBias = R"(#version 450
+layout(location = 0) in vec2 uv;
+layout(location = 1) in float b;
+layout(set = 0, binding = 0) uniform sampler2D Tex;
+layout(location = 0) out vec4 o;
+void main() { o = texture(Tex, uv, b); }
+)";
+
+std::unique_ptr<JitShader> compileFrag(const char *Src, unsigned W,
+                                       std::string *IR) {
   TranslateOptions Opts;
   Opts.Width = W;
   auto T = translateBytes(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Frag),
-                              std::strlen(Frag)),
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Src),
+                              std::strlen(Src)),
       "implicit.frag", Opts);
   EXPECT_TRUE(!!T) << llvm::toString(T.takeError());
   if (!T)
@@ -99,10 +111,14 @@ void quadCoords(unsigned Q, uint32_t &Seed, float UV[4][2]) {
 /// What the call path computes for lane \p L of quad coordinates \p UV:
 /// s2l_image_op with the fine differences as gradients.
 Float4 reference(const float UV[4][2], unsigned L, const Image &Img,
-                 const s2l_sampler &Smp) {
+                 const s2l_sampler &Smp, const float *Bias) {
   s2l_image_operands O = {};
   O.op = S2L_IMAGE_OP_SAMPLE;
   O.flags = S2L_IMAGE_HAS_GRAD;
+  if (Bias) {
+    O.flags |= S2L_IMAGE_HAS_BIAS;
+    O.bias = *Bias;
+  }
   O.dim = 1; // 2D
   O.kind = S2L_IMAGE_FLOAT;
   O.coord[0] = UV[L][0];
@@ -117,20 +133,22 @@ Float4 reference(const float UV[4][2], unsigned L, const Image &Img,
           std::bit_cast<float>(R[2]), std::bit_cast<float>(R[3])};
 }
 
-class ImplicitLodExec : public testing::TestWithParam<unsigned> {};
-
-TEST_P(ImplicitLodExec, MatchesTheRuntime) {
-  const unsigned W = GetParam();
+/// Runs \p Src (Frag or FragBias) at width \p W over random quads under
+/// every sampler configuration and compares each lane with reference().
+void checkAgainstTheRuntime(const char *Src, unsigned W, bool WithBias) {
   std::string IR;
-  auto J = compileFrag(W, &IR);
+  auto J = compileFrag(Src, W, &IR);
   ASSERT_TRUE(J);
   // The inline mip path is in the code, with libm's log2f per lane.
   EXPECT_NE(IR.find("sample.mip"), std::string::npos);
   EXPECT_NE(IR.find("@log2f("), std::string::npos);
   const InterfaceLayout &L = J->layout();
   const InterfaceVariable *In = L.findInputLocation(0);
+  const InterfaceVariable *BiasIn = L.findInputLocation(1);
   const InterfaceVariable *Out = L.findOutputLocation(0);
-  ASSERT_TRUE(In && Out);
+  ASSERT_TRUE(In && Out && (BiasIn || !WithBias));
+  const float Biases[] = {-20.0f, -1.3f, 0.0f,  0.6f,
+                          2.5f,   17.0f, -0.4f, __builtin_nanf("")};
 
   struct Config {
     const char *Name;
@@ -163,7 +181,7 @@ TEST_P(ImplicitLodExec, MatchesTheRuntime) {
     s2l_descriptor Set0[1] = {{&Pair, sizeof(Pair)}};
     const s2l_descriptor *Sets[1] = {Set0};
     for (unsigned Call = 0; Call < 12; ++Call) {
-      float UV[16][4][2];
+      float UV[16][4][2], Bias[16];
       std::vector<uint8_t> InBuf(L.InputSize), OutBuf(L.OutputSize);
       for (unsigned Q = 0; Q < W / 4; ++Q) {
         quadCoords(Call * 4 + Q, Seed, UV[Q]);
@@ -171,6 +189,11 @@ TEST_P(ImplicitLodExec, MatchesTheRuntime) {
           for (unsigned K = 0; K < 2; ++K)
             std::memcpy(&InBuf[In->ComponentOffsets[K] + 4 * (4 * Q + I)],
                         &UV[Q][I][K], 4);
+      }
+      for (unsigned Lane = 0; Lane < W && WithBias; ++Lane) {
+        Bias[Lane] = Biases[(Lane * 5 + Call) % std::size(Biases)];
+        std::memcpy(&InBuf[BiasIn->ComponentOffsets[0] + 4 * Lane],
+                    &Bias[Lane], 4);
       }
       s2l_group_args Args = {};
       // Every third call leaves lanes out: they run as helpers.
@@ -183,7 +206,8 @@ TEST_P(ImplicitLodExec, MatchesTheRuntime) {
       for (unsigned Lane = 0; Lane < W; ++Lane) {
         if (!(Args.active_mask >> Lane & 1))
           continue;
-        Float4 Want = reference(UV[Lane / 4], Lane % 4, Img, Smp);
+        Float4 Want = reference(UV[Lane / 4], Lane % 4, Img, Smp,
+                                WithBias ? &Bias[Lane] : nullptr);
         for (unsigned K = 0; K < 4; ++K) {
           float Got;
           std::memcpy(&Got, &OutBuf[Out->ComponentOffsets[K] + 4 * Lane], 4);
@@ -197,6 +221,16 @@ TEST_P(ImplicitLodExec, MatchesTheRuntime) {
       }
     }
   }
+}
+
+class ImplicitLodExec : public testing::TestWithParam<unsigned> {};
+
+TEST_P(ImplicitLodExec, MatchesTheRuntime) {
+  checkAgainstTheRuntime(Frag, GetParam(), false);
+}
+
+TEST_P(ImplicitLodExec, WithBiasMatchesTheRuntime) {
+  checkAgainstTheRuntime(FragBias, GetParam(), true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, ImplicitLodExec,

@@ -147,7 +147,8 @@ public:
   PathEnd sampleOneLevel();
   /// selectLod with an explicit Lod and the blend of two levels; lanes
   /// whose levels the inline path cannot read send all lanes to \p Slow.
-  PathEnd sampleMipChain(Value *LodLane, BasicBlock *Slow);
+  /// \p OpBias: the instruction's Bias operand per lane, or null.
+  PathEnd sampleMipChain(Value *LodLane, BasicBlock *Slow, Value *OpBias);
   /// One phi per component over \p Paths.
   SmallVector<Value *, 4> merge(ArrayRef<PathEnd> Paths, const char *Name);
   /// Implicit LOD in a fragment shader: lambda_base = log2(rho_max) per
@@ -515,7 +516,8 @@ Value *InlineSampler::implicitLambdaBase() {
   return Out;
 }
 
-PathEnd InlineSampler::sampleMipChain(Value *LodLane, BasicBlock *Slow) {
+PathEnd InlineSampler::sampleMipChain(Value *LodLane, BasicBlock *Slow,
+                                      Value *OpBias) {
   // selectLod with an explicit Lod, step for step in float.
   auto SmpF = [&](unsigned K, const char *Name) {
     return vec(field(SamplerTy, Smp, {K}, F32, Name));
@@ -524,8 +526,11 @@ PathEnd InlineSampler::sampleMipChain(Value *LodLane, BasicBlock *Slow) {
     return B.CreateSelect(B.CreateFCmpOLT(X, Lo), Lo,
                           B.CreateSelect(B.CreateFCmpOLT(Hi, X), Hi, X));
   };
-  Value *Bias = ClampF(SmpF(SamplerMipLodBias, "smp.bias"),
-                       ConstantFP::get(VF, -16.0), ConstantFP::get(VF, 16.0));
+  // The sampler's bias plus the Bias operand, then clamped (selectLod).
+  Value *Bias = SmpF(SamplerMipLodBias, "smp.bias");
+  if (OpBias)
+    Bias = exact(B.CreateFAdd(Bias, OpBias, "bias"));
+  Bias = ClampF(Bias, ConstantFP::get(VF, -16.0), ConstantFP::get(VF, 16.0));
   Value *Lambda = exact(B.CreateFAdd(LodLane, Bias, "lambda.prime"));
   Value *LodMin = SmpF(SamplerMinLod, "smp.minlod");
   Value *LodMax = SmpF(SamplerMaxLod, "smp.maxlod");
@@ -615,7 +620,8 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
   Value *Ok = S.checkDescriptors();
   // Mip chains: with an explicit level of detail (textureLod), or an
   // implicit one in fragment shaders (texture), whose log2 is libm's, as
-  // in the runtime. Gradients and Bias operands take the call.
+  // in the runtime, with or without a Bias operand. Gradients take the
+  // call.
   Value *LodLane = nullptr;
   // Fragment shaders' implicit LOD: computed in the mip path only (its
   // log2 calls are the costly part), from the quad derivatives.
@@ -624,7 +630,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     LaneValue L = get(D.Lod);
     if (!L.Comps.empty() && L.Comps[0]->getType()->getScalarType()->isFloatTy())
       LodLane = splat(L.Comps[0]);
-  } else if (D.ImplicitLod && !D.Bias) {
+  } else if (D.ImplicitLod) {
     if (EP.Model == spv::ExecutionModel::Fragment)
       QuadLod = true;
     else // No quads: lod 0 (EmitImage.cpp).
@@ -655,7 +661,12 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
     B.SetInsertPoint(Mip);
     if (QuadLod)
       LodLane = S.implicitLambdaBase();
-    Results.push_back(S.sampleMipChain(LodLane, Slow));
+    Value *OpBias = nullptr;
+    if (D.Bias) {
+      LaneValue Bv = get(D.Bias);
+      OpBias = splat(Bv.Comps[0]);
+    }
+    Results.push_back(S.sampleMipChain(LodLane, Slow, OpBias));
     B.CreateBr(FastJoin);
   }
 
