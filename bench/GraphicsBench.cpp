@@ -1,6 +1,7 @@
 //===- GraphicsBench.cpp - The rasterizer against lavapipe ----------------===//
 //
-// s2l-graphics-bench draws the scenes of GraphicsScenes.cpp (fill rate,
+// s2l-graphics-bench draws the scenes of GraphicsScenes.cpp (fill rate, the
+// same with a trilinear mip chain,
 // 100,000 small triangles, a lit textured MSAA torus) with spirv2llvm's
 // GraphicsPipeline at W = 4, 8 and 16 and with Mesa's lavapipe, at 1
 // thread and at all cores, and prints draws per second, pixels or

@@ -22,6 +22,7 @@
 #include "BenchUtil.h"
 
 #include "frontend/Frontend.h"
+#include "spirv2llvm/MipChain.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -126,6 +127,52 @@ GraphicsScene fillScene(double Scale, const std::string &Dir) {
   // lavapipe filters RGBA8 in 8-bit fixed point: a few steps apart.
   S.Tolerance = 4;
   S.MaxBadFraction = 0.001;
+  return S;
+}
+
+/// "fill-mip": the fill scene with texture(), an implicit level of
+/// detail, of a full mip chain under a trilinear sampler that repeats:
+/// the texture coordinates span the texture 4 times across the frame, so
+/// the footprint is about 2 texels (level 1 to 2 in blends), and the
+/// quad derivatives, log2 and two levels per sample are what is timed
+/// (issue 16: implicit-LOD mip sampling inline).
+GraphicsScene fillMipScene(double Scale, const std::string &Dir) {
+  GraphicsScene S = fillScene(Scale, Dir);
+  S.Name = "fill-mip";
+  uint32_t TexSide = scaled(1024, Scale, 8);
+  uint32_t Levels = 1;
+  while ((TexSide >> Levels) > 0)
+    ++Levels;
+  S.What = std::to_string(S.FbWidth) + "x" + std::to_string(S.FbHeight) +
+           " full-screen quad, trilinear " + std::to_string(TexSide) +
+           "^2 RGBA8 texture of " + std::to_string(Levels) +
+           " levels, implicit LOD";
+  std::vector<uint8_t> &V = S.VertexBuffers[0];
+  V.clear();
+  for (auto [X, Y] :
+       {std::pair{-1.f, -1.f}, {1.f, -1.f}, {-1.f, 1.f}, {1.f, 1.f}}) {
+    append(V, X);
+    append(V, Y);
+    append(V, (X + 1) * 2);
+    append(V, (Y + 1) * 2);
+  }
+  Image Img = orFail(Image::create({Format::R8G8B8A8_UNORM, S2L_VIEW_2D,
+                                    TexSide, TexSide, 1, 1, Levels, 1}),
+                     "texture");
+  std::mt19937 G(13);
+  const s2l_image_level &L0 = Img.descriptor().level[0];
+  for (uint64_t I = 0; I < uint64_t(L0.width) * L0.height; ++I) {
+    uint32_t T = G() | 0xff000000u; // opaque
+    std::memcpy(&Img.bytes()[L0.offset + 4 * I], &T, 4);
+  }
+  if (Status St = generateMipLevels(Img.descriptor()); !St.ok()) {
+    llvm::errs() << "fill-mip: " << St.message() << "\n";
+    std::exit(2);
+  }
+  S.Texture = std::move(Img);
+  S.Sampler = bilinear(Repeat);
+  S.Sampler.mipmap_mode = 1; // linear
+  S.Sampler.max_lod = 1000;
   return S;
 }
 
@@ -326,6 +373,7 @@ std::vector<GraphicsScene> graphicsScenes(double Scale,
                                           const std::string &ShaderDir) {
   std::vector<GraphicsScene> Scenes;
   Scenes.push_back(fillScene(Scale, ShaderDir));
+  Scenes.push_back(fillMipScene(Scale, ShaderDir));
   Scenes.push_back(trisScene(Scale, ShaderDir));
   Scenes.push_back(meshScene(Scale, ShaderDir));
   return Scenes;

@@ -21,7 +21,7 @@
 namespace spirv2llvm::bench {
 
 struct GraphicsScene {
-  std::string Name;     ///< "fill", "tris", "mesh"
+  std::string Name;     ///< "fill", "fill-mip", "tris", "mesh"
   std::string What;     ///< one line for the table
   std::string UnitName; ///< what Units counts: "Mpixels/s", "Mtriangles/s"
   /// Shaders and state; Width is left 0 (the bench sets it per run).
@@ -46,7 +46,8 @@ struct GraphicsScene {
   double MaxBadFraction = 0;
 };
 
-/// The three scenes, frame sides and tessellation multiplied by \p Scale
+/// The scenes (fill, fill-mip, tris, mesh), frame sides and tessellation
+/// multiplied by \p Scale
 /// (1: the sizes of docs/performance.md). Shaders are read from
 /// \p ShaderDir and compiled with glslang; errors end the program.
 std::vector<GraphicsScene> graphicsScenes(double Scale,

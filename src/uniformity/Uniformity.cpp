@@ -97,6 +97,17 @@ std::optional<spv::GroupOperation> groupOperation(const Instruction &I) {
   return spv::GroupOperation(I.Operands[1]);
 }
 
+/// OpImageRead of a SubpassData image: an input attachment read at the
+/// fragment's position plus the coordinate, so per lane even when the
+/// image and the coordinate are uniform.
+bool isSubpassLoad(const Module &M, const Instruction &I) {
+  if (I.Opcode != spv::Op::OpImageRead || I.Operands.empty())
+    return false;
+  const Type *T = M.findType(M.typeOf(I.Operands[0]).value());
+  return T && T->Kind == TypeKind::Image &&
+         T->ImageDim == uint32_t(spv::Dim::SubpassData);
+}
+
 class UniformityState {
 public:
   UniformityState(const Module &M, const EntryPoint &EP,
@@ -736,6 +747,9 @@ bool UniformityState::evaluateInstructions(uint32_t Fn) {
         U = meet(U, Uniformity::Uniform);
       } else if (I.Opcode == spv::Op::OpUndef) {
         U = Uniformity::Constant;
+      } else if (isSubpassLoad(M, I)) {
+        // Reads at the fragment's position, whatever its operands.
+        U = Uniformity::Varying;
       } else {
         U = operandsMeet(I);
         // Anything not computed from constants alone is at best Uniform

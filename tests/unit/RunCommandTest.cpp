@@ -232,7 +232,7 @@ TEST(RunArgsTest, ImagesAndSamplers) {
                "6:8x8:samples=4", "--sampler", "1.2[3]", "--sampler",
                "7:filter=linear,mipmap=linear,address=repeat,address-w=border,"
                "border=int-opaque-white,unnormalized,compare=greater-or-equal,"
-               "lod=0.5:3,bias=-1.25,min=nearest"});
+               "lod=0.5:3,bias=-1.25,min=nearest,anisotropy=8"});
   ASSERT_EQ(O.Images.size(), 4u);
   const RunImage &A = O.Images[0];
   EXPECT_EQ(A.Set, 1u);
@@ -286,6 +286,7 @@ TEST(RunArgsTest, ImagesAndSamplers) {
   EXPECT_EQ(S.min_lod, 0.5f);
   EXPECT_EQ(S.max_lod, 3.0f);
   EXPECT_EQ(S.mip_lod_bias, -1.25f);
+  EXPECT_EQ(S.max_anisotropy, 8.0f);
 }
 
 TEST(RunArgsTest, BuffersAndDefaults) {
@@ -663,6 +664,10 @@ const UsageCase UsageCases[] = {
     {"SamplerBadBias",
      {"{SHADER}", "--sampler", "0:bias=inf"},
      "--sampler '0:bias=inf': bad bias 'inf' (a finite number)"},
+    {"SamplerBadAnisotropy",
+     {"{SHADER}", "--sampler", "0:anisotropy=32"},
+     "--sampler '0:anisotropy=32': bad anisotropy '32' (a number from 1 "
+     "(off) to 16)"},
     {"SamplerNoValue",
      {"{SHADER}", "--sampler", "0:filter"},
      "--sampler '0:filter': malformed sampler option 'filter'"},

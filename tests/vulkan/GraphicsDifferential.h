@@ -68,6 +68,8 @@ inline ClonedJob cloneJob(const GraphicsJob &J) {
     I = Clone(I);
   for (GraphicsImage &I : C.Job.Images)
     I.Img = Clone(I.Img);
+  for (GraphicsInputAttachment &I : C.Job.InputAttachments)
+    I.Img = Clone(I.Img);
   for (GraphicsBuffer &B : C.Job.Buffers) {
     C.Buffers.push_back(std::make_unique<std::vector<uint8_t>>(*B.Data));
     B.Data = C.Buffers.back().get();
@@ -138,6 +140,10 @@ inline Status drawWithGraphicsPipeline(const GraphicsJob &J,
       break;
     }
   }
+  // Input attachments are images at their set and binding, as in Vulkan
+  // (the attachment number is the render pass's business).
+  for (const GraphicsInputAttachment &I : J.InputAttachments)
+    R.bindImage(I.Set, I.Binding, I.Img ? &I.Img->descriptor() : nullptr);
   for (const DrawCommand &C : J.Draws)
     if (Status S = (*P)->draw(Fb, R, C, Threads); !S.ok())
       return S;

@@ -71,6 +71,12 @@ layout(location = 0) out vec4 Out;
 void main() { Out = VFlat; }
 )";
 
+const char *SubpassFrag = R"(#version 450
+layout(input_attachment_index = 1, set = 0, binding = 3) uniform subpassInput Prev;
+layout(location = 0) out vec4 Out;
+void main() { Out = subpassLoad(Prev).bgra; }
+)";
+
 const char *TextureFrag = R"(#version 450
 layout(location = 2) in vec2 VUv;
 layout(location = 0) out vec4 Out;
@@ -388,6 +394,18 @@ std::vector<Scene> scenes() {
     S.Job.Images = {{0, 0, 0, VkImageKind::CombinedImageSampler, Tex, Samp}};
     S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 24, 24)};
     S.rect(0, 0, 24, 24, 0.5f, {1, 1, 1, 1});
+  });
+  Add("input_attachment", 0, [](Scene &S) {
+    // An input attachment filled before the render pass, read at each
+    // fragment's pixel (attachment number 1, bound at binding 3):
+    // swizzled copies of its texels, exact, where triangles cover.
+    S.pipeline(SubpassFrag);
+    Image *In = S.image(Format::R8G8B8A8_UNORM, 32, 32);
+    for (size_t K = 0; K < In->bytes().size(); ++K)
+      In->bytes()[K] = uint8_t(K * 37 + 5);
+    S.Job.InputAttachments = {{0, 3, 1, In}};
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
+    randomTriangles(S, 32, 32, 12, 9);
   });
   Add("lines_rectangular", 1, [](Scene &S) {
     // Default lines (rectangular: strict lines) one pixel wide.

@@ -146,9 +146,11 @@ private:
   std::vector<std::function<void()>> Cleanups;
 
   /// Attachments in render pass order: colours (non-null), depth/stencil,
-  /// resolves (non-null).
+  /// resolves (non-null), input attachments.
   std::vector<DeviceImage> Attachments;
   std::vector<uint32_t> ColorIndex, ResolveIndex; // by location; ~0u: none
+  /// J.InputAttachments' attachment numbers, in that order.
+  std::vector<uint32_t> InputIndex;
   uint32_t DepthIndex = VK_ATTACHMENT_UNUSED;
   std::vector<DeviceImage> DescriptorImages;
   std::vector<VkSampler> DescriptorSamplers;

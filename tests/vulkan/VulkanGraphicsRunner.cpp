@@ -180,6 +180,17 @@ Error GraphicsRun::checkJob() {
             checkAttachment(J.Resolve[I], D.ColorFormats[I], 1, What, true))
       return E;
   }
+  std::set<uint32_t> InputNumbers;
+  for (size_t I = 0; I < J.InputAttachments.size(); ++I) {
+    const GraphicsInputAttachment &A = J.InputAttachments[I];
+    std::string What = llvm::formatv("input attachment {0}", A.Index);
+    if (!A.Img)
+      return makeError(What + " has no image");
+    if (!InputNumbers.insert(A.Index).second)
+      return makeError(What + " is given twice");
+    if (Error E = checkAttachment(A.Img, A.Img->desc().Fmt, 1, What, true))
+      return E;
+  }
   if (Width == 0)
     return makeError("the job has no attachment (the framebuffer's size "
                      "comes from its images)");
@@ -308,13 +319,15 @@ Error GraphicsRun::createImage(DeviceImage &I, VkImageUsageFlags Usage,
 }
 
 Error GraphicsRun::createAttachments() {
-  auto Add = [&](Image *Img, bool Color) -> Error {
+  auto Add = [&](Image *Img, bool Color, bool Input = false) -> Error {
     DeviceImage &A = Attachments.emplace_back();
     A.Host = Img;
     A.Info = &Img->formatInfo();
     A.Samples = Img->desc().Samples;
     A.WriteBack = true;
-    VkImageUsageFlags Usage = Color
+    // An input attachment is only read: no colour or depth usage needed.
+    VkImageUsageFlags Usage = Input ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT
+                              : Color
                                   ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT
                                   : VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
     VkImageCreateFlags Flags = 0;
@@ -402,6 +415,11 @@ Error GraphicsRun::createAttachments() {
       if (Error E = Add(J.Resolve[I], true))
         return E;
     }
+  for (const GraphicsInputAttachment &In : J.InputAttachments) {
+    InputIndex.push_back(uint32_t(Attachments.size()));
+    if (Error E = Add(In.Img, true, /*Input=*/true))
+      return E;
+  }
   return Error::success();
 }
 
@@ -429,8 +447,18 @@ Error GraphicsRun::createRenderPass() {
   VkAttachmentReference DepthRef{DepthIndex, VK_IMAGE_LAYOUT_GENERAL};
   bool AnyResolve = llvm::any_of(
       ResolveIndex, [](uint32_t I) { return I != VK_ATTACHMENT_UNUSED; });
+  // pInputAttachments by input attachment number, gaps unused.
+  std::vector<VkAttachmentReference> InputRefs;
+  for (size_t I = 0; I < J.InputAttachments.size(); ++I) {
+    uint32_t N = J.InputAttachments[I].Index;
+    if (InputRefs.size() <= N)
+      InputRefs.resize(N + 1, {VK_ATTACHMENT_UNUSED, VK_IMAGE_LAYOUT_GENERAL});
+    InputRefs[N] = {InputIndex[I], VK_IMAGE_LAYOUT_GENERAL};
+  }
   VkSubpassDescription Subpass{};
   Subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  Subpass.inputAttachmentCount = uint32_t(InputRefs.size());
+  Subpass.pInputAttachments = InputRefs.data();
   Subpass.colorAttachmentCount = uint32_t(ColorRefs.size());
   Subpass.pColorAttachments = ColorRefs.data();
   Subpass.pResolveAttachments = AnyResolve ? ResolveRefs.data() : nullptr;
@@ -509,6 +537,10 @@ Error GraphicsRun::createDescriptors() {
     if (Error E =
             Note(I.Set, I.Binding, I.ArrayElement, descriptorType(I.Kind)))
       return E;
+  for (const GraphicsInputAttachment &I : J.InputAttachments)
+    if (Error E = Note(I.Set, I.Binding, 0,
+                       VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT))
+      return E;
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> Given;
   for (const auto &[Set, Binding, Element] : Elements)
     ++Given[{Set, Binding}];
@@ -527,8 +559,13 @@ Error GraphicsRun::createDescriptors() {
     std::vector<VkDescriptorSetLayoutBinding> LBs;
     for (const auto &[Key, TypeCount] : Bindings)
       if (Key.first == Set)
-        LBs.push_back(
-            {Key.second, TypeCount.first, TypeCount.second, Stages, nullptr});
+        // Input attachments exist in fragment shaders only (Vulkan:
+        // VkDescriptorSetLayoutBinding's stageFlags).
+        LBs.push_back({Key.second, TypeCount.first, TypeCount.second,
+                       TypeCount.first == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT
+                           ? VkShaderStageFlags(VK_SHADER_STAGE_FRAGMENT_BIT)
+                           : Stages,
+                       nullptr});
     auto Info = makeStruct<VkDescriptorSetLayoutCreateInfo>(
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
     Info.bindingCount = uint32_t(LBs.size());
@@ -643,7 +680,7 @@ Error GraphicsRun::createDescriptors() {
   std::vector<VkDescriptorBufferInfo> BufferInfos;
   BufferInfos.reserve(J.Buffers.size());
   std::vector<VkDescriptorImageInfo> ImageInfos;
-  ImageInfos.reserve(J.Images.size());
+  ImageInfos.reserve(J.Images.size() + J.InputAttachments.size());
   std::vector<VkWriteDescriptorSet> Writes;
   for (size_t I = 0; I < J.Buffers.size(); ++I) {
     const GraphicsBuffer &B = J.Buffers[I];
@@ -670,6 +707,19 @@ Error GraphicsRun::createDescriptors() {
     W.dstArrayElement = G.ArrayElement;
     W.descriptorCount = 1;
     W.descriptorType = descriptorType(G.Kind);
+    W.pImageInfo = &ImageInfos.back();
+    Writes.push_back(W);
+  }
+  for (size_t I = 0; I < J.InputAttachments.size(); ++I) {
+    const GraphicsInputAttachment &G = J.InputAttachments[I];
+    ImageInfos.push_back({VK_NULL_HANDLE, Attachments[InputIndex[I]].View,
+                          VK_IMAGE_LAYOUT_GENERAL});
+    auto W = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    W.dstSet = Sets[G.Set];
+    W.dstBinding = G.Binding;
+    W.descriptorCount = 1;
+    W.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
     W.pImageInfo = &ImageInfos.back();
     Writes.push_back(W);
   }

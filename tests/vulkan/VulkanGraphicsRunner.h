@@ -41,8 +41,13 @@
 // VK_EXT_shader_stencil_export, the stencil reference, and a compute pass
 // that fetches them back.
 //
+// Input attachments are attachments of the same subpass (loaded, never
+// written), referenced by pInputAttachments and bound as INPUT_ATTACHMENT
+// descriptors of the fragment stage.
+//
 // Limitations: one queue, one job at a time, not thread safe; level 0 and
-// layer 0 of the attachments; descriptor images are single-sampled.
+// layer 0 of the attachments; descriptor images and input attachments are
+// single-sampled.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPIRV2LLVM_TESTS_VULKAN_VULKANGRAPHICSRUNNER_H
@@ -82,6 +87,16 @@ struct GraphicsImage {
   s2l_sampler Sampler{};
 };
 
+/// An input attachment of the fragment shader: an attachment of the
+/// render pass (loaded, so Img's content is what the shader reads; level
+/// 0, layer 0; single-sampled; the framebuffer's size), the subpass's
+/// input attachment number Index (the shader's InputAttachmentIndex), and
+/// an INPUT_ATTACHMENT descriptor at Set/Binding.
+struct GraphicsInputAttachment {
+  uint32_t Set = 0, Binding = 0, Index = 0;
+  Image *Img = nullptr;
+};
+
 /// Everything one render needs.
 struct GraphicsJob {
   /// Shaders (SPIR-V words), all fixed-function state, formats, sample
@@ -106,6 +121,7 @@ struct GraphicsJob {
   std::vector<uint8_t> PushConstants;
   std::vector<GraphicsBuffer> Buffers;
   std::vector<GraphicsImage> Images;
+  std::vector<GraphicsInputAttachment> InputAttachments;
   /// One vkCmdDraw / vkCmdDrawIndexed each, in one render pass.
   std::vector<DrawCommand> Draws;
 };

@@ -87,6 +87,7 @@ Resources:
                             border=transparent-black|opaque-black|
                                    opaque-white (int- prefix: integer)
                             lod=0:1000 (MIN:MAX)   bias=0
+                            anisotropy=1 (max anisotropy, 1 (off) to 16)
                             compare=OP (never, less, equal, less-or-equal,
                                     greater, not-equal, greater-or-equal,
                                     always; default: no comparison)

@@ -327,10 +327,17 @@ Expected<RunSampler> parseSamplerSpec(StringRef V) {
     } else if (Key == "bias") {
       if (!parseF32(Value, S.mip_lod_bias) || !std::isfinite(S.mip_lod_bias))
         return Bad("a finite number");
+    } else if (Key == "anisotropy") {
+      // VkSamplerCreateInfo::maxAnisotropy: 1 is off; Vulkan allows up to
+      // maxSamplerAnisotropy, 16 here as on lavapipe.
+      if (!parseF32(Value, S.max_anisotropy) || !(S.max_anisotropy >= 1) ||
+          !(S.max_anisotropy <= 16))
+        return Bad("a number from 1 (off) to 16");
     } else {
       return makeError("unknown sampler option '" + Key +
                        "' (filter, mag, min, mipmap, address, address-u/v/w, "
-                       "border, compare, lod, bias or unnormalized)");
+                       "border, compare, lod, bias, anisotropy or "
+                       "unnormalized)");
     }
   }
   return R;

@@ -316,11 +316,15 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
   D.StorageFormat = vkFormatOfImageFormat(IT->ImageFormat);
   if (D.Dim > 6)
     return Bad("unsupported image dimension " + Twine(D.Dim));
-  // A subpass load's coordinate is an offset from the fragment's position,
-  // which the entry point does not receive unless the shader reads
-  // FragCoord: refused rather than read at the wrong texel.
-  if (D.Dim == 6)
-    return Bad("unsupported: subpass loads (input attachments)");
+  // A subpass load's coordinate is an offset from the fragment's integer
+  // position: the back ends add it (fragCoordInput). SPIR-V allows only
+  // OpImageRead on SubpassData; unvalidated input may try more.
+  if (D.Dim == 6) {
+    if (D.Op != S2L_IMAGE_OP_READ)
+      return Bad("a SubpassData image (input attachment) can only be read "
+                 "with OpImageRead");
+    D.Subpass = true;
+  }
   const spirv2llvm::Type *ST = M.findType(IT->Element.value());
   if (!ST || (ST->Kind != TypeKind::Float && ST->Kind != TypeKind::Int))
     return Bad("the image's sampled type is not a scalar number");
@@ -389,6 +393,22 @@ Expected<ImageInstr> decodeImageInstr(const Module &M, const Instruction &I) {
     if (Error E = decodeResult(M, I.ResultType, D))
       return std::move(E);
   return D;
+}
+
+Expected<const InterfaceVariable *> fragCoordInput(const EntryPoint &EP,
+                                                   const InterfaceLayout &L) {
+  if (EP.Model != spv::ExecutionModel::Fragment)
+    return makeError("a subpass load (SubpassData image) outside a fragment "
+                     "shader: input attachments are read at the fragment's "
+                     "position");
+  for (const InterfaceVariable &V : L.Inputs)
+    if (V.BuiltIn == int32_t(spv::BuiltIn::FragCoord) &&
+        V.Components.size() >= 2 &&
+        V.Components[0].Kind == ScalarKind::Float &&
+        V.Components[0].Bits == 32)
+      return &V;
+  return makeError("a subpass load needs the fragment's position, and the "
+                   "interface has no 32-bit float FragCoord input");
 }
 
 ImageRuntime declareImageRuntime(llvm::Module &LM) {

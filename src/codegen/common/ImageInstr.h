@@ -20,6 +20,7 @@
 #define SPIRV2LLVM_CODEGEN_IMAGEINSTR_H
 
 #include "parser/Module.h"
+#include "spirv2llvm/Interface.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Support/Error.h"
@@ -66,6 +67,11 @@ struct ImageInstr {
   bool ResultFloat = false;
   /// OpImageWrite: no result.
   bool Write = false;
+  /// A subpass load (OpImageRead of a SubpassData image): the coordinate
+  /// is an offset from the fragment's integer position (FragCoord.xy
+  /// truncated), which the back end adds; Sample picks the sample of a
+  /// multisampled input attachment.
+  bool Subpass = false;
 };
 
 /// Decodes \p I (an instruction of the Image family that calls the
@@ -85,6 +91,14 @@ const spirv2llvm::Type *imageTypeOf(const Module &M, uint32_t Id);
 
 /// VkFormat number of a SPIR-V ImageFormat (0 for Unknown).
 uint32_t vkFormatOfImageFormat(uint32_t SpvFormat);
+
+/// Where a subpass load finds the fragment's position: the entry point's
+/// FragCoord input, which computeInterfaceLayout adds to the interface of
+/// a fragment shader with SubpassData images when the shader does not
+/// declare one. An error when \p EP is no fragment shader (Vulkan allows
+/// input attachments only there) or the layout has no FragCoord.
+llvm::Expected<const InterfaceVariable *>
+fragCoordInput(const EntryPoint &EP, const InterfaceLayout &L);
 
 /// The runtime interface as LLVM sees it.
 struct ImageRuntime {

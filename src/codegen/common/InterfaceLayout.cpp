@@ -227,6 +227,45 @@ bool isComputedBuiltIn(const Module &M, const EntryPoint &EP, uint32_t Var) {
   }
 }
 
+namespace {
+
+/// Whether \p M declares a SubpassData image type (an input attachment).
+bool hasSubpassImages(const Module &M) {
+  for (const auto &[Id, T] : M.Types)
+    if (T.Kind == TypeKind::Image && T.ImageDim == uint32_t(spv::Dim::SubpassData))
+      return true;
+  return false;
+}
+
+/// Subpass loads read at the fragment's position (Vulkan "Input
+/// Attachment Operations"), which the entry point receives only as the
+/// FragCoord built-in: a fragment shader with input attachments that does
+/// not declare FragCoord gets one more input, FragCoord as a rasterizer
+/// fills it (x + 0.5, y + 0.5, z, 1/w), after the shader's own. Its Id is
+/// 0: no variable of the module.
+void addSubpassFragCoord(const Module &M, const EntryPoint &EP,
+                         InterfaceLayout &L) {
+  if (EP.Model != spv::ExecutionModel::Fragment || !hasSubpassImages(M))
+    return;
+  for (const InterfaceVariable &V : L.Inputs)
+    if (V.BuiltIn == int32_t(spv::BuiltIn::FragCoord))
+      return;
+  InterfaceVariable IV;
+  IV.Name = "s2l.subpass.FragCoord";
+  IV.BuiltIn = int32_t(spv::BuiltIn::FragCoord);
+  IV.Components.assign(4, ScalarType{ScalarKind::Float, 32});
+  for (const ScalarType &S : IV.Components) {
+    uint32_t Bytes = S.bytes() * L.Width;
+    L.InputSize = (L.InputSize + Bytes - 1) / Bytes * Bytes;
+    IV.ComponentOffsets.push_back(L.InputSize);
+    L.InputSize += Bytes;
+  }
+  IV.Offset = IV.ComponentOffsets[0];
+  L.Inputs.push_back(std::move(IV));
+}
+
+} // namespace
+
 Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
                                                  const EntryPoint &EP,
                                                  unsigned Width) {
@@ -307,6 +346,7 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
     (Var->Storage == spv::StorageClass::Input ? L.Inputs : L.Outputs)
         .push_back(std::move(IV));
   }
+  addSubpassFragCoord(M, EP, L);
   return L;
 }
 

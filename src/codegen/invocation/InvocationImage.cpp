@@ -148,6 +148,28 @@ bool InvocationEmitter::emitImage(const Instruction &I) {
   }
   for (unsigned K = 0; K < D.CoordComps && K < 4; ++K)
     L.Coord[K] = Comp(D.Coord, K);
+  if (D.Subpass) {
+    // The coordinate is an offset from the fragment's pixel, FragCoord.xy
+    // truncated (saturating: any input bits give a coordinate the
+    // runtime checks, not poison).
+    Expected<const InterfaceVariable *> FC = fragCoordInput(EP, Layout);
+    if (!FC) {
+      failAt(I, toString(FC.takeError()));
+      return true;
+    }
+    Value *Inputs = argField(2, B.getPtrTy(), "inputs");
+    for (unsigned K = 0; K < 2; ++K) {
+      Value *Pos = B.CreateAlignedLoad(
+          F32,
+          B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Inputs,
+                                       (*FC)->ComponentOffsets[K]),
+          Align(4));
+      Pos = B.CreateIntrinsic(Intrinsic::fptosi_sat, {I32, F32}, {Pos},
+                              nullptr, K ? "frag.y" : "frag.x");
+      L.Coord[K] = B.CreateAdd(Pos, B.CreateSExtOrTrunc(L.Coord[K], I32),
+                               "subpass.coord");
+    }
+  }
   L.Dref = Comp(D.Dref, 0);
   if (D.Proj) {
     Value *Q = Comp(D.Coord, D.CoordComps);

@@ -290,6 +290,8 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     failAt(I, "malformed image operands");
     return true;
   }
+  if (D.Subpass && !addSubpassPosition(I, Coord))
+    return true;
   // Proj: the coordinates (and Dref) divided by q, the component after
   // them.
   if (D.Proj) {
@@ -436,6 +438,33 @@ bool SimdEmitter::emitImage(const Instruction &I) {
     R.Varying = true;
   }
   set(Id, coerce(std::move(R), isVarying(Id)));
+  return true;
+}
+
+bool SimdEmitter::addSubpassPosition(const Instruction &I,
+                                     LaneValue &Coord) {
+  Expected<const InterfaceVariable *> FC = fragCoordInput(EP, Layout);
+  if (!FC) {
+    failAt(I, toString(FC.takeError()));
+    return false;
+  }
+  VectorType *VF = FixedVectorType::get(B.getFloatTy(), W);
+  VectorType *V32 = FixedVectorType::get(B.getInt32Ty(), W);
+  for (unsigned K = 0; K < 2; ++K) {
+    Value *Addr = B.CreateConstInBoundsGEP1_32(
+        B.getInt8Ty(), FS.InputsPtr, (*FC)->ComponentOffsets[K]);
+    // Pixel centres are at +0.5: truncation gives the pixel. Saturating,
+    // so that any bits a caller leaves there give some coordinate (which
+    // the runtime then checks) rather than poison.
+    Value *Pos = B.CreateIntrinsic(Intrinsic::fptosi_sat, {V32, VF},
+                                   {B.CreateAlignedLoad(VF, Addr, Align(4))},
+                                   nullptr, K ? "frag.y" : "frag.x");
+    Value *Off = Coord.Comps[K];
+    Off = splat(B.CreateSExtOrTrunc(
+        Off, Off->getType()->isVectorTy() ? (Type *)V32 : B.getInt32Ty()));
+    Coord.Comps[K] = B.CreateAdd(Pos, Off, "subpass.coord");
+  }
+  Coord.Varying = true;
   return true;
 }
 

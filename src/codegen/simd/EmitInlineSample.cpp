@@ -10,7 +10,8 @@
 //
 // The format and the sampler are known only when the descriptors are bound,
 // so the instruction tests them (uniform loads and compares, a branch) and
-// falls back to the call when anything differs: other formats, mip chains,
+// falls back to the call when anything differs: other formats, mip chains
+// but with an explicit Lod or (fragment shaders) an implicit one,
 // different min and mag filters (the level of detail would then decide the
 // filter), anisotropy, depth compare, unnormalized coordinates, the other
 // address modes, arrays, offsets. llvmpipe specializes its sampling code to
@@ -139,15 +140,21 @@ public:
   /// sampler are ones it handles, but for the level count.
   Value *checkDescriptors();
   /// Whether the image has one level, or levels the mip path handles
-  /// (with \p LodLane: an explicit level of detail per lane).
-  Value *checkLevels(Value *LodLane);
+  /// (with \p MipPath: a level of detail per lane, explicit or from the
+  /// quad's derivatives).
+  Value *checkLevels(bool MipPath);
   /// The one-level path; returns its result and end block.
   PathEnd sampleOneLevel();
   /// selectLod with an explicit Lod and the blend of two levels; lanes
   /// whose levels the inline path cannot read send all lanes to \p Slow.
-  PathEnd sampleMipChain(Value *LodLane, BasicBlock *Slow);
+  /// \p OpBias: the instruction's Bias operand per lane, or null.
+  PathEnd sampleMipChain(Value *LodLane, BasicBlock *Slow, Value *OpBias);
   /// One phi per component over \p Paths.
   SmallVector<Value *, 4> merge(ArrayRef<PathEnd> Paths, const char *Name);
+  /// Implicit LOD in a fragment shader: lambda_base = log2(rho_max) per
+  /// lane from the coordinates' fine derivatives over each 2x2 quad, as
+  /// the runtime computes it from the gradients the call path passes.
+  Value *implicitLambdaBase();
 
   Value *OneLevel = nullptr;
 
@@ -247,11 +254,11 @@ Value *InlineSampler::checkDescriptors() {
   return Ok;
 }
 
-Value *InlineSampler::checkLevels(Value *LodLane) {
+Value *InlineSampler::checkLevels(bool MipPath) {
   Levels = field(ImageTy, Img, {4}, I32, "img.levels");
   MipMode = field(SamplerTy, Smp, {SamplerMipmapMode}, I32, "smp.mip");
   OneLevel = is(Levels, 1);
-  if (!LodLane)
+  if (!MipPath)
     return OneLevel;
   return B.CreateOr(
       OneLevel,
@@ -457,7 +464,60 @@ std::pair<LevelLanes, Value *> InlineSampler::levelLanes(Value *Lv) {
       B.CreateAnd(Bad, Mask));
 }
 
-PathEnd InlineSampler::sampleMipChain(Value *LodLane, BasicBlock *Slow) {
+Value *InlineSampler::implicitLambdaBase() {
+  // The gradients EmitImage.cpp gives the call: fine differences within
+  // each quad (lane 4q + i is pixel (i & 1, i >> 1)).
+  auto Diff = [&](Value *V, unsigned Bit) -> Value * {
+    if (!V->getType()->isVectorTy())
+      return ConstantFP::get(VF, 0.0);
+    SmallVector<int, 16> Hi, Lo;
+    for (unsigned L = 0; L < W; ++L) {
+      Hi.push_back(int(L | Bit));
+      Lo.push_back(int(L & ~Bit));
+    }
+    return B.CreateFSub(B.CreateShuffleVector(V, Hi),
+                        B.CreateShuffleVector(V, Lo));
+  };
+  // derivatives() and selectLod's length3: level-0 texel-space
+  // derivatives, rho = sqrt(x * x + y * y + 0 * 0), step for step (no
+  // contraction: the runtime is built without FMA).
+  Value *Wd = vec(B.CreateUIToFP(Width, F32));
+  Value *Ht = vec(B.CreateUIToFP(Height, F32));
+  auto Rho = [&](unsigned Bit) {
+    Value *X = exact(B.CreateFMul(Diff(CoordU, Bit), Wd));
+    Value *Y = exact(B.CreateFMul(Diff(CoordV, Bit), Ht));
+    Value *Sum = exact(B.CreateFAdd(
+        exact(B.CreateFAdd(exact(B.CreateFMul(X, X)),
+                           exact(B.CreateFMul(Y, Y)))),
+        ConstantFP::get(VF, 0.0)));
+    return B.CreateUnaryIntrinsic(Intrinsic::sqrt, Sum);
+  };
+  Value *RhoX = Rho(1), *RhoY = Rho(2);
+  // std::max(RhoX, RhoY): RhoY only when RhoX < RhoY (NaN keeps RhoX).
+  Value *RhoMax =
+      B.CreateSelect(B.CreateFCmpOLT(RhoX, RhoY), RhoY, RhoX, "rho.max");
+  // log2 as the runtime takes it: libm's log2f, one call per lane. The
+  // calls are nobuiltin so that LLVM neither folds them into llvm.log2
+  // nor vectorizes them into libmvec's (differently rounded) variants.
+  llvm::Module &LM = *Fn->getParent();
+  FunctionCallee Log2 =
+      LM.getOrInsertFunction("log2f", FunctionType::get(F32, {F32}, false));
+  if (auto *F = dyn_cast<Function>(Log2.getCallee())) {
+    F->setDoesNotThrow();
+    F->setWillReturn();
+  }
+  Value *Out = PoisonValue::get(VF);
+  for (unsigned L = 0; L < W; ++L) {
+    CallInst *C = B.CreateCall(Log2, {B.CreateExtractElement(RhoMax, L)});
+    C->addFnAttr(Attribute::NoBuiltin);
+    C->setDoesNotAccessMemory();
+    Out = B.CreateInsertElement(Out, C, L);
+  }
+  return Out;
+}
+
+PathEnd InlineSampler::sampleMipChain(Value *LodLane, BasicBlock *Slow,
+                                      Value *OpBias) {
   // selectLod with an explicit Lod, step for step in float.
   auto SmpF = [&](unsigned K, const char *Name) {
     return vec(field(SamplerTy, Smp, {K}, F32, Name));
@@ -466,8 +526,11 @@ PathEnd InlineSampler::sampleMipChain(Value *LodLane, BasicBlock *Slow) {
     return B.CreateSelect(B.CreateFCmpOLT(X, Lo), Lo,
                           B.CreateSelect(B.CreateFCmpOLT(Hi, X), Hi, X));
   };
-  Value *Bias = ClampF(SmpF(SamplerMipLodBias, "smp.bias"),
-                       ConstantFP::get(VF, -16.0), ConstantFP::get(VF, 16.0));
+  // The sampler's bias plus the Bias operand, then clamped (selectLod).
+  Value *Bias = SmpF(SamplerMipLodBias, "smp.bias");
+  if (OpBias)
+    Bias = exact(B.CreateFAdd(Bias, OpBias, "bias"));
+  Bias = ClampF(Bias, ConstantFP::get(VF, -16.0), ConstantFP::get(VF, 16.0));
   Value *Lambda = exact(B.CreateFAdd(LodLane, Bias, "lambda.prime"));
   Value *LodMin = SmpF(SamplerMinLod, "smp.minlod");
   Value *LodMax = SmpF(SamplerMaxLod, "smp.maxlod");
@@ -555,20 +618,26 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
 
   InlineSampler S(B, *LM, W, D, Handle, Coord, FS.CurMask);
   Value *Ok = S.checkDescriptors();
-  // Mip chains: only with an explicit level of detail (textureLod), so
-  // that the level is a float expression per lane (the implicit and
-  // gradient forms take a log2, which the runtime computes with libm).
+  // Mip chains: with an explicit level of detail (textureLod), or an
+  // implicit one in fragment shaders (texture), whose log2 is libm's, as
+  // in the runtime, with or without a Bias operand. Gradients take the
+  // call.
   Value *LodLane = nullptr;
+  // Fragment shaders' implicit LOD: computed in the mip path only (its
+  // log2 calls are the costly part), from the quad derivatives.
+  bool QuadLod = false;
   if (D.Lod && !D.Bias && !D.GradX) {
     LaneValue L = get(D.Lod);
     if (!L.Comps.empty() && L.Comps[0]->getType()->getScalarType()->isFloatTy())
       LodLane = splat(L.Comps[0]);
-  } else if (D.ImplicitLod && !D.Bias &&
-             EP.Model != spv::ExecutionModel::Fragment) {
-    // No quads: lod 0 (EmitImage.cpp).
-    LodLane = ConstantFP::get(FixedVectorType::get(B.getFloatTy(), W), 0.0);
+  } else if (D.ImplicitLod) {
+    if (EP.Model == spv::ExecutionModel::Fragment)
+      QuadLod = true;
+    else // No quads: lod 0 (EmitImage.cpp).
+      LodLane = ConstantFP::get(FixedVectorType::get(B.getFloatTy(), W), 0.0);
   }
-  Ok = B.CreateAnd(Ok, S.checkLevels(LodLane));
+  bool MipPath = LodLane || QuadLod;
+  Ok = B.CreateAnd(Ok, S.checkLevels(MipPath));
 
   llvm::Function *Fun = B.GetInsertBlock()->getParent();
   BasicBlock *Fast = BasicBlock::Create(Ctx, "sample.inline", Fun);
@@ -580,7 +649,7 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
   B.SetInsertPoint(Fast);
   BasicBlock *One = BasicBlock::Create(Ctx, "sample.one.level", Fun);
   BasicBlock *Mip =
-      LodLane ? BasicBlock::Create(Ctx, "sample.mip", Fun) : nullptr;
+      MipPath ? BasicBlock::Create(Ctx, "sample.mip", Fun) : nullptr;
   if (Mip)
     B.CreateCondBr(S.OneLevel, One, Mip);
   else
@@ -590,7 +659,14 @@ SimdEmitter::emitInlineSample(const ImageInstr &D, const LaneValue &Handle,
   B.CreateBr(FastJoin);
   if (Mip) {
     B.SetInsertPoint(Mip);
-    Results.push_back(S.sampleMipChain(LodLane, Slow));
+    if (QuadLod)
+      LodLane = S.implicitLambdaBase();
+    Value *OpBias = nullptr;
+    if (D.Bias) {
+      LaneValue Bv = get(D.Bias);
+      OpBias = splat(Bv.Comps[0]);
+    }
+    Results.push_back(S.sampleMipChain(LodLane, Slow, OpBias));
     B.CreateBr(FastJoin);
   }
 

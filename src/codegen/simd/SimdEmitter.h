@@ -212,6 +212,9 @@ private:
   bool emitImageTexelPointer(const Instruction &I);
   /// Reads and writes of storage images of a declared format, inline.
   bool emitInlineStorageAccess(const Instruction &I, const ImageInstr &D);
+  /// A subpass load's coordinate: \p Coord (an offset) plus each lane's
+  /// FragCoord.xy truncated; false (and a failure) outside fragment shaders.
+  bool addSubpassPosition(const Instruction &I, LaneValue &Coord);
   /// A sample that may run inline (EmitInlineSample.cpp): when the
   /// instruction qualifies, emits the descriptor check, the inline path
   /// (ending in FastEnd, which branches to Join, its result in Comps) and
