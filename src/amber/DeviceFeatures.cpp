@@ -63,6 +63,15 @@ bool featureSupported(StringRef F) {
       // Multisampled storage images: ImageRead/ImageWrite/texel pointers
       // with a Sample operand address the texel's sample (ImageAccess.cpp).
       "shaderStorageImageMultisample",
+      // The Vulkan memory model: every atomic is sequentially consistent
+      // and every barrier a sequentially consistent fence (ComputeOps.cpp,
+      // EmitCompute.cpp), stronger than any availability and visibility
+      // the model asks for, and the parser accepts its memory operands.
+      "VulkanMemoryModelFeatures.vulkanMemoryModel",
+      "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+      // OpVariable initializers of Workgroup variables run before the
+      // entry point (docs/compute.md).
+      "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
   };
   return Known.contains(F);
 }
