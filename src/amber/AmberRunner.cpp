@@ -114,6 +114,7 @@ Error Runner::translationInput(const ShaderDecl &D, const AttachDecl &A,
   T.ShaderStage = St;
   T.TargetEnv = targetEnvFor(S, D);
   T.SpecValues = A.Spec;
+  T.OptimizerPasses = A.Optimizations;
   if (!A.EntryPoint.empty())
     T.EntryPoint = A.EntryPoint;
   // A virtual file's path names it, so that its quoted includes are
