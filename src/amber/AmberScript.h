@@ -101,6 +101,9 @@ struct AttachDecl {
   /// SHADER_OPTIMIZATION: spirv-opt flags run on the shader before it is
   /// translated (TranslateOptions::OptimizerPasses).
   std::vector<std::string> Optimizations;
+  /// Set by the runner when the pipeline binds a buffer smaller than the
+  /// shader's block: translate with robust buffer access (BufferBounds.h).
+  bool RobustBufferAccess = false;
 };
 
 enum class BindKind {

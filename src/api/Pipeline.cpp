@@ -238,6 +238,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   T.EntryName = AM.EP->Name;
   T.Layout = std::move(R->Layout);
   T.Compute = R->Compute;
+  T.Compute.BoundsChecked = Opts.RobustBufferAccess;
   T.EntryStage = stageOf(AM.EP->Model);
   T.OptLevel = Opts.OptLevel;
 
@@ -344,6 +345,7 @@ Expected<Reflection> reflectBytes(ArrayRef<uint8_t> Bytes, StringRef FileName,
   R.EntryStage = stageOf(AM->EP->Model);
   R.Layout = std::move(E->Layout);
   R.Compute = std::move(E->Compute);
+  R.Compute.BoundsChecked = Opts.RobustBufferAccess;
   for (const EntryPoint &EP : AM->M->EntryPoints)
     R.EntryPoints.emplace_back(EP.Name, stageOf(EP.Model));
   return R;

@@ -75,7 +75,8 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
                 Bd, Elems[K], "element " + std::to_string(K) + " of " + Where))
           return E;
       for (size_t K = 0; K < Elems.size(); ++K)
-        if (Elems[K].data && Elems[K].size < Bd.MinSize)
+        if (Elems[K].data && Elems[K].size < Bd.MinSize &&
+            !Info.BoundsChecked)
           return makeError("buffer " + Twine(K) + " at " + Where + " has " +
                            Twine(Elems[K].size) +
                            " bytes, the shader's type needs " +
@@ -100,7 +101,8 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
                        ")");
     if (Error E = checkImageFormat(Bd, *D, Where))
       return E;
-    if (D->size < Bd.MinSize)
+    // Bounds-checked code reads zero past a short buffer's end.
+    if (D->size < Bd.MinSize && !Info.BoundsChecked)
       return makeError("buffer at set " + Twine(Bd.Set) + ", binding " +
                        Twine(Bd.Binding) + " has " + Twine(D->size) +
                        " bytes, the shader's type needs " + Twine(Bd.MinSize));
