@@ -20,6 +20,8 @@ bool featureSupported(StringRef F) {
       "shaderFloat64",
       "shaderInt64",
       "shaderInt16",
+      // Every shader of the script is translated with robust buffer
+      // access (AmberRunner.cpp, translationInput).
       "robustBufferAccess",
       "vertexPipelineStoresAndAtomics",
       "fragmentStoresAndAtomics",
