@@ -71,8 +71,9 @@ bool featureSupported(StringRef F) {
       // the model asks for, and the parser accepts its memory operands.
       "VulkanMemoryModelFeatures.vulkanMemoryModel",
       "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
-      // OpVariable initializers of Workgroup variables run before the
-      // entry point (docs/compute.md).
+      // The runtime zeroes workgroup memory before each workgroup
+      // (runtime/Compute.cpp), which is what the only initializer the
+      // feature allows, OpConstantNull, asks.
       "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
   };
   return Known.contains(F);
