@@ -133,9 +133,9 @@ struct ComputeInfo {
   bool CanDiscard = false;
   /// Translated with TranslateOptions::RobustBufferAccess: every buffer
   /// access is checked against the bound descriptor's size, so a buffer
-  /// smaller than a binding's MinSize is safe to bind (what lies past its
-  /// end reads zero, writes there are dropped), as Vulkan allows with
-  /// robustBufferAccess.
+  /// smaller than a (single) binding's MinSize is safe to bind (what lies
+  /// past its end reads zero, writes there are dropped), as Vulkan allows
+  /// with robustBufferAccess.
   bool BoundsChecked = false;
 };
 

@@ -22,10 +22,12 @@
 
 namespace spirv2llvm::amber {
 
-/// The first buffer binding of \p Info that \p R binds with fewer bytes
-/// than the shader's type needs, as a message ("buffer at set 1, binding 0
-/// has 16 bytes, the shader's type needs 88"); nullopt when every buffer
-/// is large enough or the code checks bounds (ComputeInfo::BoundsChecked).
+/// The first single buffer binding of \p Info that \p R binds with fewer
+/// bytes than the shader's type needs, as a message ("buffer at set 1,
+/// binding 0 has 16 bytes, the shader's type needs 88"); nullopt when
+/// every buffer is large enough or the code checks bounds
+/// (ComputeInfo::BoundsChecked). Elements of descriptor arrays are not
+/// looked at: the runtime refuses short ones even for bounds-checked code.
 std::optional<std::string> undersizedBuffer(const ComputeInfo &Info,
                                             const DispatchResources &R);
 

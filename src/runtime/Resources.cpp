@@ -75,8 +75,7 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
                 Bd, Elems[K], "element " + std::to_string(K) + " of " + Where))
           return E;
       for (size_t K = 0; K < Elems.size(); ++K)
-        if (Elems[K].data && Elems[K].size < Bd.MinSize &&
-            !Info.BoundsChecked)
+        if (Elems[K].data && Elems[K].size < Bd.MinSize)
           return makeError("buffer " + Twine(K) + " at " + Where + " has " +
                            Twine(Elems[K].size) +
                            " bytes, the shader's type needs " +
@@ -101,7 +100,8 @@ Error checkResources(const ComputeInfo &Info, const DispatchResources &R) {
                        ")");
     if (Error E = checkImageFormat(Bd, *D, Where))
       return E;
-    // Bounds-checked code reads zero past a short buffer's end.
+    // Bounds-checked code reads zero past a short buffer's end. (Short
+    // elements of descriptor arrays stay refused: nothing needs them.)
     if (D->size < Bd.MinSize && !Info.BoundsChecked)
       return makeError("buffer at set " + Twine(Bd.Set) + ", binding " +
                        Twine(Bd.Binding) + " has " + Twine(D->size) +
