@@ -131,6 +131,12 @@ struct ComputeInfo {
   /// whether a rasterizer may test depth before shading.
   bool EarlyFragmentTests = false;
   bool CanDiscard = false;
+  /// Translated with TranslateOptions::RobustBufferAccess: every buffer
+  /// access is checked against the bound descriptor's size, so a buffer
+  /// smaller than a (single) binding's MinSize is safe to bind (what lies
+  /// past its end reads zero, writes there are dropped), as Vulkan allows
+  /// with robustBufferAccess.
+  bool BoundsChecked = false;
 };
 
 } // namespace spirv2llvm

@@ -95,6 +95,10 @@ struct TranslateOptions {
   bool ValueNames = true;
   /// Specialization constant values: SpecId -> value text.
   std::vector<std::pair<uint32_t, std::string>> SpecValues;
+  /// spirv-opt passes by their command-line flags
+  /// ("--graphics-robust-access"), run in order on the validated module
+  /// before specialization (Amber's SHADER_OPTIMIZATION). Needs validation.
+  std::vector<std::string> OptimizerPasses;
   /// GLSL/HLSL: files an `#include` may name, (path, text). A quoted
   /// include is looked for beside the including file first (FileName is
   /// the top-level file's path), then by its path as written; nothing is

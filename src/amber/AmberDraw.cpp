@@ -11,6 +11,7 @@
 #include "amber/AmberDraw.h"
 
 #include "amber/AmberImages.h"
+#include "amber/BufferBounds.h"
 #include "amber/GraphicsNames.h"
 #include "amber/Unsupported.h"
 #include "support/Diagnostic.h"
@@ -253,10 +254,14 @@ Error Draws::describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
   return Error::success();
 }
 
+std::string Draws::pipelineKey(const Command &C, const PipelineDecl &P,
+                               PrimitiveTopology T) {
+  return P.Name + "\n" + drawKind(C.K) + "\n" + std::to_string(unsigned(T));
+}
+
 Expected<GraphicsPipeline *> Draws::pipeline(const Command &C, PipelineDecl &P,
                                              PrimitiveTopology T) {
-  std::string Key =
-      P.Name + "\n" + drawKind(C.K) + "\n" + std::to_string(unsigned(T));
+  std::string Key = pipelineKey(C, P, T);
   auto It = Pipelines.find(Key);
   if (It != Pipelines.end())
     return It->second.get();
@@ -312,6 +317,22 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
   auto GP = pipeline(C, P, T);
   if (!GP)
     return GP.takeError();
+  std::optional<std::string> Short = undersizedBuffer((*GP)->vertexInfo(), R);
+  if (!Short)
+    Short = undersizedBuffer((*GP)->fragmentInfo(), R);
+  if (Short) {
+    // Accesses past a buffer's end: compile the shaders again with bounds
+    // checks (BufferBounds.h).
+    if (O.Log)
+      *O.Log << "  " << *Short << ": compiling '" << P.Name
+             << "' again with robust buffer access\n";
+    for (AttachDecl &At : P.Attached)
+      At.RobustBufferAccess = true;
+    Pipelines.erase(pipelineKey(C, P, T));
+    GP = pipeline(C, P, T);
+    if (!GP)
+      return GP.takeError();
+  }
   GraphicsPipeline &Pl = **GP;
 
   DrawResources DR;

@@ -51,6 +51,8 @@ private:
 
   llvm::Expected<GraphicsPipeline *>
   pipeline(const Command &C, PipelineDecl &P, PrimitiveTopology T);
+  static std::string pipelineKey(const Command &C, const PipelineDecl &P,
+                                 PrimitiveTopology T);
   llvm::Error describe(const Command &C, PipelineDecl &P, PrimitiveTopology T,
                        GraphicsPipelineDesc &D);
 };

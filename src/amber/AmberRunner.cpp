@@ -12,6 +12,7 @@
 #include "amber/AmberParser.h"
 #include "amber/Expect.h"
 #include "amber/AmberDraw.h"
+#include "amber/BufferBounds.h"
 #include "amber/Unsupported.h"
 #include "amber/VkScriptParser.h"
 #include "spirv2llvm/CompileCache.h"
@@ -101,6 +102,8 @@ private:
                                            const AttachDecl &A, Stage St);
   Error prepareFramebuffers();
   Expected<DispatchResources> resources(PipelineDecl &P);
+  /// Pipeline \p P's compute shader, translated on first use.
+  Expected<ComputeShader *> computeShader(PipelineDecl &P);
   Error runCompute(const Command &C, PipelineDecl &P);
   void clear(PipelineDecl &P);
 };
@@ -114,6 +117,11 @@ Error Runner::translationInput(const ShaderDecl &D, const AttachDecl &A,
   T.ShaderStage = St;
   T.TargetEnv = targetEnvFor(S, D);
   T.SpecValues = A.Spec;
+  T.OptimizerPasses = A.Optimizations;
+  // A script that enables robustBufferAccess gets it (the device feature's
+  // meaning); otherwise only where a buffer is too small.
+  T.RobustBufferAccess =
+      A.RobustBufferAccess || S.needs("robustBufferAccess");
   if (!A.EntryPoint.empty())
     T.EntryPoint = A.EntryPoint;
   // A virtual file's path names it, so that its quoted includes are
@@ -299,46 +307,65 @@ Expected<DispatchResources> Runner::resources(PipelineDecl &P) {
   return R;
 }
 
-Error Runner::runCompute(const Command &C, PipelineDecl &P) {
+Expected<ComputeShader *> Runner::computeShader(PipelineDecl &P) {
   auto It = Compute.find(P.Name);
-  if (It == Compute.end()) {
-    const AttachDecl *A = nullptr;
-    for (const AttachDecl &At : P.Attached)
-      if (S.findShader(At.Shader)->Stage == ShaderStageKind::Compute)
-        A = &At;
-    if (!A)
-      return makeError("pipeline '" + P.Name + "' has no compute shader");
-    const ShaderDecl &D = *S.findShader(A->Shader);
-    std::string Key = cacheKey(D, *A, Stage::Compute);
-    std::unique_ptr<ComputeShader> CS;
-    if (!Key.empty())
-      CS = ComputeShader::load(*O.Cache, Key);
-    if (CS) {
-      log("shader '" + D.Name + "' loaded from the compile cache");
-    } else {
-      auto T = translate(D, *A, Stage::Compute);
-      if (!T)
-        return T.takeError();
-      auto C = ComputeShader::create(std::move(*T), 2,
-                                     Key.empty() ? nullptr : O.Cache, Key);
-      if (!C)
-        return makeError(C.status().message());
-      CS = std::move(*C);
-    }
-    It = Compute.emplace(P.Name, std::move(CS)).first;
+  if (It != Compute.end())
+    return It->second.get();
+  const AttachDecl *A = nullptr;
+  for (const AttachDecl &At : P.Attached)
+    if (S.findShader(At.Shader)->Stage == ShaderStageKind::Compute)
+      A = &At;
+  if (!A)
+    return makeError("pipeline '" + P.Name + "' has no compute shader");
+  const ShaderDecl &D = *S.findShader(A->Shader);
+  std::string Key = cacheKey(D, *A, Stage::Compute);
+  std::unique_ptr<ComputeShader> CS;
+  if (!Key.empty())
+    CS = ComputeShader::load(*O.Cache, Key);
+  if (CS) {
+    log("shader '" + D.Name + "' loaded from the compile cache");
+  } else {
+    auto T = translate(D, *A, Stage::Compute);
+    if (!T)
+      return T.takeError();
+    auto C = ComputeShader::create(std::move(*T), 2,
+                                   Key.empty() ? nullptr : O.Cache, Key);
+    if (!C)
+      return makeError(C.status().message());
+    CS = std::move(*C);
   }
+  return (Compute[P.Name] = std::move(CS)).get();
+}
+
+Error Runner::runCompute(const Command &C, PipelineDecl &P) {
+  auto CS = computeShader(P);
+  if (!CS)
+    return CS.takeError();
   auto R = resources(P);
   if (!R)
     return R.takeError();
+  if (auto Short = undersizedBuffer((*CS)->info(), *R)) {
+    // Accesses past a buffer's end: translate again with bounds checks
+    // (BufferBounds.h); the robust shader serves the later RUNs too.
+    log(*Short + ": translating '" + P.Name +
+        "' again with robust buffer access");
+    for (AttachDecl &At : P.Attached)
+      At.RobustBufferAccess = true;
+    Compute.erase(P.Name);
+    CS = computeShader(P);
+    if (!CS)
+      return CS.takeError();
+  }
+  ComputeShader &Shader = **CS;
   std::array<uint32_t, 3> G = {uint32_t(C.Nums[0]), uint32_t(C.Nums[1]),
                                uint32_t(C.Nums[2])};
   log(formatv("RUN {0} {1} {2} {3}", P.Name, G[0], G[1], G[2]));
   // Push constants live in R; the buffer's bytes were copied, which is
   // what Vulkan does too (vkCmdPushConstants copies).
   ImageBindings Images;
-  if (Error E = Images.bind(S, P, It->second->info(), *R))
+  if (Error E = Images.bind(S, P, Shader.info(), *R))
     return E;
-  Status D = It->second->dispatch(G, *R, O.Threads);
+  Status D = Shader.dispatch(G, *R, O.Threads);
   if (!D.ok())
     return makeError(D.message());
   return Error::success();

@@ -98,6 +98,12 @@ struct AttachDecl {
   std::string EntryPoint;  ///< empty: "main"
   /// SPECIALIZE id AS type value: SpecId -> value text as spirv-opt takes it.
   std::vector<std::pair<uint32_t, std::string>> Spec;
+  /// SHADER_OPTIMIZATION: spirv-opt flags run on the shader before it is
+  /// translated (TranslateOptions::OptimizerPasses).
+  std::vector<std::string> Optimizations;
+  /// Set by the runner when the pipeline binds a buffer smaller than the
+  /// shader's block: translate with robust buffer access (BufferBounds.h).
+  bool RobustBufferAccess = false;
 };
 
 enum class BindKind {

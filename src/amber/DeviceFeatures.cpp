@@ -20,6 +20,8 @@ bool featureSupported(StringRef F) {
       "shaderFloat64",
       "shaderInt64",
       "shaderInt16",
+      // Every shader of the script is translated with robust buffer
+      // access (AmberRunner.cpp, translationInput).
       "robustBufferAccess",
       "vertexPipelineStoresAndAtomics",
       "fragmentStoresAndAtomics",
@@ -63,6 +65,16 @@ bool featureSupported(StringRef F) {
       // Multisampled storage images: ImageRead/ImageWrite/texel pointers
       // with a Sample operand address the texel's sample (ImageAccess.cpp).
       "shaderStorageImageMultisample",
+      // The Vulkan memory model: every atomic is sequentially consistent
+      // and every barrier a sequentially consistent fence (ComputeOps.cpp,
+      // EmitCompute.cpp), stronger than any availability and visibility
+      // the model asks for, and the parser accepts its memory operands.
+      "VulkanMemoryModelFeatures.vulkanMemoryModel",
+      "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+      // The runtime zeroes workgroup memory before each workgroup
+      // (runtime/Compute.cpp), which is what the only initializer the
+      // feature allows, OpConstantNull, asks.
+      "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
   };
   return Known.contains(F);
 }

@@ -156,6 +156,11 @@ private:
   llvm::Error parseBlendConstantsOrScissor(unsigned Line, llvm::StringRef Cmd,
                                            llvm::ArrayRef<Token> Args,
                                            PipelineDecl &P);
+  /// SHADER_OPTIMIZATION shader / spirv-opt flags / END into the shader's
+  /// attachment.
+  llvm::Error parseShaderOptimization(unsigned Line, llvm::StringRef Cmd,
+                                      llvm::ArrayRef<Token> Args,
+                                      PipelineDecl &P);
   /// MULTISAMPLE ... END into P.State.
   llvm::Error parseMultisample(unsigned Line, llvm::StringRef Cmd,
                                llvm::ArrayRef<Token> Args, PipelineDecl &P);

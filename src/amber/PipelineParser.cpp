@@ -23,7 +23,7 @@ namespace spirv2llvm::amber::detail {
 namespace {
 
 const std::set<std::string> UnsupportedPipelineCommands = {
-    "SET", "COMPILE_OPTIONS", "PATCH_CONTROL_POINTS", "SHADER_OPTIMIZATION"};
+    "SET", "COMPILE_OPTIONS", "PATCH_CONTROL_POINTS"};
 
 std::optional<bool> onOff(StringRef V) {
   if (V == "on")
@@ -34,6 +34,29 @@ std::optional<bool> onOff(StringRef V) {
 }
 
 } // namespace
+
+Error Parser::parseShaderOptimization(unsigned Line, StringRef,
+                                     ArrayRef<Token> Args, PipelineDecl &P) {
+  // SHADER_OPTIMIZATION shader / flag... / END: the shader must be attached
+  // already (Amber's rule); the flags are spirv-opt's, checked when the
+  // shader is translated (an unknown one FAILs there, naming it).
+  if (Args.size() != 1)
+    return err(Line, "SHADER_OPTIMIZATION takes one shader name");
+  auto At = find_if(P.Attached, [&](const AttachDecl &A) {
+    return A.Shader == Args[0].Text;
+  });
+  if (At == P.Attached.end())
+    return err(Line, "SHADER_OPTIMIZATION: shader '" + Args[0].Text +
+                         "' is not attached to the pipeline");
+  while (true) {
+    if (atEnd())
+      return err(Line, "SHADER_OPTIMIZATION without END");
+    std::string Flag = Toks[Pos++].Text;
+    if (Flag == "END")
+      return Error::success();
+    At->Optimizations.push_back(std::move(Flag));
+  }
+}
 
 Error Parser::parseMultisample(unsigned Line, StringRef, ArrayRef<Token> Args,
                                PipelineDecl &P) {
@@ -430,6 +453,7 @@ Error Parser::parsePipelineCommand(unsigned Line, StringRef Cmd,
       {"FRAMEBUFFER_SIZE", 0, &Parser::parseFramebufferSize},
       {"SUBGROUP", 0, &Parser::parseSubgroup},
       {"MULTISAMPLE", 0, &Parser::parseMultisample},
+      {"SHADER_OPTIMIZATION", 1, &Parser::parseShaderOptimization},
       {"BLEND_CONSTANTS", 0, &Parser::parseBlendConstantsOrScissor},
       {"SCISSOR", 0, &Parser::parseBlendConstantsOrScissor},
   };

@@ -12,7 +12,7 @@ namespace spirv2llvm {
 // A trip-wire: a field added to TranslateOptions changes what is
 // translated, so it must be added to the key below (or two different
 // translations would share a cache entry).
-static_assert(sizeof(TranslateOptions) == 184,
+static_assert(sizeof(TranslateOptions) == 208,
               "TranslateOptions changed: update translationCacheKey()");
 
 std::string translationCacheKey(ArrayRef<uint8_t> Bytes, StringRef FileName,
@@ -44,6 +44,9 @@ std::string translationCacheKey(ArrayRef<uint8_t> Bytes, StringRef FileName,
   // ids (the last one wins), so it is kept.
   for (const auto &[Id, Value] : Opts.SpecValues)
     OS << Id << ":" << Value.size() << ":" << Value << ";";
+  OS << "\nspirv-opt=";
+  for (const std::string &Flag : Opts.OptimizerPasses)
+    OS << Flag.size() << ":" << Flag << ";";
   // #include resolves from these files only (nothing is read from disk),
   // so their paths and contents are all the key needs of them.
   OS << "\nincludes=";

@@ -132,6 +132,13 @@ Expected<std::vector<uint32_t>> loadSpirv(ArrayRef<uint8_t> Bytes,
   if (Opts.Validate) {
     if (Error Err = frontend::validateSpirv(Words, Env))
       return makeError(FileName + ": " + toString(std::move(Err)));
+    if (!Opts.OptimizerPasses.empty()) {
+      auto Opt = frontend::optimizeSpirv(Words, Env, Opts.OptimizerPasses);
+      if (!Opt)
+        return makeError(FileName + ": " + toString(Opt.takeError()));
+      Words = std::move(*Opt);
+      printStage(Opts, "spirv-opt", Words, Env);
+    }
     // The optimizer assumes valid SPIR-V, so it only runs on validated
     // input; --no-validate means the translator sees the module as given.
     // Without canonicalization, specialization constants are still set,
@@ -147,6 +154,9 @@ Expected<std::vector<uint32_t>> loadSpirv(ArrayRef<uint8_t> Bytes,
     Words = std::move(*Canon);
     printStage(Opts, Opts.Canonicalize ? "canonicalize" : "specialize",
                Words, Env);
+  } else if (!Opts.OptimizerPasses.empty()) {
+    return makeError(FileName + ": spirv-opt passes need validation (they "
+                                "cannot be combined with --no-validate)");
   } else if (!Opts.SpecValues.empty()) {
     // Specialization runs SPIRV-Tools' passes, which need valid input.
     return makeError(FileName + ": --spec needs validation (it cannot be "
@@ -228,6 +238,7 @@ Expected<Translation> generateLlvm(const AnalyzedModule &AM,
   T.EntryName = AM.EP->Name;
   T.Layout = std::move(R->Layout);
   T.Compute = R->Compute;
+  T.Compute.BoundsChecked = Opts.RobustBufferAccess;
   T.EntryStage = stageOf(AM.EP->Model);
   T.OptLevel = Opts.OptLevel;
 
@@ -334,6 +345,7 @@ Expected<Reflection> reflectBytes(ArrayRef<uint8_t> Bytes, StringRef FileName,
   R.EntryStage = stageOf(AM->EP->Model);
   R.Layout = std::move(E->Layout);
   R.Compute = std::move(E->Compute);
+  R.Compute.BoundsChecked = Opts.RobustBufferAccess;
   for (const EntryPoint &EP : AM->M->EntryPoints)
     R.EntryPoints.emplace_back(EP.Name, stageOf(EP.Model));
   return R;

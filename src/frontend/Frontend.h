@@ -88,6 +88,14 @@ llvm::Expected<std::vector<uint32_t>>
 canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
                   const CanonicalizeOptions &Opts);
 
+/// Runs the spirv-opt passes named by their command-line flags (\p Flags,
+/// e.g. "--graphics-robust-access"), in order, on a valid module and
+/// validates the result: what Amber's SHADER_OPTIMIZATION does before it
+/// hands a shader to the driver. An unknown flag is an error naming it.
+llvm::Expected<std::vector<uint32_t>>
+optimizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
+              llvm::ArrayRef<std::string> Flags);
+
 /// Disassembles to spirv-dis's default text (friendly names, no header
 /// comment option changes), for --print-after-all.
 llvm::Expected<std::string> disassembleSpirv(llvm::ArrayRef<uint32_t> Words,

@@ -327,6 +327,28 @@ canonicalizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
   return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
 }
 
+llvm::Expected<std::vector<uint32_t>>
+optimizeSpirv(llvm::ArrayRef<uint32_t> Words, spv_target_env Env,
+              llvm::ArrayRef<std::string> Flags) {
+  if (llvm::Error E = checkBeforeOptimizer(Words, Env))
+    return E;
+  spvtools::Optimizer Optimizer(Env);
+  FirstError First;
+  Optimizer.SetMessageConsumer(First.consumer());
+  // One flag at a time, so that the error names the flag spirv-opt did
+  // not take.
+  for (const std::string &Flag : Flags)
+    if (!Optimizer.RegisterPassesFromFlags({Flag}))
+      return makeError("unknown spirv-opt pass '" + Flag + "'");
+  auto R = runOptimizer(Optimizer, Words, First);
+  if (!R)
+    return R.takeError();
+  // The translator relies on valid input; a pass is not trusted to keep it.
+  if (llvm::Error E = validateSpirv(*R, Env))
+    return makeError("after spirv-opt passes: " + llvm::toString(std::move(E)));
+  return R;
+}
+
 llvm::Expected<std::string> disassembleSpirv(llvm::ArrayRef<uint32_t> Words,
                                              spv_target_env Env) {
   // spirv-dis's defaults: indented, friendly names, and the header comment

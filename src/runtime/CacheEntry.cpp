@@ -181,6 +181,7 @@ std::string serializeShaderInfo(const ShaderInfo &I) {
   W.u8(C.HasBarriers);
   W.u8(C.EarlyFragmentTests);
   W.u8(C.CanDiscard);
+  W.u8(C.BoundsChecked);
   return std::move(W.Out);
 }
 
@@ -227,6 +228,7 @@ bool deserializeShaderInfo(StringRef Bytes, ShaderInfo &I) {
   C.HasBarriers = R.u8();
   C.EarlyFragmentTests = R.u8();
   C.CanDiscard = R.u8();
+  C.BoundsChecked = R.u8();
   return R.Ok && R.In.empty() && !I.EntrySymbol.empty();
 }
 

@@ -46,9 +46,10 @@ namespace {
 
 constexpr char Magic[8] = {'S', '2', 'L', 'C', 'A', 'C', 'H', '\0'};
 /// Bump when the layout of the file or of the metadata changes.
-constexpr uint32_t EntryFormatVersion = 3; // 2: ComponentLocations,
+constexpr uint32_t EntryFormatVersion = 4; // 2: ComponentLocations,
                                            // MemberBuiltIns, fragment flags;
-                                           // 3: output Index
+                                           // 3: output Index;
+                                           // 4: BoundsChecked
 constexpr size_t HeaderSize = 40;
 constexpr StringLiteral EntrySuffix = ".s2lc";
 constexpr StringLiteral TempPrefix = ".tmp-";

@@ -340,6 +340,10 @@ TEST(CompileCache, KeyCoversEveryTranslateOption) {
           {"SpecValues", [](auto &O) { O.SpecValues = {{3, "16"}}; }},
           {"SpecValues2", [](auto &O) { O.SpecValues = {{3, "17"}}; }},
           {"SpecValues3", [](auto &O) { O.SpecValues = {{4, "16"}}; }},
+          {"OptimizerPasses",
+           [](auto &O) { O.OptimizerPasses = {"--graphics-robust-access"}; }},
+          {"OptimizerPasses2",
+           [](auto &O) { O.OptimizerPasses = {"--eliminate-dead-code-aggressive"}; }},
       };
   std::set<std::string> Seen = {K0};
   for (auto &[Name, Change] : Changes) {

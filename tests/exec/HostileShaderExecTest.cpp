@@ -125,6 +125,71 @@ TEST(HostileShader, WildIndicesStayInsideGuardedBuffers) {
   }
 }
 
+// A block of 2 pages bound with one: Vulkan allows the binding, the accesses
+// past the page are out of bounds. Code with bounds checks
+// (ComputeInfo::BoundsChecked) may take it: reads past the end give zero and
+// writes there are dropped (a stray one would fault on the guard page).
+// Plain code may not: the runtime refuses the binding, naming the sizes.
+const char *const ShortBlockShader = R"(#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer Data { uint d[2048]; } data;
+layout(set = 0, binding = 1) buffer Out { uint o[]; } outb;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint k = i * 64u; // 64 invocations: k up to 4032 words, half past the page
+  outb.o[i] = data.d[k] + 1u;
+  data.d[k] = 100u + i;
+}
+)";
+
+TEST(HostileShader, ShortBufferBindsOnlyWithBoundsChecks) {
+  for (unsigned Width : {1u, 4u, 8u, 16u}) {
+    SCOPED_TRACE("width " + std::to_string(Width));
+    TranslateOptions Opts;
+    Opts.Kind = InputKind::Glsl;
+    if (Width == 1)
+      Opts.Backend = Backend::Invocation;
+    else
+      Opts.Width = Width;
+    std::string Err;
+    auto Plain = exectest::compileCompute(ShortBlockShader, Opts, Err);
+    ASSERT_TRUE(Plain) << Err;
+    EXPECT_FALSE(Plain->info().BoundsChecked);
+    Opts.RobustBufferAccess = true;
+    auto Robust = exectest::compileCompute(ShortBlockShader, Opts, Err);
+    ASSERT_TRUE(Robust) << Err;
+    EXPECT_TRUE(Robust->info().BoundsChecked);
+
+    GuardedPage Data, Out;
+    ASSERT_TRUE(Data.data() && Out.data());
+    ASSERT_LT(Data.size(), 8192u) << "the test needs pages under 8 KiB";
+    for (size_t L = 0; L < Data.numWords(); ++L)
+      Data.words()[L] = uint32_t(L);
+    DispatchResources R;
+    R.bind(0, 0, Data.data(), Data.size());
+    R.bind(0, 1, Out.data(), Out.size());
+
+    Status Refused = Plain->dispatch({4, 1, 1}, R, /*Threads=*/2);
+    ASSERT_FALSE(Refused.ok());
+    EXPECT_NE(Refused.message().find(
+                  "buffer at set 0, binding 0 has " +
+                  std::to_string(Data.size()) +
+                  " bytes, the shader's type needs 8192"),
+              std::string::npos)
+        << Refused.message();
+
+    Status E = Robust->dispatch({4, 1, 1}, R, /*Threads=*/2);
+    ASSERT_TRUE(E.ok()) << E.message();
+    for (uint32_t I = 0; I < 64; ++I) {
+      size_t K = size_t(I) * 64;
+      bool In = K < Data.numWords();
+      EXPECT_EQ(Out.words()[I], In ? uint32_t(K) + 1 : 1u) << "invocation " << I;
+      if (In)
+        EXPECT_EQ(Data.words()[K], 100u + I) << "invocation " << I;
+    }
+  }
+}
+
 // A loop whose exit depends on a buffer value nobody changes: it never ends
 // unless the watchdog stops it.
 const char *const EndlessShader = R"(#version 450
