@@ -28,7 +28,11 @@
 // coroutine does), values live across a barrier are spilled to per-group
 // slots, and private variables get one copy per group. Since each group
 // follows its own control flow, this is exactly the fiber semantics
-// (barriers in loops, early returns), with no stack switch.
+// (barriers in loops, early returns), with no stack switch. As Vulkan has
+// barriers in workgroup-uniform control flow, each region then gets a
+// loop of its own (run once each, in order, when no barrier is in a
+// loop), and small regions one copy per group with the group's index
+// constant (WorkgroupFunctionShape).
 //
 // What this cannot express falls back to fibers: a barrier inside a
 // function that is not inlined, or per-group private memory beyond a
@@ -50,6 +54,10 @@ namespace spirv2llvm {
 /// OpControlBarrier (codegen/common/ComputeOps.cpp sets it).
 inline constexpr const char *BarrierMetadata = "s2l.barrier";
 
+/// The metadata kind that marks the load of the cancel flag at a loop's
+/// back edge (codegen/simd/SimdEmitter.cpp sets it).
+inline constexpr const char *CancelMetadata = "s2l.cancel";
+
 /// The name of \p Entry's work-group function.
 std::string workgroupFunctionName(llvm::StringRef Entry);
 
@@ -57,13 +65,36 @@ std::string workgroupFunctionName(llvm::StringRef Entry);
 /// -s2l-workgroup-functions, on by default; off for A/B measurements).
 bool workgroupFunctionsEnabled();
 
+/// How a work-group function runs its groups (for tests and diagnostics).
+struct WorkgroupFunctionShape {
+  enum Form {
+    /// One loop over the groups running the whole body (no barriers).
+    Loop,
+    /// Rounds over the groups, each group resuming where it stopped by a
+    /// switch on its state (regions that could not get loops of their own).
+    StateMachine,
+    /// Rounds, each running one region's own loop over the groups (a
+    /// barrier in a loop: the regions' order is only known at run time).
+    RegionRounds,
+    /// Each region's loop once, in order (no barrier in a loop).
+    RegionSequence,
+  };
+  Form Kind = Loop;
+  /// Barriers, each a point where groups resume.
+  unsigned ResumePoints = 0;
+  /// Regions unrolled over the groups (a copy per group).
+  unsigned UnrolledRegions = 0;
+};
+
 /// Adds \p Entry's work-group function to \p M for SIMD groups of \p Width
 /// lanes and workgroups of \p LocalSize invocations. Returns false, with
 /// \p M unchanged, when the shader needs the fiber fallback (\p WhyNot
-/// says why, for diagnostics and tests).
+/// says why, for diagnostics and tests); \p Shape, if given, receives how
+/// the function runs its groups.
 bool buildWorkgroupFunction(llvm::Module &M, llvm::StringRef Entry,
                             unsigned Width, uint32_t LocalSize,
-                            std::string *WhyNot = nullptr);
+                            std::string *WhyNot = nullptr,
+                            WorkgroupFunctionShape *Shape = nullptr);
 
 } // namespace spirv2llvm
 

@@ -13,9 +13,8 @@
 
 #include "runtime/WorkgroupFunction.h"
 
-#include "llvm/IR/InstIterator.h"
-#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <gtest/gtest.h>
 
@@ -70,28 +69,25 @@ bool hasWorkgroupFunction(const std::string &Source, TranslateOptions Opts,
   return Built;
 }
 
-/// The resume points of \p Source's work-group function (the cases of the
-/// dispatch on the group's state), or -1 if it has none.
-int resumePoints(const std::string &Source, TranslateOptions Opts) {
+/// How \p Source's work-group function runs its groups (Kind Loop and no
+/// resume point when it could not be built).
+WorkgroupFunctionShape shapeOf(const std::string &Source,
+                               TranslateOptions Opts) {
   auto T = translateBytes(
       llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Source.data()),
                               Source.size()),
       "test.comp", Opts);
+  WorkgroupFunctionShape Shape;
   if (!T) {
     ADD_FAILURE() << llvm::toString(T.takeError());
-    return -1;
+    return Shape;
   }
   const auto &Size = T->Compute.WorkgroupSize;
+  std::string Why;
   if (!buildWorkgroupFunction(*T->IR, T->EntrySymbol, T->Layout.Width,
-                              Size[0] * Size[1] * Size[2]))
-    return -1;
-  llvm::Function *WG =
-      T->IR->getFunction(workgroupFunctionName(T->EntrySymbol));
-  for (llvm::Instruction &I : llvm::instructions(*WG))
-    if (auto *Sw = llvm::dyn_cast<llvm::SwitchInst>(&I))
-      if (Sw->getCondition()->getName() == "state")
-        return int(Sw->getNumCases());
-  return -1;
+                              Size[0] * Size[1] * Size[2], &Why, &Shape))
+    ADD_FAILURE() << "no work-group function: " << Why;
+  return Shape;
 }
 
 class WorkgroupFunctionExec : public testing::TestWithParam<unsigned> {};
@@ -382,12 +378,23 @@ TEST_P(WorkgroupFunctionExec, CountedBarrierLoopsAreUnrolled) {
     return S;
   };
   const std::string Counted = Make("32u"), Unknown = Make("data[1000]");
-  EXPECT_EQ(resumePoints(Counted, optionsFor(W)), 7);
+  WorkgroupFunctionShape CountedShape = shapeOf(Counted, optionsFor(W));
+  EXPECT_EQ(CountedShape.ResumePoints, 7u);
+  // No barrier is left in a loop: each region runs once, in order, and
+  // these small regions get a copy per group.
+  EXPECT_EQ(CountedShape.Kind, WorkgroupFunctionShape::RegionSequence);
+  // (The invocation back end has 64 groups: a region may be too large to
+  // copy 64 times.)
+  if (W > 1)
+    EXPECT_EQ(CountedShape.UnrolledRegions, 8u);
+  else
+    EXPECT_GE(CountedShape.UnrolledRegions, 1u);
   // A loop stays a loop: 2, or 3 when LLVM's simplification peels off
-  // its first iteration.
-  int UnknownPoints = resumePoints(Unknown, optionsFor(W));
-  EXPECT_GE(UnknownPoints, 2);
-  EXPECT_LE(UnknownPoints, 3);
+  // its first iteration; its regions then run in rounds.
+  WorkgroupFunctionShape UnknownShape = shapeOf(Unknown, optionsFor(W));
+  EXPECT_GE(UnknownShape.ResumePoints, 2u);
+  EXPECT_LE(UnknownShape.ResumePoints, 3u);
+  EXPECT_EQ(UnknownShape.Kind, WorkgroupFunctionShape::RegionRounds);
   const uint32_t Groups = 6;
   for (const std::string *Source : {&Counted, &Unknown}) {
     auto S = compile(*Source, W, optionsFor(W));
@@ -408,6 +415,109 @@ TEST_P(WorkgroupFunctionExec, CountedBarrierLoopsAreUnrolled) {
           Tile[L] += Tile[L + Step] * 3u;
       EXPECT_EQ(Out[G], Tile[0]) << "workgroup " << G;
     }
+  }
+}
+
+/// Barriers outside uniform control flow break Vulkan's rule, but must
+/// neither hang nor crash the work-group function, whose regions assume
+/// every group waits at the same barrier: here groups return early (the
+/// first 64 invocations go on) and the others split between two barriers
+/// by their invocation index. Each invocation only reads what it or an
+/// invocation on its own path wrote before the barrier, so the result is
+/// the same for any order in which the paths' groups run.
+const char *DivergentShader = R"(#version 450
+  layout(local_size_x = 96) in;
+  layout(std430, binding = 0) buffer Out { uint result[]; };
+  shared uint tile[96];
+  void main() {
+    uint l = gl_LocalInvocationIndex;
+    tile[l] = l * 7u + 1u;
+    if (l >= 64u)
+      return;
+    barrier();
+    uint v = tile[l];
+    if (l < 32u) {
+      tile[l] = v * 2u;
+      barrier();
+      result[l] = tile[l] + 1000u;
+    } else {
+      tile[l] = v * 3u;
+      barrier();
+      barrier();
+      result[l] = tile[l] + 2000u;
+    }
+  })";
+
+void checkDivergent(ComputeShader &S) {
+  std::vector<uint32_t> Out(96, 0);
+  DispatchResources R;
+  R.bind(0, 0, Out.data(), Out.size() * 4);
+  ASSERT_TRUE(S.dispatch({3, 1, 1}, R).ok());
+  for (uint32_t L = 0; L < 96; ++L) {
+    uint32_t Want = L >= 64 ? 0
+                    : L < 32 ? (L * 7 + 1) * 2 + 1000
+                             : (L * 7 + 1) * 3 + 2000;
+    EXPECT_EQ(Out[L], Want) << "invocation " << L;
+  }
+}
+
+TEST_P(WorkgroupFunctionExec, GroupsAtDifferentBarriersAllFinish) {
+  auto S = compile(DivergentShader, GetParam(), optionsFor(GetParam()));
+  ASSERT_TRUE(S);
+  checkDivergent(*S);
+}
+
+/// Sets a hidden option of the runtime for the life of the object.
+class ScopedOption {
+public:
+  ScopedOption(const char *Name, const char *Value, const char *Default)
+      : Name(Name), Default(Default) {
+    set(Value);
+  }
+  ~ScopedOption() { set(Default); }
+
+private:
+  const char *Name, *Default;
+  void set(const char *Value) {
+    auto &Opts = llvm::cl::getRegisteredOptions();
+    auto It = Opts.find(Name);
+    ASSERT_NE(It, Opts.end()) << Name;
+    ASSERT_FALSE(It->second->addOccurrence(0, Name, Value));
+  }
+};
+
+/// The three ways of running the regions (a dispatch on each group's
+/// state, a loop per region, a copy per group) compute the same, shaders
+/// that break the barrier rule included.
+TEST_P(WorkgroupFunctionExec, EveryRegionFormComputesTheSame) {
+  unsigned W = GetParam();
+  struct Mode {
+    const char *Option, *Value, *Default;
+    WorkgroupFunctionShape::Form Kind;
+    bool Copies;
+  };
+  const Mode Modes[] = {
+      {"s2l-sequence-regions", "false", "true",
+       WorkgroupFunctionShape::StateMachine, false},
+      {"s2l-unroll-region-budget", "0", "2048",
+       WorkgroupFunctionShape::RegionSequence, false},
+      {"s2l-unroll-region-budget", "100000", "2048",
+       WorkgroupFunctionShape::RegionSequence, true},
+  };
+  for (const Mode &M : Modes) {
+    SCOPED_TRACE(std::string(M.Option) + "=" + M.Value);
+    ScopedOption Set(M.Option, M.Value, M.Default);
+    EXPECT_EQ(shapeOf(NestedShader, optionsFor(W)).Kind, M.Kind);
+    // Its regions branch on the invocation index: worth a copy per group.
+    WorkgroupFunctionShape Shape = shapeOf(DivergentShader, optionsFor(W));
+    EXPECT_EQ(Shape.Kind, M.Kind);
+    EXPECT_EQ(Shape.UnrolledRegions > 0, M.Copies);
+    auto Nested = compile(NestedShader, W, optionsFor(W));
+    ASSERT_TRUE(Nested);
+    checkNested(*Nested);
+    auto Divergent = compile(DivergentShader, W, optionsFor(W));
+    ASSERT_TRUE(Divergent);
+    checkDivergent(*Divergent);
   }
 }
 

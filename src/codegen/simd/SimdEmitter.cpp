@@ -89,6 +89,9 @@ Value *SimdEmitter::notCancelled() {
   LoadInst *Flag = B.CreateAlignedLoad(B.getInt32Ty(), FS.CancelPtr, Align(4),
                                        /*isVolatile=*/true, "cancel.flag");
   Flag->setAtomic(AtomicOrdering::Monotonic);
+  // The work-group function drops the checks that peeling leaves outside
+  // any loop (runtime/WorkgroupFunction.h, CancelMetadata).
+  Flag->setMetadata("s2l.cancel", MDNode::get(B.getContext(), {}));
   return B.CreateICmpEQ(Flag, B.getInt32(0), "not.cancelled");
 }
 
