@@ -120,6 +120,23 @@ layout(location = 0) out vec4 o;
 void main() { o = vec4(float(gvert) + 1.0, 0, 0, 1); }
 )";
 
+/// Three invocations per input triangle, each moving it 10 pixels right
+/// per InvocationID and setting green to it.
+const char *InvocationsGS = R"(#version 450
+layout(triangles, invocations = 3) in;
+layout(triangle_strip, max_vertices = 3) out;
+layout(location = 0) in vec4 vcolor[];
+layout(location = 0) out vec4 gcolor;
+void main() {
+  for (int i = 0; i < 3; ++i) {
+    gl_Position = gl_in[i].gl_Position +
+                  vec4(float(gl_InvocationID) * 10.0 / 16.0, 0, 0, 0);
+    gcolor = vec4(vcolor[i].r, float(gl_InvocationID), 0, 1);
+    EmitVertex();
+  }
+}
+)";
+
 const Float4 Background = {-1, -1, -1, -1};
 
 class GraphicsGeometryTest : public ::testing::TestWithParam<unsigned> {
@@ -260,6 +277,36 @@ TEST_P(GraphicsGeometryTest, FlatOutputsTakeTheProvokingVertex) {
         expectPixel(Img, X, Y, Want);
       }
   }
+}
+
+TEST_P(GraphicsGeometryTest, InvocationsRepeatEachPrimitive) {
+  // Two rectangles of 6x5 pixels, each drawn by invocations 0, 1, 2 at
+  // +0, +10, +20 pixels: per pixel the last primitive in Vulkan's order
+  // (input primitive, then invocation) wins. The second rectangle's
+  // invocation 0 overlaps the first's invocation 1, which it must cover
+  // (invocation-major order would not).
+  struct R { float X0, Y0, Red; };
+  const R Rects[] = {{1, 2, 0.25f}, {9, 4, 0.5f}};
+  std::vector<ColorVertex> V;
+  for (const R &Q : Rects) {
+    float X1 = Q.X0 + 6, Y1 = Q.Y0 + 5;
+    for (auto [X, Y] : {std::pair{Q.X0, Q.Y0}, {X1, Q.Y0}, {Q.X0, Y1},
+                        {X1, Q.Y0}, {X1, Y1}, {Q.X0, Y1}})
+      V.push_back({X, Y, Q.Red, 0, 0, 1});
+  }
+  DrawStats St;
+  Image Img = draw(desc(InvocationsGS), V, &St);
+  EXPECT_EQ(St.Primitives, 12u);
+  for (uint32_t Y = 0; Y < FbH; ++Y)
+    for (uint32_t X = 0; X < FbW; ++X) {
+      Float4 Want = Background;
+      for (const R &Q : Rects)
+        for (int Inv = 0; Inv < 3; ++Inv)
+          if (inRect(X, Y, Q.X0 + 10 * Inv, Q.Y0, Q.X0 + 10 * Inv + 6,
+                     Q.Y0 + 5))
+            Want = {Q.Red, float(Inv), 0, 1};
+      expectPixel(Img, X, Y, Want);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, GraphicsGeometryTest,
