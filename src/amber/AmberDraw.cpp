@@ -305,8 +305,8 @@ Expected<GraphicsPipeline *> Draws::pipeline(const Command &C, PipelineDecl &P,
       return J.takeError();
     G = std::move(*J);
   }
-  auto GP = GraphicsPipeline::create(D, std::move(*V), std::move(G),
-                                     std::move(F));
+  auto GP =
+      GraphicsPipeline::create(D, std::move(*V), std::move(G), std::move(F));
   if (!GP)
     return fromStatus(Status::error("pipeline '" + P.Name +
                                     "': " + GP.status().message()));

@@ -1,4 +1,5 @@
-//===- GeometryStage.cpp - Running the geometry shader ---------------------===//
+//===- GeometryStage.cpp - Running the geometry shader
+//---------------------===//
 //
 // The simplest design that keeps Vulkan's order: each lane of a geometry
 // call is one input primitive times one invocation (primitive-major, as
@@ -178,8 +179,7 @@ namespace {
 
 /// The vertex shader's words the geometry shader reads, per index position
 /// of the draw (RestartIndex positions stay zero).
-void shadeLinkedVertices(DrawContext &Ctx,
-                         const std::vector<uint32_t> &Indices,
+void shadeLinkedVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
                          uint32_t Instance, uint32_t FirstInstance,
                          std::vector<uint32_t> &Words) {
   const GraphicsPipeline::Impl &P = Ctx.Pipe;
@@ -241,8 +241,8 @@ uint32_t captureVertex(const GraphicsPipeline::Impl &P, const uint8_t *Block,
                     4 * Lane,
                 4);
   std::memcpy(&V[4], &Size, 4);
-  V[5] = P.ViewportIndexOffset ? loadWord(Block, *P.ViewportIndexOffset, Lane)
-                               : 0;
+  V[5] =
+      P.ViewportIndexOffset ? loadWord(Block, *P.ViewportIndexOffset, Lane) : 0;
   uint32_t *D = &V[6];
   for (uint32_t Off : P.ClipDistances)
     *D++ = loadWord(Block, Off, Lane);
@@ -280,9 +280,9 @@ void shadeGeometry(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
   std::vector<uint32_t> VertexPrimId; // by vertex of Out
   auto Run = [&] {
     shadeLinkedVertices(Ctx, Indices, Instance, FirstInstance, VsWords);
-    Stats.VertexInvocations += uint64_t(
-        std::count_if(Indices.begin(), Indices.end(),
-                      [](uint32_t I) { return I != RestartIndex; }));
+    Stats.VertexInvocations +=
+        uint64_t(std::count_if(Indices.begin(), Indices.end(),
+                               [](uint32_t I) { return I != RestartIndex; }));
     const size_t NW = Link.Words.size();
     std::vector<uint8_t> In(L.InputSize), OutBlock(L.OutputSize);
     DescriptorTable Table(Ctx.Res);
@@ -291,8 +291,8 @@ void shadeGeometry(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
     Args.outputs = OutBlock.data();
     Args.descriptor_sets = Table.SetTable.data();
     Args.push_constants = Ctx.Res.PushConstants.data();
-    Args.num_workgroups[0] = Args.num_workgroups[1] =
-        Args.num_workgroups[2] = 1;
+    Args.num_workgroups[0] = Args.num_workgroups[1] = Args.num_workgroups[2] =
+        1;
     Args.cancel = Ctx.stopFlag();
     const uint64_t Items = uint64_t(Prims.size()) * G.Invocations;
     for (uint64_t Base = 0; Base < Items && !Ctx.stopped(); Base += W) {

@@ -287,8 +287,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D) {
     // layout (runtime/CacheEntry.cpp).
     GraphicsPipelineDesc NoCache = D;
     NoCache.Cache = nullptr;
-    auto G = compileStage(*D.Geometry, Stage::Geometry, "geometry", W,
-                          NoCache);
+    auto G = compileStage(*D.Geometry, Stage::Geometry, "geometry", W, NoCache);
     if (!G)
       return G.status();
     GS = std::move(*G);
@@ -303,11 +302,9 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
   return create(D, std::move(VS), nullptr, std::move(FS));
 }
 
-Result<std::unique_ptr<GraphicsPipeline>>
-GraphicsPipeline::create(const GraphicsPipelineDesc &D,
-                         std::unique_ptr<JitShader> VS,
-                         std::unique_ptr<JitShader> GS,
-                         std::unique_ptr<JitShader> FS) {
+Result<std::unique_ptr<GraphicsPipeline>> GraphicsPipeline::create(
+    const GraphicsPipelineDesc &D, std::unique_ptr<JitShader> VS,
+    std::unique_ptr<JitShader> GS, std::unique_ptr<JitShader> FS) {
   if (GS && (GS->stage() != Stage::Geometry || !GS->layout().HasGeometry))
     return invalid("the geometry stage's shader is not a geometry shader");
   if (GS && VS && GS->width() != VS->width())
@@ -369,8 +366,9 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
   if (auto VI = findBuiltInOutput(OL, BuiltInViewportIndex))
     I.ViewportIndexOffset = VI->first->ComponentOffsets[VI->second];
   if (findBuiltInOutput(OL, BuiltInLayer))
-    return Status::error(Last + " writes Layer: layered framebuffers "
-                         "are not supported (a draw writes layer 0 only)",
+    return Status::error(Last +
+                             " writes Layer: layered framebuffers "
+                             "are not supported (a draw writes layer 0 only)",
                          StatusCode::InvalidInput);
 
   if (FS) {
@@ -414,9 +412,9 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
           auto Src = findLocation(OL, Slot);
           if (!Src || Src->first->Components[Src->second].Bits !=
                           V.Components[C].Bits)
-            return invalid("fragment shader input " + V.Name +
-                           " (location " + std::to_string(Slot.Location) +
-                           ", component " + std::to_string(Slot.Component) +
+            return invalid("fragment shader input " + V.Name + " (location " +
+                           std::to_string(Slot.Location) + ", component " +
+                           std::to_string(Slot.Component) +
                            ") is not written by the " + Last);
           if (V.Components[C].Bits != 32)
             return Status::error("fragment shader input " + V.Name +

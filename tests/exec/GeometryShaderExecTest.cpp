@@ -1,4 +1,5 @@
-//===- GeometryShaderExecTest.cpp - Geometry shaders, translator alone -----===//
+//===- GeometryShaderExecTest.cpp - Geometry shaders, translator alone
+//-----===//
 //
 // Geometry shaders JIT-compiled and run one call at a time at W = 4, 8, 16:
 // each lane is one input primitive; the emitted vertices, their count per
@@ -110,10 +111,11 @@ struct GeomRun {
   T emitted(const InterfaceVariable &V, unsigned Comp, unsigned Slot,
             unsigned Lane) const {
     T X;
-    std::memcpy(&X,
-                &Out[L->Geometry.VerticesOffset + Slot * L->Geometry.VertexBytes +
-                     V.ComponentOffsets[Comp] + sizeof(T) * Lane],
-                sizeof(T));
+    std::memcpy(
+        &X,
+        &Out[L->Geometry.VerticesOffset + Slot * L->Geometry.VertexBytes +
+             V.ComponentOffsets[Comp] + sizeof(T) * Lane],
+        sizeof(T));
     return X;
   }
 };

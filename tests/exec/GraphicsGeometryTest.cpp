@@ -1,4 +1,5 @@
-//===- GraphicsGeometryTest.cpp - The geometry stage of the pipeline -------===//
+//===- GraphicsGeometryTest.cpp - The geometry stage of the pipeline
+//-------===//
 //
 // Draws through a geometry shader at W = 4, 8, 16 and checks every pixel
 // against the primitives the shader emits, worked out here: rectangles
@@ -141,8 +142,9 @@ const Float4 Background = {-1, -1, -1, -1};
 
 class GraphicsGeometryTest : public ::testing::TestWithParam<unsigned> {
 protected:
-  GraphicsPipelineDesc desc(const char *GS, const char *FS = ColorFS,
-                            PrimitiveTopology T = PrimitiveTopology::TriangleList) {
+  GraphicsPipelineDesc
+  desc(const char *GS, const char *FS = ColorFS,
+       PrimitiveTopology T = PrimitiveTopology::TriangleList) {
     GraphicsPipelineDesc D;
     D.Vertex.Spirv = glsl(PixelVS, frontend::ShaderStage::Vertex);
     D.Geometry = ShaderStageDesc{geom(GS), {}, {}};
@@ -190,17 +192,17 @@ bool inRect(uint32_t X, uint32_t Y, float X0, float Y0, float X1, float Y1) {
 void expectPixel(const Image &Img, uint32_t X, uint32_t Y, Float4 Want) {
   Float4 Got = pixel(Img, X, Y);
   for (int C = 0; C < 4; ++C)
-    ASSERT_EQ(Got[C], Want[C]) << "pixel " << X << "," << Y << " component "
-                               << C;
+    ASSERT_EQ(Got[C], Want[C])
+        << "pixel " << X << "," << Y << " component " << C;
 }
 
 TEST_P(GraphicsGeometryTest, TwoCopiesOfEachTriangle) {
   // A rectangle (two triangles) from (2, 3) to (10, 15), red; the copies
   // at x + 12 are red with blue.
   const float X0 = 2, Y0 = 3, X1 = 10, Y1 = 15;
-  std::vector<ColorVertex> V = {
-      {X0, Y0, 1, 0, 0, 1}, {X1, Y0, 1, 0, 0, 1}, {X0, Y1, 1, 0, 0, 1},
-      {X1, Y0, 1, 0, 0, 1}, {X1, Y1, 1, 0, 0, 1}, {X0, Y1, 1, 0, 0, 1}};
+  std::vector<ColorVertex> V = {{X0, Y0, 1, 0, 0, 1}, {X1, Y0, 1, 0, 0, 1},
+                                {X0, Y1, 1, 0, 0, 1}, {X1, Y0, 1, 0, 0, 1},
+                                {X1, Y1, 1, 0, 0, 1}, {X0, Y1, 1, 0, 0, 1}};
   DrawStats St;
   Image Img = draw(desc(CopyGS), V, &St);
   EXPECT_EQ(St.Primitives, 4u);
@@ -257,8 +259,7 @@ TEST_P(GraphicsGeometryTest, FlatOutputsTakeTheProvokingVertex) {
   // Triangle 0 covers x + y' < ... : the lower-left half of the rectangle
   // (4, 4)-(28, 20), split by the diagonal from (4, 20) to (28, 4).
   for (bool First : {true, false}) {
-    GraphicsPipelineDesc D =
-        desc(FlatGS, FlatFS, PrimitiveTopology::PointList);
+    GraphicsPipelineDesc D = desc(FlatGS, FlatFS, PrimitiveTopology::PointList);
     D.Rasterization.ProvokingVertexFirst = First;
     std::vector<ColorVertex> V = {{0, 0, 0, 0, 0, 0}};
     Image Img = draw(D, V);
@@ -285,13 +286,19 @@ TEST_P(GraphicsGeometryTest, InvocationsRepeatEachPrimitive) {
   // (input primitive, then invocation) wins. The second rectangle's
   // invocation 0 overlaps the first's invocation 1, which it must cover
   // (invocation-major order would not).
-  struct R { float X0, Y0, Red; };
+  struct R {
+    float X0, Y0, Red;
+  };
   const R Rects[] = {{1, 2, 0.25f}, {9, 4, 0.5f}};
   std::vector<ColorVertex> V;
   for (const R &Q : Rects) {
     float X1 = Q.X0 + 6, Y1 = Q.Y0 + 5;
-    for (auto [X, Y] : {std::pair{Q.X0, Q.Y0}, {X1, Q.Y0}, {Q.X0, Y1},
-                        {X1, Q.Y0}, {X1, Y1}, {Q.X0, Y1}})
+    for (auto [X, Y] : {std::pair{Q.X0, Q.Y0},
+                        {X1, Q.Y0},
+                        {Q.X0, Y1},
+                        {X1, Q.Y0},
+                        {X1, Y1},
+                        {Q.X0, Y1}})
       V.push_back({X, Y, Q.Red, 0, 0, 1});
   }
   DrawStats St;

@@ -577,16 +577,14 @@ std::vector<Scene> scenes() {
   Add("geometry_copies_and_strips", 1, [](Scene &S) {
     S.pipeline(GeomFrag);
     S.Desc.Geometry = ShaderStageDesc{};
-    S.Desc.Geometry->Spirv =
-        compile(CopyGeom, frontend::ShaderStage::Geometry);
+    S.Desc.Geometry->Spirv = compile(CopyGeom, frontend::ShaderStage::Geometry);
     S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
     randomTriangles(S, 64, 32, 10, 21);
   });
   Add("geometry_provoking_last", 1, [](Scene &S) {
     S.pipeline(GeomFrag);
     S.Desc.Geometry = ShaderStageDesc{};
-    S.Desc.Geometry->Spirv =
-        compile(CopyGeom, frontend::ShaderStage::Geometry);
+    S.Desc.Geometry->Spirv = compile(CopyGeom, frontend::ShaderStage::Geometry);
     S.Desc.Rasterization.ProvokingVertexFirst = false;
     S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
     randomTriangles(S, 64, 32, 10, 22);

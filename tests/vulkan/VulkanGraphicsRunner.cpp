@@ -784,7 +784,8 @@ Error GraphicsRun::recordCommands() {
     vkCmdBindDescriptorSets(Commands, VK_PIPELINE_BIND_POINT_GRAPHICS, Layout,
                             0, uint32_t(Sets.size()), Sets.data(), 0, nullptr);
   if (!PushData.empty())
-    vkCmdPushConstants(Commands, Layout, shaderStages(), 0, uint32_t(PushData.size()), PushData.data());
+    vkCmdPushConstants(Commands, Layout, shaderStages(), 0,
+                       uint32_t(PushData.size()), PushData.data());
   for (const auto &[Binding, H] : VertexBuffers) {
     VkDeviceSize Offset = 0;
     vkCmdBindVertexBuffers(Commands, Binding, 1, &H.Handle, &Offset);

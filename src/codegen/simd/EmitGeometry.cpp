@@ -59,14 +59,14 @@ bool SimdEmitter::emitGeometry(const Instruction &I) {
   Value *Mask = storeMask();
   if (I.Opcode == spv::Op::OpEndPrimitive ||
       I.Opcode == spv::Op::OpEndStreamPrimitive) {
-    B.CreateMaskedStore(splat(B.getInt32(1)), At(G.PendingCutOffset),
-                        Align(4), Mask);
+    B.CreateMaskedStore(splat(B.getInt32(1)), At(G.PendingCutOffset), Align(4),
+                        Mask);
     return true;
   }
   Value *Count =
       B.CreateAlignedLoad(V32, At(G.CountOffset), Align(4), "gs.count");
-  Value *Room = B.CreateICmpULT(Count, splat(B.getInt32(G.MaxVertices)),
-                                "gs.room");
+  Value *Room =
+      B.CreateICmpULT(Count, splat(B.getInt32(G.MaxVertices)), "gs.room");
   Value *Emit = B.CreateAnd(Mask, Room, "gs.emit");
   Value *Slot = B.CreateZExt(Count, FixedVectorType::get(I64, W), "gs.slot");
   Value *Lanes = laneIndices(I64);
@@ -92,8 +92,8 @@ bool SimdEmitter::emitGeometry(const Instruction &I) {
     }
   Value *Pending = B.CreateAlignedLoad(V32, At(G.PendingCutOffset), Align(4),
                                        "gs.pending.cut");
-  B.CreateMaskedScatter(Pending, SlotAddresses(G.CutOffset, 4 * W, 4),
-                        Align(4), Emit);
+  B.CreateMaskedScatter(Pending, SlotAddresses(G.CutOffset, 4 * W, 4), Align(4),
+                        Emit);
   B.CreateMaskedStore(llvm::Constant::getNullValue(V32), At(G.PendingCutOffset),
                       Align(4), Emit);
   B.CreateMaskedStore(B.CreateAdd(Count, splat(B.getInt32(1))),
