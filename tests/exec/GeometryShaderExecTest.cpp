@@ -255,6 +255,66 @@ void main() { x = 1.0; EmitStreamVertex(1); EndStreamPrimitive(1); }
   EXPECT_NE(Msg.find("only stream 0"), std::string::npos) << Msg;
 }
 
+/// A geometry module with \p Modes (SPIR-V assembly lines) and one
+/// OpEmitVertex, translated without the validator so that the
+/// translator's own checks answer.
+llvm::Expected<Translation> translateModes(const std::string &Modes) {
+  std::string Src = "OpCapability Geometry\n"
+                    "OpMemoryModel Logical GLSL450\n"
+                    "OpEntryPoint Geometry %main \"main\"\n" +
+                    Modes +
+                    "%void = OpTypeVoid\n"
+                    "%fn = OpTypeFunction %void\n"
+                    "%main = OpFunction %void None %fn\n"
+                    "%entry = OpLabel\n"
+                    "OpEmitVertex\n"
+                    "OpReturn\n"
+                    "OpFunctionEnd\n";
+  TranslateOptions O;
+  O.Validate = false;
+  O.Canonicalize = false;
+  return translateBytes(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Src.data()),
+                              Src.size()),
+      "t.spvasm", O);
+}
+
+TEST(GeometryShaderErrors, MissingOrBadExecutionModes) {
+  const std::pair<const char *, const char *> Cases[] = {
+      {"OpExecutionMode %main InputPoints\n"
+       "OpExecutionMode %main OutputPoints\n",
+       "no OutputVertices execution mode"},
+      {"OpExecutionMode %main OutputPoints\n"
+       "OpExecutionMode %main OutputVertices 4\n",
+       "no input primitive execution mode"},
+      {"OpExecutionMode %main InputPoints\n"
+       "OpExecutionMode %main OutputVertices 4\n",
+       "no output execution mode"},
+      {"OpExecutionMode %main InputPoints\n"
+       "OpExecutionMode %main OutputPoints\n"
+       "OpExecutionMode %main OutputVertices 5000\n",
+       "OutputVertices 5000 is above the limit of 1024"},
+      {"OpExecutionMode %main InputPoints\n"
+       "OpExecutionMode %main OutputPoints\n"
+       "OpExecutionMode %main OutputVertices 4\n"
+       "OpExecutionMode %main Invocations 0\n",
+       "Invocations 0 is outside 1..32"},
+  };
+  for (auto [Modes, Want] : Cases) {
+    auto T = translateModes(Modes);
+    ASSERT_FALSE(bool(T)) << Modes;
+    std::string Msg = llvm::toString(T.takeError());
+    EXPECT_NE(Msg.find(std::string("geometry entry point \"main\": ") + Want),
+              std::string::npos)
+        << Msg;
+  }
+  // The same module with all three modes translates.
+  auto T = translateModes("OpExecutionMode %main InputPoints\n"
+                          "OpExecutionMode %main OutputPoints\n"
+                          "OpExecutionMode %main OutputVertices 4\n");
+  EXPECT_TRUE(bool(T)) << llvm::toString(T.takeError());
+}
+
 TEST(GeometryShaderErrors, InvocationBackendRefuses) {
   auto T = translateGeom(DivergentGS, 1, Backend::Invocation);
   ASSERT_FALSE(bool(T));
