@@ -520,6 +520,10 @@ typedef struct s2l_graphics_pipeline_desc {
   uint32_t width;
   /* Optional: the compile cache for both shaders. */
   s2l_cache cache;
+  /* code null: no geometry shader. Its input primitive must be what the
+     topology makes; it is not cached (last, so that existing zeroed
+     descriptions mean no geometry stage). */
+  s2l_shader_stage geometry;
 } s2l_graphics_pipeline_desc;
 
 /* The attachments of a draw: images of the pipeline's formats and sample

@@ -275,6 +275,10 @@ struct GraphicsPipelineDesc {
   /// Optional: without a fragment shader only depth and stencil are
   /// written.
   std::optional<ShaderStageDesc> Fragment;
+  /// Optional geometry shader (docs/graphics.md, "Geometry shaders"):
+  /// its input primitive must be what Topology makes (points, lines,
+  /// triangles); its emitted strips are what is rasterized.
+  std::optional<ShaderStageDesc> Geometry;
   std::vector<VertexBinding> VertexBindings;
   std::vector<VertexAttribute> VertexAttributes;
   PrimitiveTopology Topology = PrimitiveTopology::TriangleList;
@@ -366,6 +370,11 @@ public:
   /// may be null. The shaders' widths must agree.
   static Result<std::unique_ptr<GraphicsPipeline>>
   create(const GraphicsPipelineDesc &D, std::unique_ptr<JitShader> Vertex,
+         std::unique_ptr<JitShader> Fragment);
+  /// The same with a geometry shader (null: none) between the two.
+  static Result<std::unique_ptr<GraphicsPipeline>>
+  create(const GraphicsPipelineDesc &D, std::unique_ptr<JitShader> Vertex,
+         std::unique_ptr<JitShader> Geometry,
          std::unique_ptr<JitShader> Fragment);
   ~GraphicsPipeline();
   GraphicsPipeline(const GraphicsPipeline &) = delete;

@@ -23,7 +23,9 @@ class raw_ostream;
 namespace spirv2llvm {
 
 /// Shader stage of an entry point.
-enum class Stage { Vertex, Fragment, Compute };
+/// Shader stage of an entry point (Geometry last: the compile cache stores
+/// the numbers).
+enum class Stage { Vertex, Fragment, Compute, Geometry };
 
 enum class ScalarKind : uint8_t { Bool, Int, UInt, Float };
 
@@ -70,10 +72,50 @@ struct InterfaceVariable {
   std::vector<std::pair<uint32_t, int32_t>> MemberBuiltIns;
 };
 
+/// A geometry shader's execution modes and where its emitted vertices go
+/// (docs/abi.md, "Geometry shaders"). The output block begins with the
+/// current values of the outputs (VertexBytes, the outputs' layout as in
+/// every stage); OpEmitVertex copies them, for each active lane, into
+/// vertex slot Count[lane] of the region at VerticesOffset (slot k at
+/// VerticesOffset + k * VertexBytes, laid out like the first VertexBytes,
+/// lane L of a component at its offset + L * size) and increments
+/// Count[lane]; a lane that has emitted MaxVertices drops further vertices
+/// (Vulkan leaves that undefined). Cut[k][lane] is 1 when an
+/// OpEndPrimitive came between vertex k - 1 and vertex k: vertex k starts a
+/// new strip. The caller zeroes Count and PendingCut before each call.
+struct GeometryLayout {
+  enum class InputKind : uint8_t {
+    Points,
+    Lines,
+    LinesAdjacency,
+    Triangles,
+    TrianglesAdjacency,
+  };
+  enum class OutputKind : uint8_t { Points, LineStrip, TriangleStrip };
+  InputKind Input = InputKind::Triangles;
+  OutputKind Output = OutputKind::TriangleStrip;
+  /// Vertices of an input primitive: 1, 2, 4, 3 or 6; the length of the
+  /// per-vertex input arrays.
+  uint32_t InputVertices = 3;
+  /// OutputVertices, and Invocations (1 when the mode is absent).
+  uint32_t MaxVertices = 0, Invocations = 1;
+  /// Bytes of one vertex: the outputs' part of the block.
+  uint32_t VertexBytes = 0;
+  /// W x uint32 each: vertices emitted, and an EndPrimitive pending.
+  uint32_t CountOffset = 0, PendingCutOffset = 0;
+  /// MaxVertices x W x uint32: vertex k starts a new strip.
+  uint32_t CutOffset = 0;
+  /// MaxVertices x VertexBytes.
+  uint32_t VerticesOffset = 0;
+};
+
 struct InterfaceLayout {
   unsigned Width = 4;
   std::vector<InterfaceVariable> Inputs, Outputs;
   uint32_t InputSize = 0, OutputSize = 0;
+  /// Geometry shaders only; OutputSize then includes the emitted vertices.
+  bool HasGeometry = false;
+  GeometryLayout Geometry;
 
   const InterfaceVariable *find(uint32_t Id) const;
   const InterfaceVariable *findInputLocation(int32_t Location) const;

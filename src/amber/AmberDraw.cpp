@@ -265,13 +265,15 @@ Expected<GraphicsPipeline *> Draws::pipeline(const Command &C, PipelineDecl &P,
   auto It = Pipelines.find(Key);
   if (It != Pipelines.end())
     return It->second.get();
-  const AttachDecl *VA = nullptr, *FA = nullptr;
+  const AttachDecl *VA = nullptr, *FA = nullptr, *GA = nullptr;
   for (const AttachDecl &At : P.Attached) {
     ShaderStageKind K = S.findShader(At.Shader)->Stage;
     if (K == ShaderStageKind::Vertex)
       VA = &At;
     else if (K == ShaderStageKind::Fragment)
       FA = &At;
+    else if (K == ShaderStageKind::Geometry)
+      GA = &At;
   }
   if (!VA)
     return makeError("graphics pipeline '" + P.Name +
@@ -301,7 +303,15 @@ Expected<GraphicsPipeline *> Draws::pipeline(const Command &C, PipelineDecl &P,
       return J.takeError();
     F = std::move(*J);
   }
-  auto GP = GraphicsPipeline::create(D, std::move(*V), std::move(F));
+  std::unique_ptr<JitShader> G;
+  if (GA) {
+    auto J = Jit(*S.findShader(GA->Shader), *GA, Stage::Geometry);
+    if (!J)
+      return J.takeError();
+    G = std::move(*J);
+  }
+  auto GP =
+      GraphicsPipeline::create(D, std::move(*V), std::move(G), std::move(F));
   if (!GP)
     return fromStatus(Status::error("pipeline '" + P.Name +
                                     "': " + GP.status().message()));

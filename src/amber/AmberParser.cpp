@@ -188,7 +188,9 @@ Error Parser::parseShader(unsigned Line) {
     D.Stage = ShaderStageKind::Fragment;
   else if (Stage == "vertex")
     D.Stage = ShaderStageKind::Vertex;
-  else if (Stage == "geometry" || Stage == "tessellation_control" ||
+  else if (Stage == "geometry")
+    D.Stage = ShaderStageKind::Geometry;
+  else if (Stage == "tessellation_control" ||
            Stage == "tessellation_evaluation" || Stage == "multi" ||
            Stage == "ray_generation" || Stage == "any_hit" ||
            Stage == "closest_hit" || Stage == "miss" ||

@@ -166,7 +166,8 @@ std::string Runner::cacheKey(const ShaderDecl &D, const AttachDecl &A,
 
 Expected<std::unique_ptr<JitShader>>
 Runner::jit(const ShaderDecl &D, const AttachDecl &A, Stage St) {
-  std::string Key = cacheKey(D, A, St);
+  // Cache entries do not hold a geometry shader's layout.
+  std::string Key = St == Stage::Geometry ? std::string() : cacheKey(D, A, St);
   if (!Key.empty())
     if (std::unique_ptr<JitShader> J = JitShader::load(*O.Cache, Key))
       if (J->stage() == St) {

@@ -22,7 +22,7 @@
 
 namespace spirv2llvm::amber {
 
-enum class ShaderStageKind { Vertex, Fragment, Compute };
+enum class ShaderStageKind { Vertex, Fragment, Compute, Geometry };
 enum class ShaderSource { Glsl, Hlsl, SpirvAsm, SpirvBin, Passthrough };
 
 struct ShaderDecl {

@@ -57,6 +57,8 @@ bool featureSupported(StringRef F) {
       // viewports (AmberScript sets one, ViewportIndex 0 selects it).
       "dualSrcBlend",
       "multiViewport",
+      // Geometry shaders (stream 0; docs/graphics.md "Geometry shaders").
+      "geometryShader",
       "sampleRateShading",
       "IndexTypeUint8Features.indexTypeUint8",
       "PrimitiveTopologyListRestartFeaturesEXT.primitiveTopologyListRestart",

@@ -240,14 +240,14 @@ Error VkParser::parseCommand(const VkLine &L, ArrayRef<std::string> W) {
       A.EntryPoint = Name;
       return Error::success();
     }
-    if (K == "vertex" || K == "fragment") {
+    if (K == "vertex" || K == "fragment" || K == "geometry") {
       for (AttachDecl &A : Graphics.Attached)
         if (A.Shader == K)
           A.EntryPoint = Name;
       DrawPipeline.clear();
       return Error::success();
     }
-    if (K == "geometry" || K == "tessellation") {
+    if (K == "tessellation") {
       unsupported(L.No, K + " shaders");
       return Error::success();
     }

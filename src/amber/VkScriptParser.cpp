@@ -223,7 +223,9 @@ Error VkParser::parseShader(const Section &Sec) {
     D.Stage = ShaderStageKind::Vertex;
   else if (StageText == "fragment")
     D.Stage = ShaderStageKind::Fragment;
-  else if (StageText == "geometry" || StageText == "tessellation control" ||
+  else if (StageText == "geometry")
+    D.Stage = ShaderStageKind::Geometry;
+  else if (StageText == "tessellation control" ||
            StageText == "tessellation evaluation") {
     unsupported(Sec.HeaderLine, StageText + " shader");
     return Error::success();
@@ -430,7 +432,7 @@ void VkParser::makePipelines() {
   Graphics.IsCompute = false;
   Graphics.FbWidth = FbWidth;
   Graphics.FbHeight = FbHeight;
-  for (const char *Stage : {"vertex", "fragment"})
+  for (const char *Stage : {"vertex", "geometry", "fragment"})
     if (S.findShader(Stage))
       Graphics.Attached.push_back({Stage, "", {}});
   BufferDecl FB;

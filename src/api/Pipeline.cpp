@@ -28,7 +28,8 @@ InputKind kindFromPath(StringRef Path, ArrayRef<uint8_t> Bytes) {
     return InputKind::Assembly;
   if (Ext == ".hlsl")
     return InputKind::Hlsl;
-  if (Ext == ".vert" || Ext == ".frag" || Ext == ".comp" || Ext == ".glsl")
+  if (Ext == ".vert" || Ext == ".frag" || Ext == ".comp" || Ext == ".geom" ||
+      Ext == ".glsl")
     return InputKind::Glsl;
   if (Bytes.size() >= 4) {
     uint32_t W = uint32_t(Bytes[0]) | uint32_t(Bytes[1]) << 8 |
@@ -47,6 +48,8 @@ frontend::ShaderStage toFrontend(Stage S) {
     return frontend::ShaderStage::Fragment;
   case Stage::Compute:
     return frontend::ShaderStage::Compute;
+  case Stage::Geometry:
+    return frontend::ShaderStage::Geometry;
   }
   return frontend::ShaderStage::Fragment;
 }
@@ -57,6 +60,8 @@ Stage stageOf(spv::ExecutionModel Model) {
     return Stage::Vertex;
   case spv::ExecutionModel::GLCompute:
     return Stage::Compute;
+  case spv::ExecutionModel::Geometry:
+    return Stage::Geometry;
   default:
     return Stage::Fragment;
   }

@@ -146,6 +146,8 @@ GraphicsPipelineDesc Converter::pipeline(const s2l_graphics_pipeline_desc &C) {
   // are then ignored, as Vulkan ignores a stage that is not listed.
   if (C.fragment.code)
     D.Fragment = stage("fragment", C.fragment);
+  if (C.geometry.code)
+    D.Geometry = stage("geometry", C.geometry);
 
   if (array("vertex_bindings", C.vertex_bindings, C.vertex_binding_count))
     for (uint32_t I = 0; I < C.vertex_binding_count; ++I) {

@@ -22,14 +22,14 @@
 namespace spirv2llvm::frontend {
 
 enum class SourceLanguage { Glsl, Hlsl };
-enum class ShaderStage { Vertex, Fragment, Compute };
+enum class ShaderStage { Vertex, Fragment, Compute, Geometry };
 
 /// Parses a --target-env name as spirv-val spells it: vulkan1.0 .. vulkan1.3,
 /// spv1.0 .. spv1.6, opengl4.5, universal1.0 .. universal1.6 (and the other
 /// names spvParseTargetEnv accepts). Fails naming the accepted set.
 llvm::Expected<spv_target_env> parseTargetEnv(llvm::StringRef Name);
 
-/// Stage from a file extension (.vert .frag .comp); nullopt for others
+/// Stage from a file extension (.vert .frag .comp .geom); nullopt for others
 /// (.glsl, .hlsl need --stage).
 std::optional<ShaderStage> stageFromExtension(llvm::StringRef Path);
 llvm::Expected<ShaderStage> parseStage(llvm::StringRef Name); // vert|frag|comp (and long names)

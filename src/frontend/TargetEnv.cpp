@@ -49,6 +49,7 @@ std::optional<ShaderStage> stageFromExtension(llvm::StringRef Path) {
       .Case(".vert", ShaderStage::Vertex)
       .Case(".frag", ShaderStage::Fragment)
       .Case(".comp", ShaderStage::Compute)
+      .Case(".geom", ShaderStage::Geometry)
       .Default(std::nullopt);
 }
 
@@ -58,10 +59,11 @@ llvm::Expected<ShaderStage> parseStage(llvm::StringRef Name) {
           .Cases("vert", "vertex", ShaderStage::Vertex)
           .Cases("frag", "fragment", ShaderStage::Fragment)
           .Cases("comp", "compute", ShaderStage::Compute)
+          .Cases("geom", "geometry", ShaderStage::Geometry)
           .Default(std::nullopt);
   if (!Stage)
     return makeError("unknown shader stage '" + Name +
-                     "' (expected vert, frag or comp)");
+                     "' (expected vert, frag, comp or geom)");
   return *Stage;
 }
 

@@ -179,6 +179,10 @@ static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
   if (Error E = checkResources(I.Vertex->computeInfo(), R))
     return Status::error("vertex shader: " + toString(std::move(E)),
                          StatusCode::InvalidArgument);
+  if (I.Geometry)
+    if (Error E = checkResources(I.Geometry->computeInfo(), R))
+      return Status::error("geometry shader: " + toString(std::move(E)),
+                           StatusCode::InvalidArgument);
   if (I.Fragment)
     if (Error E = checkResources(I.Fragment->computeInfo(), R))
       return Status::error("fragment shader: " + toString(std::move(E)),
@@ -227,6 +231,11 @@ static Status runDraw(GraphicsPipeline::Impl &I, const Framebuffer &Fb,
   Verts.Words.clear();
   for (uint32_t Inst = 0; Inst < Cmd.InstanceCount && !Ctx.stopped(); ++Inst) {
     uint32_t Instance = Cmd.FirstInstance + Inst;
+    if (I.Geometry) {
+      drawGeometryInstance(Ctx, Indices, Prims, Instance, Cmd.FirstInstance,
+                           Verts, Setup, Stats);
+      continue;
+    }
     shadeVertices(Ctx, Indices, Instance, Cmd.FirstInstance, Verts, Slot);
     Stats.VertexInvocations += Verts.size();
     if (Ctx.stopped() || S.Rasterization.RasterizerDiscardEnable)

@@ -66,54 +66,6 @@ Result<std::unique_ptr<JitShader>> compileStage(const ShaderStageDesc &S,
                            Key.empty() ? nullptr : D.Cache, Key);
 }
 
-/// The component of \p L's outputs holding built-in \p B (a variable of
-/// its own or a member of gl_PerVertex): its variable and component index.
-std::optional<std::pair<const InterfaceVariable *, uint32_t>>
-findBuiltInOutput(const InterfaceLayout &L, int32_t B) {
-  for (const InterfaceVariable &V : L.Outputs) {
-    if (V.BuiltIn == B)
-      return std::make_pair(&V, 0u);
-    for (auto [First, MB] : V.MemberBuiltIns)
-      if (MB == B)
-        return std::make_pair(&V, First);
-  }
-  return std::nullopt;
-}
-
-/// The components of built-in output \p B (ClipDistance[N] has N), as
-/// lane 0 offsets.
-std::vector<uint32_t> builtInOutputComponents(const InterfaceLayout &L,
-                                              int32_t B) {
-  std::vector<uint32_t> Out;
-  for (const InterfaceVariable &V : L.Outputs) {
-    if (V.BuiltIn == B)
-      return V.ComponentOffsets;
-    for (size_t I = 0; I < V.MemberBuiltIns.size(); ++I) {
-      if (V.MemberBuiltIns[I].second != B)
-        continue;
-      uint32_t End = I + 1 < V.MemberBuiltIns.size()
-                         ? V.MemberBuiltIns[I + 1].first
-                         : uint32_t(V.Components.size());
-      for (uint32_t C = V.MemberBuiltIns[I].first; C < End; ++C)
-        Out.push_back(V.ComponentOffsets[C]);
-      return Out;
-    }
-  }
-  return Out;
-}
-
-/// The vertex output component at \p Location, component \p Comp
-/// (InterfaceVariable::ComponentLocations): its variable and index.
-std::optional<std::pair<const InterfaceVariable *, uint32_t>>
-findLocation(const InterfaceLayout &L, LocationSlot Slot) {
-  for (const InterfaceVariable &V : L.Outputs)
-    for (uint32_t I = 0; I < V.ComponentLocations.size(); ++I)
-      if (V.ComponentLocations[I].Location == Slot.Location &&
-          V.ComponentLocations[I].Component == Slot.Component)
-        return std::make_pair(&V, I);
-  return std::nullopt;
-}
-
 Status checkState(const GraphicsPipelineDesc &D) {
   const MultisampleState &MS = D.Multisample;
   if (MS.Samples != 1 && MS.Samples != 2 && MS.Samples != 4 &&
@@ -243,6 +195,58 @@ Status createMergers(GraphicsPipeline::Impl &I, const GraphicsPipelineDesc &D) {
 
 } // namespace
 
+namespace graphics {
+
+/// The component of \p L's outputs holding built-in \p B (a variable of
+/// its own or a member of gl_PerVertex): its variable and component index.
+std::optional<std::pair<const InterfaceVariable *, uint32_t>>
+findBuiltInOutput(const InterfaceLayout &L, int32_t B) {
+  for (const InterfaceVariable &V : L.Outputs) {
+    if (V.BuiltIn == B)
+      return std::make_pair(&V, 0u);
+    for (auto [First, MB] : V.MemberBuiltIns)
+      if (MB == B)
+        return std::make_pair(&V, First);
+  }
+  return std::nullopt;
+}
+
+/// The components of built-in output \p B (ClipDistance[N] has N), as
+/// lane 0 offsets.
+std::vector<uint32_t> builtInOutputComponents(const InterfaceLayout &L,
+                                              int32_t B) {
+  std::vector<uint32_t> Out;
+  for (const InterfaceVariable &V : L.Outputs) {
+    if (V.BuiltIn == B)
+      return V.ComponentOffsets;
+    for (size_t I = 0; I < V.MemberBuiltIns.size(); ++I) {
+      if (V.MemberBuiltIns[I].second != B)
+        continue;
+      uint32_t End = I + 1 < V.MemberBuiltIns.size()
+                         ? V.MemberBuiltIns[I + 1].first
+                         : uint32_t(V.Components.size());
+      for (uint32_t C = V.MemberBuiltIns[I].first; C < End; ++C)
+        Out.push_back(V.ComponentOffsets[C]);
+      return Out;
+    }
+  }
+  return Out;
+}
+
+/// The vertex output component at \p Location, component \p Comp
+/// (InterfaceVariable::ComponentLocations): its variable and index.
+std::optional<std::pair<const InterfaceVariable *, uint32_t>>
+findLocation(const InterfaceLayout &L, LocationSlot Slot) {
+  for (const InterfaceVariable &V : L.Outputs)
+    for (uint32_t I = 0; I < V.ComponentLocations.size(); ++I)
+      if (V.ComponentLocations[I].Location == Slot.Location &&
+          V.ComponentLocations[I].Component == Slot.Component)
+        return std::make_pair(&V, I);
+  return std::nullopt;
+}
+
+} // namespace graphics
+
 GraphicsPipeline::GraphicsPipeline() : P(std::make_unique<Impl>()) {}
 GraphicsPipeline::~GraphicsPipeline() = default;
 
@@ -277,13 +281,36 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D) {
       return F.status();
     FS = std::move(*F);
   }
-  return create(D, std::move(*VS), std::move(FS));
+  std::unique_ptr<JitShader> GS;
+  if (D.Geometry) {
+    // Not through the cache: its entries do not hold a geometry shader's
+    // layout (runtime/CacheEntry.cpp).
+    GraphicsPipelineDesc NoCache = D;
+    NoCache.Cache = nullptr;
+    auto G = compileStage(*D.Geometry, Stage::Geometry, "geometry", W, NoCache);
+    if (!G)
+      return G.status();
+    GS = std::move(*G);
+  }
+  return create(D, std::move(*VS), std::move(GS), std::move(FS));
 }
 
 Result<std::unique_ptr<GraphicsPipeline>>
 GraphicsPipeline::create(const GraphicsPipelineDesc &D,
                          std::unique_ptr<JitShader> VS,
                          std::unique_ptr<JitShader> FS) {
+  return create(D, std::move(VS), nullptr, std::move(FS));
+}
+
+Result<std::unique_ptr<GraphicsPipeline>> GraphicsPipeline::create(
+    const GraphicsPipelineDesc &D, std::unique_ptr<JitShader> VS,
+    std::unique_ptr<JitShader> GS, std::unique_ptr<JitShader> FS) {
+  if (GS && (GS->stage() != Stage::Geometry || !GS->layout().HasGeometry))
+    return invalid("the geometry stage's shader is not a geometry shader");
+  if (GS && VS && GS->width() != VS->width())
+    return invalid("the vertex shader has width " +
+                   std::to_string(VS->width()) + ", the geometry shader " +
+                   std::to_string(GS->width()));
   if (!VS || VS->stage() != Stage::Vertex)
     return invalid("the pipeline needs a vertex shader");
   if (FS && FS->stage() != Stage::Fragment)
@@ -307,18 +334,28 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
   if (!Fetcher)
     return Fetcher.status();
   I.Fetcher.emplace(std::move(*Fetcher));
-  if (auto Pos = findBuiltInOutput(VL, BuiltInPosition)) {
+  // The last stage before rasterization: its outputs are what is kept per
+  // vertex and interpolated.
+  if (GS) {
+    auto Link = linkGeometry(D, VL, GS->layout());
+    if (!Link)
+      return Link.status();
+    I.GeoLink.emplace(std::move(*Link));
+  }
+  const InterfaceLayout &OL = GS ? GS->layout() : VL;
+  const std::string Last = GS ? "geometry shader" : "vertex shader";
+  if (auto Pos = findBuiltInOutput(OL, BuiltInPosition)) {
     if (Pos->first->Components.size() < Pos->second + 4)
-      return invalid("vertex shader: Position is not a vec4");
+      return invalid(Last + ": Position is not a vec4");
     I.Position = Pos->first;
     I.PositionComponent = Pos->second;
   }
-  I.ClipDistances = builtInOutputComponents(VL, BuiltInClipDistance);
-  I.CullDistances = builtInOutputComponents(VL, BuiltInCullDistance);
+  I.ClipDistances = builtInOutputComponents(OL, BuiltInClipDistance);
+  I.CullDistances = builtInOutputComponents(OL, BuiltInCullDistance);
   if (I.ClipDistances.size() > 8 || I.CullDistances.size() > 8)
-    return Status::error("vertex shader: more than 8 clip or cull distances",
+    return Status::error(Last + ": more than 8 clip or cull distances",
                          StatusCode::InvalidInput);
-  if (auto PS = findBuiltInOutput(VL, BuiltInPointSize)) {
+  if (auto PS = findBuiltInOutput(OL, BuiltInPointSize)) {
     I.PointSize = PS->first;
     I.PointSizeComponent = PS->second;
   }
@@ -326,11 +363,12 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
   // a vertex shader) picks each primitive's viewport. Layer would pick a
   // framebuffer layer, and framebuffers here have one: refused rather
   // than silently drawn into layer 0.
-  if (auto VI = findBuiltInOutput(VL, BuiltInViewportIndex))
+  if (auto VI = findBuiltInOutput(OL, BuiltInViewportIndex))
     I.ViewportIndexOffset = VI->first->ComponentOffsets[VI->second];
-  if (findBuiltInOutput(VL, BuiltInLayer))
-    return Status::error("vertex shader writes Layer: layered framebuffers "
-                         "are not supported (a draw writes layer 0 only)",
+  if (findBuiltInOutput(OL, BuiltInLayer))
+    return Status::error(Last +
+                             " writes Layer: layered framebuffers "
+                             "are not supported (a draw writes layer 0 only)",
                          StatusCode::InvalidInput);
 
   if (FS) {
@@ -371,13 +409,13 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
             return invalid("fragment shader input " + V.Name +
                            " has no location");
           LocationSlot Slot = V.ComponentLocations[C];
-          auto Src = findLocation(VL, Slot);
+          auto Src = findLocation(OL, Slot);
           if (!Src || Src->first->Components[Src->second].Bits !=
                           V.Components[C].Bits)
-            return invalid("fragment shader input " + V.Name +
-                           " (location " + std::to_string(Slot.Location) +
-                           ", component " + std::to_string(Slot.Component) +
-                           ") is not written by the vertex shader");
+            return invalid("fragment shader input " + V.Name + " (location " +
+                           std::to_string(Slot.Location) + ", component " +
+                           std::to_string(Slot.Component) +
+                           ") is not written by the " + Last);
           if (V.Components[C].Bits != 32)
             return Status::error("fragment shader input " + V.Name +
                                      ": only 32-bit varyings are supported",
@@ -415,6 +453,7 @@ GraphicsPipeline::create(const GraphicsPipelineDesc &D,
     return S;
 
   I.Vertex = std::move(VS);
+  I.Geometry = std::move(GS);
   I.Fragment = std::move(FS);
   return Pipe;
 }

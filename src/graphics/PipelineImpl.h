@@ -13,6 +13,7 @@
 #include "spirv2llvm/Jit.h"
 
 #include "graphics/Assembly.h"
+#include "graphics/GeometryStage.h"
 #include "graphics/OutputMerge.h"
 #include "graphics/VertexFetch.h"
 
@@ -32,6 +33,7 @@ enum : int32_t {
   BuiltInVertexId = 5,
   BuiltInInstanceId = 6,
   BuiltInPrimitiveId = 7,
+  BuiltInInvocationId = 8,
   BuiltInLayer = 9,
   BuiltInViewportIndex = 10,
   BuiltInFragCoord = 15,
@@ -92,6 +94,19 @@ struct ColorOutput {
 /// Viewports.cpp.
 Status checkViewportCounts(const GraphicsPipelineDesc &S);
 
+/// The component of \p L's outputs holding built-in \p B (a variable of
+/// its own or a member of gl_PerVertex): its variable and component index.
+std::optional<std::pair<const InterfaceVariable *, uint32_t>>
+findBuiltInOutput(const InterfaceLayout &L, int32_t B);
+/// The components of built-in output \p B (ClipDistance[N] has N), as
+/// lane 0 offsets.
+std::vector<uint32_t> builtInOutputComponents(const InterfaceLayout &L,
+                                              int32_t B);
+/// The output component at \p Slot (InterfaceVariable::ComponentLocations):
+/// its variable and index.
+std::optional<std::pair<const InterfaceVariable *, uint32_t>>
+findLocation(const InterfaceLayout &L, LocationSlot Slot);
+
 struct PipelineShaders {
   std::unique_ptr<JitShader> Vertex, Fragment;
 };
@@ -104,6 +119,12 @@ struct GraphicsPipeline::Impl {
   GraphicsPipelineDesc Desc;
   unsigned Width = 4;
   std::unique_ptr<JitShader> Vertex, Fragment;
+  /// The optional geometry stage and how its inputs are fed. With it, the
+  /// fields below up to Varyings describe the geometry shader's outputs
+  /// (the last stage before rasterization), offsets within one emitted
+  /// vertex.
+  std::unique_ptr<JitShader> Geometry;
+  std::optional<graphics::GeometryLink> GeoLink;
   std::optional<graphics::VertexFetcher> Fetcher;
   /// Vertex outputs: the position and point size (null when not written).
   const InterfaceVariable *Position = nullptr, *PointSize = nullptr;

@@ -49,6 +49,7 @@ enum class OpcodeFamily : uint8_t {
   Helper,          ///< demote to helper, is-helper
   Derivative,      ///< DPdx/DPdy/Fwidth and their fine and coarse forms
   Image,           ///< image and sampler instructions (ImageInstr.h)
+  Geometry,        ///< EmitVertex, EndPrimitive and their stream forms
 };
 
 /// How the uniformity analysis computes the result of an opcode.

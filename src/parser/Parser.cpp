@@ -791,6 +791,7 @@ Error ModuleBuilder::checkEntryPoints() {
     case spv::ExecutionModel::Vertex:
     case spv::ExecutionModel::Fragment:
     case spv::ExecutionModel::GLCompute:
+    case spv::ExecutionModel::Geometry:
       break;
     default: {
       const char *N = executionModelName(E.Model);
@@ -923,6 +924,9 @@ bool isSupportedCapability(spv::Capability C) {
   case Capability::MultiViewport:
   case Capability::ShaderLayer:
   case Capability::Geometry:
+  // Stream 0 only; another stream is refused where it is used
+  // (codegen/simd/EmitGeometry.cpp).
+  case Capability::GeometryStreams:
   case Capability::FragmentFullyCoveredEXT:
   case Capability::PerViewAttributesNV:
   case Capability::FragmentBarycentricKHR:

@@ -18,7 +18,8 @@ import sys
 
 FAMILIES = ["None", "NoCode", "ExtInst", "ControlFlow", "Arithmetic",
             "Bitwise", "Composite", "Matrix", "Memory", "PhysicalPointer",
-            "Atomic", "Barrier", "Call", "Subgroup", "Helper", "Derivative", "Image"]
+            "Atomic", "Barrier", "Call", "Subgroup", "Helper", "Derivative", "Image",
+            "Geometry"]
 RULES = ["Operands", "Special", "Varying", "Uniform", "ReduceUniform",
          "ReduceOperands"]
 FORMS = ["None", "Convert", "Quantize", "Unary", "Binary", "Shift",

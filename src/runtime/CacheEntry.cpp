@@ -190,6 +190,8 @@ bool deserializeShaderInfo(StringRef Bytes, ShaderInfo &I) {
   I.EntrySymbol = R.str();
   I.EntryName = R.str();
   uint8_t St = R.u8();
+  // Geometry shaders are not cached: their layout has more than this
+  // format holds (GeometryLayout).
   if (St > uint8_t(Stage::Compute))
     return false;
   I.EntryStage = Stage(St);

@@ -433,20 +433,21 @@ const DiagnosticCase Cases[] = {
      1,
      {"word {W}: OpCapability: unsupported: capability Tessellation"},
      {"word {W}: OpCapability: unsupported: capability Tessellation"}},
-    {"UnsupportedModelGeometry",
+    {"UnsupportedModelTessellationEvaluation",
      [] {
        // Shader only, so no capability check fires: the model is rejected
-       // by name (the validator wants the Geometry capability first).
+       // by name (the validator wants the Tessellation capability first).
+       // Geometry, once here, is supported (docs/graphics.md).
        Words W = validModule();
        uint32_t At = findInst(W, spv::Op::OpEntryPoint);
-       W[At + 1] = uint32_t(spv::ExecutionModel::Geometry);
+       W[At + 1] = uint32_t(spv::ExecutionModel::TessellationEvaluation);
        return makeInput(W, At);
      },
      {},
      1,
      {"word {W}: OpEntryPoint: entry point \"main\": unsupported: execution "
-      "model Geometry"},
-     {"word {W}: validation failed", "Geometry"}},
+      "model TessellationEvaluation"},
+     {"word {W}: validation failed", "Tessellation"}},
     {"UnsupportedModelTessellationControl",
      [] {
        Words W = validModule();

@@ -169,8 +169,10 @@ TEST(FrontendTest, ParseStage) {
     EXPECT_EQ(unwrap(parseStage(Name)), ShaderStage::Fragment) << Name;
   for (const char *Name : {"comp", "compute"})
     EXPECT_EQ(unwrap(parseStage(Name)), ShaderStage::Compute) << Name;
-  EXPECT_EQ(errorText(parseStage("geom")),
-            "unknown shader stage 'geom' (expected vert, frag or comp)");
+  for (const char *Name : {"geom", "geometry"})
+    EXPECT_EQ(unwrap(parseStage(Name)), ShaderStage::Geometry) << Name;
+  EXPECT_EQ(errorText(parseStage("tesc")),
+            "unknown shader stage 'tesc' (expected vert, frag, comp or geom)");
 }
 
 //===----------------------------------------------------------------------===//

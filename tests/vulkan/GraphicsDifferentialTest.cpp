@@ -143,6 +143,54 @@ void main() {
 }
 )";
 
+/// A geometry shader: each triangle, a copy 16 pixels to the right with its
+/// colours rotated (two strips, EndPrimitive between), and a strip of four
+/// vertices (the triangle and a fourth vertex 8 pixels down-right) whose
+/// odd triangle has Vulkan's strip order; a flat output shows the
+/// provoking vertex, PrimitiveId (written here, read by GeomFrag) the
+/// order of emission.
+const char *CopyGeom = R"(#version 450
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 10) out;
+layout(location = 0) in vec4 VColor[];
+layout(location = 0) out vec4 GColor;
+layout(location = 1) flat out vec4 GFlat;
+layout(push_constant) uniform P { vec2 Size; };
+void main() {
+  for (int k = 0; k < 2; ++k) {
+    for (int i = 0; i < 3; ++i) {
+      gl_Position = gl_in[i].gl_Position + vec4(float(k) * 32.0 / Size.x, 0, 0, 0);
+      GColor = VColor[(i + k) % 3];
+      GFlat = VColor[i].bgra;
+      gl_PrimitiveID = gl_PrimitiveIDIn * 3 + k;
+      EmitVertex();
+    }
+    EndPrimitive();
+  }
+  for (int i = 0; i < 4; ++i) {
+    vec4 P = gl_in[i % 3].gl_Position;
+    if (i == 3)
+      P = gl_in[0].gl_Position + vec4(16.0 / Size.x, 16.0 / Size.y, 0, 0);
+    gl_Position = P;
+    GColor = VColor[i % 3].gbra;
+    GFlat = vec4(float(i) / 3.0, VColor[i % 3].r, 0.5, 1.0);
+    gl_PrimitiveID = gl_PrimitiveIDIn * 3 + 2;
+    EmitVertex();
+  }
+}
+)";
+
+/// GeomFrag: the smooth and flat colours and the PrimitiveId.
+const char *GeomFrag = R"(#version 450
+layout(location = 0) in vec4 GColor;
+layout(location = 1) flat in vec4 GFlat;
+layout(location = 0) out vec4 Out;
+void main() {
+  Out = vec4(GColor.rg * 0.5 + GFlat.rg * 0.5,
+             float(gl_PrimitiveID % 16) / 15.0, GColor.a * 0.5 + GFlat.a * 0.5);
+}
+)";
+
 /// Per-instance offset and colour (bindings 1 and 2).
 const char *InstanceVert = R"(#version 450
 layout(location = 0) in vec3 Pos;
@@ -543,6 +591,21 @@ std::vector<Scene> scenes() {
     S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 32, 32)};
     S.tri({-8, -8, 0.5f}, {40, 2, 0.5f}, {3, 40, 0.5f}, {1, 0, 0, 1},
           {0, 1, 0, 1}, {0, 0, 1, 1});
+  });
+  Add("geometry_copies_and_strips", 1, [](Scene &S) {
+    S.pipeline(GeomFrag);
+    S.Desc.Geometry = ShaderStageDesc{};
+    S.Desc.Geometry->Spirv = compile(CopyGeom, frontend::ShaderStage::Geometry);
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
+    randomTriangles(S, 64, 32, 10, 21);
+  });
+  Add("geometry_provoking_last", 1, [](Scene &S) {
+    S.pipeline(GeomFrag);
+    S.Desc.Geometry = ShaderStageDesc{};
+    S.Desc.Geometry->Spirv = compile(CopyGeom, frontend::ShaderStage::Geometry);
+    S.Desc.Rasterization.ProvokingVertexFirst = false;
+    S.Job.Color = {S.image(Format::R8G8B8A8_UNORM, 64, 32)};
+    randomTriangles(S, 64, 32, 10, 22);
   });
   Add("multi_viewport_index", 1, [](Scene &S) {
     // Three viewports (offsets, sizes, depth ranges), each with its own

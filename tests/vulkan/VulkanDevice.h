@@ -50,6 +50,7 @@ VkSamplerCreateInfo samplerCreateInfo(const s2l_sampler &S);
 /// SPIR-V execution models the runners look for.
 enum : uint32_t {
   ExecutionModelVertex = 0,
+  ExecutionModelGeometry = 3,
   ExecutionModelFragment = 4,
   ExecutionModelGLCompute = 5,
 };

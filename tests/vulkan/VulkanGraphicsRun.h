@@ -140,6 +140,12 @@ private:
   RunnerState &R;
   const GraphicsJob &J;
   const GraphicsPipelineDesc &D;
+  /// The stages descriptors and push constants are visible to: vertex,
+  /// fragment, and geometry when the pipeline has one.
+  VkShaderStageFlags shaderStages() const {
+    return VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+           (D.Geometry ? VK_SHADER_STAGE_GEOMETRY_BIT : 0);
+  }
   VkDevice Dev;
   uint32_t Width = 0, Height = 0;
   /// Destructors of every created object, run last to first.

@@ -553,8 +553,7 @@ Error GraphicsRun::createDescriptors() {
   uint32_t SetCount = 0;
   for (const auto &[Key, TypeCount] : Bindings)
     SetCount = std::max(SetCount, Key.first + 1);
-  const VkShaderStageFlags Stages =
-      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  const VkShaderStageFlags Stages = shaderStages();
   for (uint32_t Set = 0; Set < SetCount; ++Set) {
     std::vector<VkDescriptorSetLayoutBinding> LBs;
     for (const auto &[Key, TypeCount] : Bindings)
@@ -835,10 +834,8 @@ Error GraphicsRun::recordCommands() {
     vkCmdBindDescriptorSets(Commands, VK_PIPELINE_BIND_POINT_GRAPHICS, Layout,
                             0, uint32_t(Sets.size()), Sets.data(), 0, nullptr);
   if (!PushData.empty())
-    vkCmdPushConstants(Commands, Layout,
-                       VK_SHADER_STAGE_VERTEX_BIT |
-                           VK_SHADER_STAGE_FRAGMENT_BIT,
-                       0, uint32_t(PushData.size()), PushData.data());
+    vkCmdPushConstants(Commands, Layout, shaderStages(), 0,
+                       uint32_t(PushData.size()), PushData.data());
   for (const auto &[Binding, H] : VertexBuffers) {
     VkDeviceSize Offset = 0;
     vkCmdBindVertexBuffers(Commands, Binding, 1, &H.Handle, &Offset);

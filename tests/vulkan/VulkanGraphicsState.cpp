@@ -297,8 +297,7 @@ Error GraphicsRun::createPipeline() {
   // Layout: the descriptor sets and one push constant range for both stages.
   PushData = J.PushConstants;
   PushData.resize(llvm::alignTo(PushData.size(), 4), 0);
-  const VkShaderStageFlags Stages =
-      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+  const VkShaderStageFlags Stages = shaderStages();
   VkPushConstantRange Range{Stages, 0, uint32_t(PushData.size())};
   auto LayoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
@@ -319,16 +318,19 @@ Error GraphicsRun::createPipeline() {
     VkSpecializationInfo Info{};
     VkShaderModule Module = VK_NULL_HANDLE;
   };
-  StageData Data[2];
+  StageData Data[3];
   std::vector<VkPipelineShaderStageCreateInfo> StageInfos;
-  const ShaderStageDesc *Descs[2] = {&D.Vertex,
+  const ShaderStageDesc *Descs[3] = {&D.Vertex,
+                                     D.Geometry ? &*D.Geometry : nullptr,
                                      D.Fragment ? &*D.Fragment : nullptr};
-  const char *Names[2] = {"vertex", "fragment"};
-  const uint32_t Models[2] = {ExecutionModelVertex, ExecutionModelFragment};
-  const char *ModelNames[2] = {"Vertex", "Fragment"};
-  const VkShaderStageFlagBits Bits[2] = {VK_SHADER_STAGE_VERTEX_BIT,
+  const char *Names[3] = {"vertex", "geometry", "fragment"};
+  const uint32_t Models[3] = {ExecutionModelVertex, ExecutionModelGeometry,
+                              ExecutionModelFragment};
+  const char *ModelNames[3] = {"Vertex", "Geometry", "Fragment"};
+  const VkShaderStageFlagBits Bits[3] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                         VK_SHADER_STAGE_GEOMETRY_BIT,
                                          VK_SHADER_STAGE_FRAGMENT_BIT};
-  for (int S = 0; S < 2; ++S) {
+  for (int S = 0; S < 3; ++S) {
     if (!Descs[S])
       continue;
     Expected<std::string> Entry = findEntryPoint(

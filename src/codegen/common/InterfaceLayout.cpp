@@ -205,6 +205,12 @@ void InterfaceLayout::print(raw_ostream &OS) const {
          << "\n";
     }
   }
+  if (HasGeometry)
+    OS << "geometry: " << Geometry.InputVertices << " input vertices, at most "
+       << Geometry.MaxVertices << " output vertices of " << Geometry.VertexBytes
+       << " bytes at offset " << Geometry.VerticesOffset << ", counts at "
+       << Geometry.CountOffset << ", strip starts at " << Geometry.CutOffset
+       << ", " << Geometry.Invocations << " invocations\n";
 }
 
 bool isComputedBuiltIn(const Module &M, const EntryPoint &EP, uint32_t Var) {
@@ -300,7 +306,13 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
                        ": " + toString(std::move(E)));
     // gl_PerVertex: a rasterizer needs to know which components are the
     // position, the point size, the clip distances.
-    if (const Type &Ty = M.type(Var->Pointee); Ty.Kind == TypeKind::Struct) {
+    // A geometry shader's gl_in[] is an array of them: the members of
+    // element 0 (element k's are k * (components / length) further).
+    TypeId BlockT = Var->Pointee;
+    if (const Type &AT = M.type(BlockT);
+        AT.Kind == TypeKind::Array && EP.Model == spv::ExecutionModel::Geometry)
+      BlockT = AT.Element;
+    if (const Type &Ty = M.type(BlockT); Ty.Kind == TypeKind::Struct) {
       uint32_t First = 0;
       for (size_t I = 0; I < Ty.Members.size(); ++I) {
         std::vector<ScalarType> MemberComps;
@@ -308,7 +320,7 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
           return makeError("interface variable " +
                            M.friendlyName(Id.value()) + ": " +
                            toString(std::move(E)));
-        auto DI = M.Decorations.find(Var->Pointee.value());
+        auto DI = M.Decorations.find(BlockT.value());
         if (DI != M.Decorations.end())
           for (const Decoration &D : DI->second)
             if (D.Kind == spv::Decoration::BuiltIn && D.Member == int32_t(I) &&
@@ -347,6 +359,9 @@ Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
         .push_back(std::move(IV));
   }
   addSubpassFragCoord(M, EP, L);
+  if (EP.Model == spv::ExecutionModel::Geometry)
+    if (Error E = addGeometryLayout(M, EP, L))
+      return std::move(E);
   return L;
 }
 

@@ -28,6 +28,14 @@ llvm::Error flattenType(const Module &M, TypeId T,
 /// generated code knows.
 bool isComputedBuiltIn(const Module &M, const EntryPoint &EP, uint32_t Var);
 
+/// Geometry shaders: reads the execution modes and appends the emitted
+/// vertices' region to \p L's output block (Interface.h, GeometryLayout).
+/// Fails naming a missing or out-of-range mode.
+llvm::Error addGeometryLayout(const Module &M, const EntryPoint &EP,
+                              InterfaceLayout &L);
+
+/// The layout of \p EP's inputs and outputs at \p Width lanes (with the
+/// geometry region for geometry shaders).
 llvm::Expected<InterfaceLayout> computeInterfaceLayout(const Module &M,
                                                        const EntryPoint &EP,
                                                        unsigned Width);

@@ -67,6 +67,10 @@ void InvocationEmitter::emitInstruction(const Instruction &I) {
   case OpcodeFamily::Image:
     Done = emitImage(I);
     break;
+  case OpcodeFamily::Geometry:
+    failAt(I, "unsupported: geometry shaders in the invocation back end "
+              "(the SIMD back end runs them)");
+    return;
   case OpcodeFamily::PhysicalPointer:
   case OpcodeFamily::Helper:
   case OpcodeFamily::Derivative:

@@ -81,6 +81,9 @@ void SimdEmitter::emitInstruction(const Instruction &I) {
   case OpcodeFamily::Image:
     Done = emitImage(I);
     break;
+  case OpcodeFamily::Geometry:
+    Done = emitGeometry(I);
+    break;
   case OpcodeFamily::ControlFlow: // emitted with the blocks, never here
   case OpcodeFamily::None:
     break;

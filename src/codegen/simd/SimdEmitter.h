@@ -342,6 +342,9 @@ private:
   LaneValue computeBuiltIn(uint32_t Var);
   bool emitAtomic(const Instruction &I);
   bool emitBarrier(const Instruction &I);
+  /// OpEmitVertex, OpEndPrimitive and their stream-0 forms
+  /// (EmitGeometry.cpp).
+  bool emitGeometry(const Instruction &I);
   void computeReflection();
   void computeWorkgroupSize();
   void reflectResources();

@@ -94,6 +94,8 @@ EShLanguage glslangStage(ShaderStage Stage) {
     return EShLangFragment;
   case ShaderStage::Compute:
     return EShLangCompute;
+  case ShaderStage::Geometry:
+    return EShLangGeometry;
   }
   llvm_unreachable("unknown shader stage");
 }
