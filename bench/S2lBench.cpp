@@ -78,6 +78,12 @@ cl::opt<bool> NoContract("no-contract",
                           cl::desc("no fused multiply-adds (A/B of "
                                    "contraction, TranslateOptions::Contract)"));
 cl::opt<bool> NoCpp("no-cpp", cl::desc("skip the plain C++ column"));
+cl::opt<bool> Avx2Host(
+    "avx2-host",
+    cl::desc("measure as on a host with AVX2 but no AVX-512: spirv2llvm "
+             "generates Haswell code (-s2l-jit-cpu=haswell), lavapipe runs "
+             "without AVX-512 (Mesa's GALLIUM_OVERRIDE_CPU_CAPS=avx) and "
+             "the C++ column is compiled with -march=haswell"));
 cl::opt<unsigned> OptLevel("O", cl::desc("LLVM optimization level (default 2)"),
                            cl::init(2), cl::Prefix);
 
@@ -137,6 +143,18 @@ int main(int argc, char **argv) {
   setBenchProgram("s2l-bench");
   cl::ParseCommandLineOptions(argc, argv,
                               "spirv2llvm against lavapipe, per shader\n");
+  if (Avx2Host) {
+    // Before the Vulkan instances: Mesa reads its override at start-up.
+    setenv("GALLIUM_OVERRIDE_CPU_CAPS", "avx", 1);
+    auto &Opts = cl::getRegisteredOptions();
+    auto It = Opts.find("s2l-jit-cpu");
+    if (It == Opts.end() || It->second->addOccurrence(0, "s2l-jit-cpu",
+                                                      "haswell"))
+      fail("--avx2-host: the JIT's -s2l-jit-cpu option is missing");
+  }
+  auto CppKernelFor = Avx2Host ? avx2::cppKernel : native::cppKernel;
+  const char *CppFlags =
+      Avx2Host ? avx2::cppKernelFlags() : native::cppKernelFlags();
   unsigned All = MaxThreads ? MaxThreads
                             : std::max(1u, std::thread::hardware_concurrency());
   std::vector<unsigned> ThreadCounts = {1};
@@ -148,7 +166,8 @@ int main(int argc, char **argv) {
   for (unsigned T : ThreadCounts)
     Lvp.push_back(lavapipeWithThreads(T));
 
-  outs() << "machine: " << cpuModel() << ", " << All << " threads\n"
+  outs() << "machine: " << cpuModel() << ", " << All << " threads"
+         << (Avx2Host ? " (as an AVX2 host: --avx2-host)" : "") << "\n"
          << "lavapipe: " << Lvp.back()->deviceName() << "\n";
 
   std::vector<Row> Rows;
@@ -196,7 +215,7 @@ int main(int argc, char **argv) {
     Res.PushConstants = C.Push;
 
     // Plain C++: its own copy of the buffers.
-    CppKernel Cpp = NoCpp ? nullptr : cppKernel(C.Name.c_str());
+    CppKernel Cpp = NoCpp ? nullptr : CppKernelFor(C.Name.c_str());
     std::vector<std::vector<uint8_t>> CppData;
     std::vector<uint8_t *> CppPtrs;
     for (BenchBuffer &B : C.Buffers)
@@ -274,7 +293,7 @@ int main(int argc, char **argv) {
 
   unsigned W = Width ? unsigned(Width) : defaultComputeWidth();
   outs() << formatv("spirv2llvm: W = {0}, -O{1}\n\n", W, unsigned(OptLevel));
-  outs() << "C++: " << cppKernelFlags() << "\n\n";
+  outs() << "C++: " << CppFlags << "\n\n";
   outs() << "| shader | kind | threads | s2l Minv/s | lavapipe Minv/s | "
             "ratio | outputs agree | C++ Minv/s | s2l / C++ | C++ agrees "
             "|\n|---|---|--:|--:|--:|--:|---|--:|--:|---|\n";

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace spirv2llvm::bench {
+namespace spirv2llvm::bench::S2L_CPP_VARIANT {
 
 namespace {
 
@@ -225,4 +225,4 @@ CppKernel cppKernel(const char *Name) {
 
 const char *cppKernelFlags() { return S2L_CPP_KERNEL_FLAGS; }
 
-} // namespace spirv2llvm::bench
+} // namespace spirv2llvm::bench::S2L_CPP_VARIANT

@@ -2,7 +2,8 @@
 //
 // The ceiling column of s2l-bench: each shader of bench/shaders/ as an
 // ordinary C++ loop over its invocations, compiled by clang-19 with -O3
-// -march=native (bench/CMakeLists.txt), whatever compiler builds the rest.
+// -march=native, and again with -march=haswell (bench/CMakeLists.txt),
+// whatever compiler builds the rest.
 // A kernel runs the workgroups [First, End) of the dispatch (numbered
 // x-fastest), so the bench can spread a dispatch over threads the way the
 // shader's runtime does. Buffers come in the order of BenchCase::Buffers.
@@ -23,11 +24,19 @@ struct CppArgs {
 
 using CppKernel = void (*)(const CppArgs &A, uint32_t First, uint32_t End);
 
-/// The C++ version of the bench shader \p Name, or null.
+/// The kernels compiled for this machine (-march=native) and for an
+/// AVX2-only host (-march=haswell, s2l-bench --avx2-host): the same source
+/// twice (bench/CMakeLists.txt). cppKernel is the C++ version of the bench
+/// shader \p Name, or null; cppKernelFlags the flags the kernels were
+/// compiled with (for the table's header).
+namespace native {
 CppKernel cppKernel(const char *Name);
-
-/// The flags the kernels were compiled with (for the table's header).
 const char *cppKernelFlags();
+} // namespace native
+namespace avx2 {
+CppKernel cppKernel(const char *Name);
+const char *cppKernelFlags();
+} // namespace avx2
 
 } // namespace spirv2llvm::bench
 
