@@ -388,6 +388,8 @@ public:
   unsigned width() const;
   const ComputeInfo &vertexInfo() const;
   const ComputeInfo &fragmentInfo() const;
+  /// The geometry shader's resources (empty without a geometry stage).
+  const ComputeInfo &geometryInfo() const;
 
   /// Draws into \p Fb on \p Threads threads (0: all cores). Draws of one
   /// pipeline may run on several threads at once (into different

@@ -329,6 +329,8 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
     return GP.takeError();
   std::optional<std::string> Short = undersizedBuffer((*GP)->vertexInfo(), R);
   if (!Short)
+    Short = undersizedBuffer((*GP)->geometryInfo(), R);
+  if (!Short)
     Short = undersizedBuffer((*GP)->fragmentInfo(), R);
   if (Short) {
     // Accesses past a buffer's end: compile the shaders again with bounds
@@ -347,10 +349,11 @@ Error Draws::draw(const Command &C, PipelineDecl &P,
 
   DrawResources DR;
   static_cast<DispatchResources &>(DR) = R;
-  // Images of both stages: one descriptor table serves them.
+  // Images of every stage: one descriptor table serves them.
   ComputeInfo Both = Pl.vertexInfo();
-  Both.Bindings.insert(Both.Bindings.end(), Pl.fragmentInfo().Bindings.begin(),
-                       Pl.fragmentInfo().Bindings.end());
+  for (const ComputeInfo *Info : {&Pl.geometryInfo(), &Pl.fragmentInfo()})
+    Both.Bindings.insert(Both.Bindings.end(), Info->Bindings.begin(),
+                         Info->Bindings.end());
   ImageBindings Images;
   if (Error E = Images.bind(S, P, Both, DR))
     return E;

@@ -260,6 +260,10 @@ const ComputeInfo &GraphicsPipeline::fragmentInfo() const {
   static const ComputeInfo None;
   return P->Fragment ? P->Fragment->computeInfo() : None;
 }
+const ComputeInfo &GraphicsPipeline::geometryInfo() const {
+  static const ComputeInfo None;
+  return P->Geometry ? P->Geometry->computeInfo() : None;
+}
 DrawStats GraphicsPipeline::stats() const {
   std::lock_guard<std::mutex> L(P->StatsMutex);
   return P->Stats;
