@@ -196,6 +196,8 @@ static llvm::Error checkInterfaceSizes(llvm::ArrayRef<uint32_t> Words) {
         }
         break;
       case TypeKind::Struct: {
+        if (N < 2)
+          break; // no result id (a fuzz finding: W[1] was past the end)
         uint64_t Sum = 0;
         for (uint32_t K = 2; K < N; ++K)
           Sum = std::min(Sum + Of(W[K]), Cap);

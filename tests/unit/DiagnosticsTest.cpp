@@ -1099,6 +1099,27 @@ TEST(DiagnosticsFuzzFindings, HugeStageOutputBeforeTheValidator) {
       << Msg;
 }
 
+// A module ending in an OpTypeStruct of one word (validate, seed 1,
+// session 20): the interface-size scan that runs before the validator read
+// the struct's result id past the end of the words (ASan: heap overflow;
+// the sanitized test run catches it here). The validator's error comes
+// back instead.
+TEST(DiagnosticsFuzzFindings, OneWordStructAtTheEnd) {
+  std::vector<uint32_t> Words = {
+      0x07230203, 0x00010000, 0, 16, 0,
+      (2u << 16) | uint32_t(spv::Op::OpCapability), 1,
+      (3u << 16) | uint32_t(spv::Op::OpMemoryModel), 0, 1,
+      (1u << 16) | uint32_t(spv::Op::OpTypeStruct)};
+  spirv2llvm::TranslateOptions Opts;
+  auto T = spirv2llvm::translateBytes(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Words.data()),
+                              Words.size() * 4),
+      "fuzz.spv", Opts);
+  ASSERT_FALSE(!!T);
+  std::string Msg = llvm::toString(T.takeError());
+  EXPECT_NE(Msg.find("fuzz.spv"), std::string::npos) << Msg;
+}
+
 // A float array constant with an integer constituent (novalidate, seed 1,
 // session 15): a comparison of that element became an fcmp of an integer
 // and a float, IR that does not verify. Constituents must have the
