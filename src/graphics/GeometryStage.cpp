@@ -211,7 +211,8 @@ void shadeLinkedVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
     Args.active_mask = (1u << N) - 1;
     J.run(Args);
     for (unsigned Lane = 0; Lane < N; ++Lane) {
-      uint32_t *V = &Words[size_t(Pos[Base + Lane]) * NW];
+      // (data(), not &Words[...]: with no linked word Words is empty.)
+      uint32_t *V = Words.data() + size_t(Pos[Base + Lane]) * NW;
       for (size_t K = 0; K < NW; ++K)
         if (Link.Words[K].VsOffset != ~0u)
           V[K] = loadWord(Out.data(), Link.Words[K].VsOffset, Lane);
