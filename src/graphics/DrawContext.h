@@ -173,6 +173,13 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
                    uint32_t Instance, uint32_t FirstInstance,
                    ShadedVertices &Out, std::vector<uint32_t> &Slot);
 
+/// Stores \p Lane's vertex from \p Block (a vertex shader's output block,
+/// or a vertex a geometry shader emitted) at \p V, in ShadedVertices'
+/// layout: position, point size, viewport index, clip and cull distances,
+/// varyings from \p VaryingBase on.
+void storeShadedVertex(const GraphicsPipeline::Impl &P, const uint8_t *Block,
+                       unsigned Lane, uint32_t *V, uint32_t VaryingBase);
+
 /// Clips and sets up \p Prims (positions into Slot) of one instance,
 /// appending to \p Out; new vertices from clipping go into \p Verts.
 void setupPrimitives(DrawContext &Ctx, const std::vector<Primitive> &Prims,

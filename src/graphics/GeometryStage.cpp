@@ -226,31 +226,8 @@ void shadeLinkedVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
 uint32_t captureVertex(const GraphicsPipeline::Impl &P, const uint8_t *Block,
                        unsigned Lane, ShadedVertices &Out) {
   uint32_t Id = Out.add();
-  uint32_t *V = &Out.Words[size_t(Id) * Out.Stride];
-  if (P.Position) {
-    for (unsigned C = 0; C < 4; ++C)
-      V[C] = loadWord(
-          Block, P.Position->ComponentOffsets[P.PositionComponent + C], Lane);
-  } else {
-    float One = 1;
-    std::memcpy(&V[3], &One, 4);
-  }
-  float Size = 1;
-  if (P.PointSize)
-    std::memcpy(&Size,
-                Block + P.PointSize->ComponentOffsets[P.PointSizeComponent] +
-                    4 * Lane,
-                4);
-  std::memcpy(&V[4], &Size, 4);
-  V[5] =
-      P.ViewportIndexOffset ? loadWord(Block, *P.ViewportIndexOffset, Lane) : 0;
-  uint32_t *D = &V[6];
-  for (uint32_t Off : P.ClipDistances)
-    *D++ = loadWord(Block, Off, Lane);
-  for (uint32_t Off : P.CullDistances)
-    *D++ = loadWord(Block, Off, Lane);
-  for (size_t K = 0; K < P.Varyings.size(); ++K)
-    V[Out.VaryingBase + K] = loadWord(Block, P.Varyings[K].VsOffset, Lane);
+  storeShadedVertex(P, Block, Lane, &Out.Words[size_t(Id) * Out.Stride],
+                    Out.VaryingBase);
   return Id;
 }
 

@@ -66,14 +66,43 @@ void distinctVertices(const std::vector<uint32_t> &Indices,
   }
 }
 
-uint32_t loadWord(const std::vector<uint8_t> &Out, uint32_t Offset,
-                  unsigned Lane) {
+uint32_t loadWord(const uint8_t *Block, uint32_t Offset, unsigned Lane) {
   uint32_t X;
-  std::memcpy(&X, &Out[Offset + 4 * Lane], 4);
+  std::memcpy(&X, Block + Offset + 4 * Lane, 4);
   return X;
 }
 
 } // namespace
+
+void storeShadedVertex(const GraphicsPipeline::Impl &P, const uint8_t *Block,
+                       unsigned Lane, uint32_t *V, uint32_t VaryingBase) {
+  if (P.Position) {
+    for (unsigned C = 0; C < 4; ++C)
+      V[C] = loadWord(
+          Block, P.Position->ComponentOffsets[P.PositionComponent + C], Lane);
+  } else {
+    // No position written: undefined in Vulkan; the origin with w = 1
+    // keeps the primitives empty.
+    float One = 1;
+    std::memcpy(&V[3], &One, 4);
+  }
+  float Size = 1;
+  if (P.PointSize)
+    std::memcpy(&Size,
+                Block + P.PointSize->ComponentOffsets[P.PointSizeComponent] +
+                    4 * Lane,
+                4);
+  std::memcpy(&V[4], &Size, 4);
+  V[5] =
+      P.ViewportIndexOffset ? loadWord(Block, *P.ViewportIndexOffset, Lane) : 0;
+  uint32_t *D = &V[6];
+  for (uint32_t Off : P.ClipDistances)
+    *D++ = loadWord(Block, Off, Lane);
+  for (uint32_t Off : P.CullDistances)
+    *D++ = loadWord(Block, Off, Lane);
+  for (size_t K = 0; K < P.Varyings.size(); ++K)
+    V[VaryingBase + K] = loadWord(Block, P.Varyings[K].VsOffset, Lane);
+}
 
 void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
                    uint32_t Instance, uint32_t FirstInstance,
@@ -125,38 +154,9 @@ void shadeVertices(DrawContext &Ctx, const std::vector<uint32_t> &Indices,
           Args.active_mask = (1u << N) - 1;
           J.run(Args);
           for (unsigned Lane = 0; Lane < N; ++Lane) {
-            uint32_t *V = &Out.Words[size_t(Base + Lane) * Out.Stride];
-            if (P.Position) {
-              for (unsigned C = 0; C < 4; ++C)
-                V[C] = loadWord(OutBuf,
-                                P.Position->ComponentOffsets
-                                    [P.PositionComponent + C],
-                                Lane);
-            } else {
-              // No position written: undefined in Vulkan; the origin with
-              // w = 1 keeps the primitives empty.
-              float One = 1;
-              std::memcpy(&V[3], &One, 4);
-            }
-            float Size = 1;
-            if (P.PointSize)
-              std::memcpy(&Size,
-                          &OutBuf[P.PointSize->ComponentOffsets
-                                      [P.PointSizeComponent] +
-                                  4 * Lane],
-                          4);
-            std::memcpy(&V[4], &Size, 4);
-            V[5] = P.ViewportIndexOffset
-                       ? loadWord(OutBuf, *P.ViewportIndexOffset, Lane)
-                       : 0;
-            uint32_t *D = &V[6];
-            for (uint32_t Off : P.ClipDistances)
-              *D++ = loadWord(OutBuf, Off, Lane);
-            for (uint32_t Off : P.CullDistances)
-              *D++ = loadWord(OutBuf, Off, Lane);
-            for (size_t K = 0; K < P.Varyings.size(); ++K)
-              V[Out.VaryingBase + K] =
-                  loadWord(OutBuf, P.Varyings[K].VsOffset, Lane);
+            storeShadedVertex(P, OutBuf.data(), Lane,
+                              &Out.Words[size_t(Base + Lane) * Out.Stride],
+                              Out.VaryingBase);
           }
         }
       }
